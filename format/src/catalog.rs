@@ -1,0 +1,1 @@
+//! Object catalogues (filled in by the catalogue work).

@@ -1,0 +1,17 @@
+//! Tomb Raider binary formats.
+//!
+//! - [`model`]: the in-memory model of objects (texture samples and pages, meshes, moveables with
+//!   their links, animations and keyframes, statics), free of any file layout.
+//! - [`wad`]: the TRLE WAD reader and writer. Reading then writing gives back the input byte for
+//!   byte; a model without a [`wad::Layout`] is laid out canonically.
+//! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
+//! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
+//!
+//! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
+
+pub mod catalog;
+pub mod model;
+pub mod pose;
+pub mod wad;
+
+pub use model::*;

@@ -1,0 +1,206 @@
+//! Animations: timing, motion, the state machine (state changes and dispatches), commands and
+//! keyframes.
+
+/// A 16.16 fixed-point number, as the animation record stores speeds and accelerations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Fixed16(pub i32);
+
+impl Fixed16 {
+    pub fn to_f64(self) -> f64 {
+        self.0 as f64 / 65536.0
+    }
+
+    /// The nearest representable value; saturates outside the i32 range.
+    pub fn from_f64(v: f64) -> Self {
+        Fixed16((v * 65536.0).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32)
+    }
+}
+
+/// One animation of a moveable.
+///
+/// Frame numbers (`frame_start`, `frame_end`, `next_frame`, dispatch ranges, command frames)
+/// are on the object's own timeline, as the file stores them. Animation references
+/// (`next_animation`, [`Dispatch::next_animation`]) are indices into the owning moveable's
+/// animation list; they are signed because some files point into another object's animations.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Animation {
+    /// Engine ticks (1/30 s) per frame.
+    pub frame_duration: u8,
+    pub state: u16,
+    pub speed: Fixed16,
+    pub acceleration: Fixed16,
+    pub lateral_speed: Fixed16,
+    pub lateral_acceleration: Fixed16,
+    pub frame_start: u16,
+    pub frame_end: u16,
+    pub next_animation: i32,
+    pub next_frame: u16,
+    pub state_changes: Vec<StateChange>,
+    pub commands: Vec<Command>,
+    pub keyframes: Vec<Keyframe>,
+}
+
+/// A way out of an animation towards a target state.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StateChange {
+    pub state: u16,
+    pub dispatches: Vec<Dispatch>,
+}
+
+/// While the current frame is in `frame_start..frame_end` (end exclusive), a request for the
+/// state change's state switches to `next_animation` at `next_frame`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Dispatch {
+    pub frame_start: u16,
+    pub frame_end: u16,
+    pub next_animation: i32,
+    pub next_frame: u16,
+}
+
+/// An animation command, one variant per opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Opcode 1: move the object by this offset when the animation ends.
+    SetPosition { x: i16, y: i16, z: i16 },
+    /// Opcode 2: start a jump with these velocities.
+    JumpVelocity { vertical: i16, horizontal: i16 },
+    /// Opcode 3: free the hands (end of a weapon or pickup animation).
+    EmptyHands,
+    /// Opcode 4: the object dies at the end of the animation.
+    Kill,
+    /// Opcode 5: play a sound at a frame. Bit 14 of the stored sound word means "on land only",
+    /// bit 15 "in water only".
+    PlaySound { frame: u16, sound: u16, on_land: bool, in_water: bool },
+    /// Opcode 6: trigger an engine effect (flip effect) at a frame.
+    Effect { frame: u16, effect: u16 },
+}
+
+impl Command {
+    pub const SET_POSITION: u16 = 1;
+    pub const JUMP_VELOCITY: u16 = 2;
+    pub const EMPTY_HANDS: u16 = 3;
+    pub const KILL: u16 = 4;
+    pub const PLAY_SOUND: u16 = 5;
+    pub const EFFECT: u16 = 6;
+
+    /// Number of operand words that follow an opcode, `None` for unknown opcodes.
+    pub fn operand_count(opcode: u16) -> Option<usize> {
+        match opcode {
+            Self::SET_POSITION => Some(3),
+            Self::JUMP_VELOCITY | Self::PLAY_SOUND | Self::EFFECT => Some(2),
+            Self::EMPTY_HANDS | Self::KILL => Some(0),
+            _ => None,
+        }
+    }
+
+    pub fn opcode(&self) -> u16 {
+        match self {
+            Command::SetPosition { .. } => Self::SET_POSITION,
+            Command::JumpVelocity { .. } => Self::JUMP_VELOCITY,
+            Command::EmptyHands => Self::EMPTY_HANDS,
+            Command::Kill => Self::KILL,
+            Command::PlaySound { .. } => Self::PLAY_SOUND,
+            Command::Effect { .. } => Self::EFFECT,
+        }
+    }
+
+    /// Builds a command from its opcode and exactly [`Command::operand_count`] operands.
+    pub fn from_words(opcode: u16, operands: &[u16]) -> Option<Self> {
+        let w = |i: usize| operands.get(i).copied();
+        let command = match opcode {
+            Self::SET_POSITION => {
+                Command::SetPosition { x: w(0)? as i16, y: w(1)? as i16, z: w(2)? as i16 }
+            }
+            Self::JUMP_VELOCITY => Command::JumpVelocity { vertical: w(0)? as i16, horizontal: w(1)? as i16 },
+            Self::EMPTY_HANDS => Command::EmptyHands,
+            Self::KILL => Command::Kill,
+            Self::PLAY_SOUND => {
+                let word = w(1)?;
+                Command::PlaySound {
+                    frame: w(0)?,
+                    sound: word & 0x3FFF,
+                    on_land: word & 0x4000 != 0,
+                    in_water: word & 0x8000 != 0,
+                }
+            }
+            Self::EFFECT => Command::Effect { frame: w(0)?, effect: w(1)? },
+            _ => return None,
+        };
+        Some(command)
+    }
+
+    /// Operand words in stored order (the opcode excluded).
+    pub fn operands(&self) -> Vec<u16> {
+        match *self {
+            Command::SetPosition { x, y, z } => vec![x as u16, y as u16, z as u16],
+            Command::JumpVelocity { vertical, horizontal } => vec![vertical as u16, horizontal as u16],
+            Command::EmptyHands | Command::Kill => vec![],
+            Command::PlaySound { frame, sound, on_land, in_water } => {
+                vec![frame, (sound & 0x3FFF) | (on_land as u16) << 14 | (in_water as u16) << 15]
+            }
+            Command::Effect { frame, effect } => vec![frame, effect],
+        }
+    }
+}
+
+/// One stored pose of a moveable.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Keyframe {
+    /// Bounding box of the posed meshes, relative to the object's origin.
+    pub bounding_box: super::BoundingBox,
+    /// Position of the root mesh's pivot.
+    pub offset: [i16; 3],
+    /// One rotation per mesh, in mesh order.
+    pub rotations: Vec<Rotation>,
+}
+
+/// Euler angles of one mesh relative to its parent, applied as Y, then X, then Z
+/// (`Ry · Rx · Rz`), in units of 4096 per full turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rotation {
+    pub x: u16,
+    pub y: u16,
+    pub z: u16,
+    /// How the file stored (or should store) this rotation.
+    pub encoding: AngleEncoding,
+}
+
+/// The two ways a keyframe stores a rotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AngleEncoding {
+    /// Two words, 10 bits per axis (1024 per turn): angles are multiples of 4 here.
+    #[default]
+    ThreeAxes,
+    /// One word, rotation about X only (4096 per turn).
+    X,
+    /// One word, rotation about Y only.
+    Y,
+    /// One word, rotation about Z only.
+    Z,
+}
+
+impl Rotation {
+    /// Units per full turn.
+    pub const FULL_TURN: u32 = 4096;
+
+    /// The rotation in the encoding a WAD writer would choose: one axis when the other two
+    /// angles are zero, three axes otherwise (three-axis angles are rounded to multiples of 4,
+    /// the finest that encoding holds).
+    pub fn compact(x: u16, y: u16, z: u16) -> Self {
+        let (x, y, z) = (x % 4096, y % 4096, z % 4096);
+        let encoding = match (x, y, z) {
+            (_, 0, 0) => AngleEncoding::X,
+            (0, _, 0) => AngleEncoding::Y,
+            (0, 0, _) => AngleEncoding::Z,
+            _ => AngleEncoding::ThreeAxes,
+        };
+        let round = |a: u16| if encoding == AngleEncoding::ThreeAxes { ((a + 2) / 4 * 4) % 4096 } else { a };
+        Rotation { x: round(x), y: round(y), z: round(z), encoding }
+    }
+
+    /// Angles in radians, each taken modulo a full turn.
+    pub fn radians(&self) -> [f64; 3] {
+        let r = |a: u16| (a as u32 % Self::FULL_TURN) as f64 * std::f64::consts::TAU / Self::FULL_TURN as f64;
+        [r(self.x), r(self.y), r(self.z)]
+    }
+}

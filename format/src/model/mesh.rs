@@ -1,0 +1,128 @@
+//! Meshes: vertices, normals or shades, and textured polygons.
+
+/// A vertex position in TR units (1024 per sector, +Y down), relative to the mesh's pivot.
+pub type Vertex = [i16; 3];
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Mesh {
+    pub sphere: BoundingSphere,
+    pub vertices: Vec<Vertex>,
+    pub shading: Shading,
+    pub polygons: Vec<Polygon>,
+}
+
+/// The sphere the engine uses for proximity and collision tests of moveables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BoundingSphere {
+    pub center: [i16; 3],
+    /// A radius of 0 disables collision for this mesh.
+    pub radius: u16,
+    /// The word after the radius: 0 or 1 in real files, meaning unknown. Kept as read.
+    pub flag: u16,
+}
+
+/// Per-vertex lighting: moveables carry normals, statics carry shades.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Shading {
+    /// Normals of length about 16300 (the WAD's unit length), usually one per vertex.
+    Normals(Vec<[i16; 3]>),
+    /// Shades from 0 (lightest) to 0x1FFF (darkest), usually one per vertex.
+    Shades(Vec<i16>),
+}
+
+impl Default for Shading {
+    fn default() -> Self {
+        Shading::Normals(Vec::new())
+    }
+}
+
+impl Shading {
+    /// Length of a unit normal in the WAD's fixed-point normals.
+    pub const NORMAL_LENGTH: f64 = 16300.0;
+
+    pub fn len(&self) -> usize {
+        match self {
+            Shading::Normals(n) => n.len(),
+            Shading::Shades(s) => s.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A triangle or quad, vertices listed clockwise seen from the visible side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Polygon {
+    /// Vertex indices; a triangle uses the first three (the fourth is 0).
+    pub vertices: [u16; 4],
+    pub is_quad: bool,
+    pub texture: PolygonTexture,
+    pub attributes: Attributes,
+    /// The byte after the attributes; unused by the engine. Kept as read.
+    pub unused: u8,
+}
+
+impl Polygon {
+    pub fn triangle(vertices: [u16; 3], texture: PolygonTexture, attributes: Attributes) -> Self {
+        let [a, b, c] = vertices;
+        Polygon { vertices: [a, b, c, 0], is_quad: false, texture, attributes, unused: 0 }
+    }
+
+    pub fn quad(vertices: [u16; 4], texture: PolygonTexture, attributes: Attributes) -> Self {
+        Polygon { vertices, is_quad: true, texture, attributes, unused: 0 }
+    }
+
+    /// The vertex indices this polygon uses, in stored order.
+    pub fn corners(&self) -> &[u16] {
+        if self.is_quad {
+            &self.vertices
+        } else {
+            &self.vertices[..3]
+        }
+    }
+}
+
+/// Which sample a polygon maps and how its corners sit on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PolygonTexture {
+    /// Index into [`crate::Wad::samples`]. Triangles reach at most 4096 samples.
+    pub sample: u16,
+    /// Triangles: which corner of the sample holds the right angle (0, 2, 4 or 6; other values
+    /// are kept as read). Always 0 for quads.
+    pub shape: u8,
+    /// Mirrored horizontally.
+    pub flipped: bool,
+}
+
+/// The polygon's attribute byte, decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Attributes {
+    /// Bit 0: additive (translucent) blending instead of opaque with magenta cut-outs.
+    pub additive: bool,
+    /// Bit 1: the shine effect is on (moveables only; TR4 crashes on shiny statics).
+    pub shine: bool,
+    /// Bits 2..6: shine intensity, 0..=31.
+    pub shine_intensity: u8,
+    /// Bit 7: unknown; when set it appears to disable shine.
+    pub unknown_bit: bool,
+}
+
+impl Attributes {
+    pub fn from_byte(b: u8) -> Self {
+        Attributes {
+            additive: b & 0x01 != 0,
+            shine: b & 0x02 != 0,
+            shine_intensity: (b >> 2) & 0x1F,
+            unknown_bit: b & 0x80 != 0,
+        }
+    }
+
+    pub fn to_byte(self) -> u8 {
+        (self.additive as u8)
+            | (self.shine as u8) << 1
+            | (self.shine_intensity & 0x1F) << 2
+            | (self.unknown_bit as u8) << 7
+    }
+}

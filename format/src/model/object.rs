@@ -1,0 +1,54 @@
+//! Moveables (animated, skinned objects) and statics (props).
+
+use super::{Animation, MeshIndex};
+
+/// An axis-aligned box, stored in files as `min x, max x, min y, max y, min z, max z`.
+/// Values are kept as read, even where a minimum exceeds its maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BoundingBox {
+    pub min: [i16; 3],
+    pub max: [i16; 3],
+}
+
+impl BoundingBox {
+    /// The six values in file order.
+    pub fn to_file_order(self) -> [i16; 6] {
+        [self.min[0], self.max[0], self.min[1], self.max[1], self.min[2], self.max[2]]
+    }
+
+    pub fn from_file_order(v: [i16; 6]) -> Self {
+        BoundingBox { min: [v[0], v[2], v[4]], max: [v[1], v[3], v[5]] }
+    }
+}
+
+/// An animated object: a hierarchy of meshes (one per joint) and its animations.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Moveable {
+    /// Object id (slot); its meaning comes from the game's catalogue.
+    pub id: u32,
+    /// One mesh per joint, root first, in depth-first order of the hierarchy.
+    pub meshes: Vec<MeshIndex>,
+    /// `links[i]` places mesh `i + 1` relative to its parent; the root has no link.
+    pub links: Vec<Link>,
+    pub animations: Vec<Animation>,
+}
+
+/// Where a mesh hangs in its moveable's hierarchy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Link {
+    /// Index of the parent in the moveable's mesh list; always less than the child's index.
+    pub parent: usize,
+    /// Pivot of this mesh relative to the parent's pivot.
+    pub offset: [i32; 3],
+}
+
+/// A single-mesh, unanimated prop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Static {
+    pub id: u32,
+    pub mesh: MeshIndex,
+    pub visibility: BoundingBox,
+    pub collision: BoundingBox,
+    /// 2 in TRLE's own WADs; kept as read.
+    pub flags: u16,
+}

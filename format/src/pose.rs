@@ -1,0 +1,1 @@
+//! Posing (filled in by the pose work).
