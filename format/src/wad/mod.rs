@@ -4,8 +4,16 @@
 //! following a layout when given one (byte-identical round trip) and canonically otherwise
 //! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object).
 
+mod angles;
+mod bytes;
+mod canonical;
 mod error;
 mod layout;
+mod links;
+mod mesh;
+mod package;
+mod reader;
+mod writer;
 
 pub use error::{Problem, ReadError, Section, WriteError};
 pub use layout::{AnimationLayout, Gap, Layout, MoveableLayout, Package};
@@ -14,12 +22,14 @@ use crate::model::Wad;
 
 /// Decodes a WAD file.
 pub fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
-    let _ = bytes;
-    todo!("reader")
+    reader::read(bytes)
 }
 
-/// Encodes a model as a WAD file, following `layout` when given.
+/// Encodes a model as a WAD file. With the layout [`read`] returned for this model, the output is
+/// the file that was read; without one, the model is laid out canonically.
 pub fn write(wad: &Wad, layout: Option<&Layout>) -> Result<Vec<u8>, WriteError> {
-    let _ = (wad, layout);
-    todo!("writer")
+    match layout {
+        Some(layout) => writer::write(wad, layout),
+        None => writer::write(wad, &canonical::layout(wad)?),
+    }
 }

@@ -1,0 +1,158 @@
+//! The canonical layout of a model: meshes deduplicated by content, each moveable's links,
+//! animations, state changes, dispatches, commands and keyframes contiguous and in order.
+
+use std::collections::HashMap;
+
+use super::angles;
+use super::error::WriteError;
+use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
+use super::links::ops_from_parents;
+use super::mesh;
+use crate::model::{Mesh, Wad};
+
+/// Words before a keyframe's angles: bounding box and root offset.
+const KEYFRAME_HEADER_WORDS: usize = 9;
+
+pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
+    let mut mesh_offsets: Vec<Option<u32>> = vec![None; wad.meshes.len()];
+    let mut by_content: HashMap<&Mesh, u32> = HashMap::new();
+    let mut meshes_len = 0usize;
+    let mut mesh_pointers = Vec::new();
+    let references = wad.moveables.iter().flat_map(|m| m.meshes.iter()).chain(wad.statics.iter().map(|s| &s.mesh));
+    for &index in references {
+        let mesh = wad.meshes.get(index).ok_or_else(|| {
+            WriteError::Invalid(format!("an object names mesh {index}, but there are {} meshes", wad.meshes.len()))
+        })?;
+        if mesh_offsets[index].is_none() {
+            let offset = *by_content.entry(mesh).or_insert_with(|| {
+                let offset = meshes_len as u32;
+                meshes_len += mesh::encoded_size(mesh);
+                offset
+            });
+            mesh_offsets[index] = Some(offset);
+        }
+        mesh_pointers.push(index);
+    }
+    if meshes_len > u32::MAX as usize {
+        return Err(out_of_range("bytes of mesh data", meshes_len, u32::MAX as usize, "use fewer or smaller meshes"));
+    }
+
+    let mut next = Cursors::default();
+    let mut moveables = Vec::with_capacity(wad.moveables.len());
+    let mut pointer = 0usize;
+    for (i, m) in wad.moveables.iter().enumerate() {
+        let object = || format!("moveable #{i} (id {})", m.id);
+        let pointers_index = pointer;
+        pointer += m.meshes.len();
+        let parents: Vec<usize> = m.links.iter().map(|l| l.parent).collect();
+        if m.links.len() != m.meshes.len().saturating_sub(1) {
+            return Err(WriteError::Invalid(format!(
+                "{}: {} links for {} meshes (a moveable has one link per mesh after the root)",
+                object(),
+                m.links.len(),
+                m.meshes.len()
+            )));
+        }
+        let link_ops = ops_from_parents(&parents).map_err(|mesh| {
+            WriteError::Invalid(format!(
+                "{}: mesh {mesh} hangs from mesh {}, which a depth-first mesh order cannot reach at that point; \
+                 order the meshes depth-first",
+                object(),
+                parents.get(mesh - 1).copied().unwrap_or(0)
+            ))
+        })?;
+        let links_index = next.link_words;
+        next.link_words += link_ops.len() * 4;
+
+        let animations_index = if m.animations.is_empty() {
+            -1
+        } else {
+            i16::try_from(next.animations).map_err(|_| {
+                out_of_range("animations before this moveable's", next.animations, i16::MAX as usize, "use fewer animations")
+            })?
+        };
+        let keyframe_offset = next.keyframe_bytes;
+        let mut animations = Vec::with_capacity(m.animations.len());
+        for a in &m.animations {
+            let angle_words =
+                a.keyframes.iter().map(|k| k.rotations.iter().map(angles::encoded_words).sum::<usize>()).max();
+            let keyframe_size = angle_words.map_or(0, |w| KEYFRAME_HEADER_WORDS + w);
+            if keyframe_size > u8::MAX as usize {
+                return Err(out_of_range(
+                    &format!("{}: words per keyframe", object()),
+                    keyframe_size,
+                    u8::MAX as usize,
+                    "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
+                ));
+            }
+            let state_changes_index = to_u16(next.state_changes, "state changes before this animation")?;
+            let mut dispatch_indices = Vec::with_capacity(a.state_changes.len());
+            for change in &a.state_changes {
+                dispatch_indices.push(to_u16(next.dispatches, "dispatches before this state change")?);
+                next.dispatches += change.dispatches.len();
+            }
+            next.state_changes += a.state_changes.len();
+            let command_offset = to_u16(next.command_words, "command words before this animation")?;
+            next.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
+            animations.push(AnimationLayout {
+                keyframe_offset: to_u32(next.keyframe_bytes, "bytes of keyframes")?,
+                keyframe_size: keyframe_size as u8,
+                state_changes_index,
+                dispatch_indices,
+                command_offset,
+            });
+            next.keyframe_bytes += a.keyframes.len() * keyframe_size * 2;
+            next.animations += 1;
+        }
+        moveables.push(MoveableLayout {
+            pointers_index: to_u16(pointers_index, "mesh pointers before this moveable")?,
+            links_index: to_u32(links_index, "link words")?,
+            link_ops,
+            keyframe_offset: to_u32(keyframe_offset, "bytes of keyframes")?,
+            animations_index,
+            animations,
+        });
+    }
+    let statics = (0..wad.statics.len())
+        .map(|i| to_u16(pointer + i, "mesh pointers before this static"))
+        .collect::<Result<_, _>>()?;
+    // Tables cannot be longer than their u16 indices reach plus their own last records.
+    let plain = |len: usize| Package { len, gaps: Vec::new() };
+    Ok(Layout {
+        texture_tail: Vec::new(),
+        mesh_pointers,
+        mesh_offsets: mesh_offsets.into_iter().map(|o| o.unwrap_or(0)).collect(),
+        meshes: plain(meshes_len),
+        animations: plain(next.animations * 40),
+        state_changes: plain(next.state_changes * 6),
+        dispatches: plain(next.dispatches * 8),
+        commands: plain(next.command_words * 2),
+        links: plain(next.link_words * 4),
+        keyframes: plain(next.keyframe_bytes),
+        moveables,
+        statics,
+    })
+}
+
+/// Where the next record of each table or package goes.
+#[derive(Default)]
+struct Cursors {
+    animations: usize,
+    state_changes: usize,
+    dispatches: usize,
+    command_words: usize,
+    link_words: usize,
+    keyframe_bytes: usize,
+}
+
+fn out_of_range(what: &str, value: usize, max: usize, hint: &'static str) -> WriteError {
+    WriteError::OutOfRange { what: what.to_string(), value: value as u64, max: max as u64, hint }
+}
+
+fn to_u16(v: usize, what: &str) -> Result<u16, WriteError> {
+    u16::try_from(v).map_err(|_| out_of_range(what, v, u16::MAX as usize, "the WAD's 16-bit indices cannot reach further"))
+}
+
+fn to_u32(v: usize, what: &str) -> Result<u32, WriteError> {
+    u32::try_from(v).map_err(|_| out_of_range(what, v, u32::MAX as usize, "the WAD's 32-bit offsets cannot reach further"))
+}

@@ -1,0 +1,290 @@
+//! Model + layout → WAD file. The canonical path computes a layout first ([`super::canonical`]),
+//! so one emitter serves both.
+
+use super::angles;
+use super::bytes::PutLe;
+use super::error::WriteError;
+use super::layout::{Layout, MoveableLayout};
+use super::links::parents_from_ops;
+use super::mesh;
+use super::package::PackageWriter;
+use crate::model::{Animation, Moveable, Wad};
+
+pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
+    let mismatch = |what: String| WriteError::LayoutMismatch(what);
+    if layout.moveables.len() != wad.moveables.len() {
+        return Err(mismatch(format!(
+            "{} moveables in the model, {} in the layout",
+            wad.moveables.len(),
+            layout.moveables.len()
+        )));
+    }
+    if layout.statics.len() != wad.statics.len() {
+        return Err(mismatch(format!("{} statics in the model, {} in the layout", wad.statics.len(), layout.statics.len())));
+    }
+    if layout.mesh_offsets.len() != wad.meshes.len() {
+        return Err(mismatch(format!("{} meshes in the model, {} in the layout", wad.meshes.len(), layout.mesh_offsets.len())));
+    }
+    for (name, package, unit) in [
+        ("meshes", &layout.meshes, 2),
+        ("animations", &layout.animations, 40),
+        ("state changes", &layout.state_changes, 6),
+        ("dispatches", &layout.dispatches, 8),
+        ("commands", &layout.commands, 2),
+        ("links", &layout.links, 4),
+        ("keyframes", &layout.keyframes, 2),
+    ] {
+        if package.len % unit != 0 || package.len / unit > u32::MAX as usize {
+            return Err(mismatch(format!("the {name} package is {} bytes, not a whole number of {unit}-byte units", package.len)));
+        }
+    }
+
+    let mut out = Vec::new();
+    out.put_u32(wad.version);
+
+    out.put_u32(count(wad.samples.len(), "texture samples")?);
+    for (i, s) in wad.samples.iter().enumerate() {
+        if !(1..=256).contains(&s.width) || !(1..=256).contains(&s.height) {
+            return Err(WriteError::OutOfRange {
+                what: format!("sample {i} size {}×{}", s.width, s.height),
+                value: s.width.max(s.height) as u64,
+                max: 256,
+                hint: "samples are 1 to 256 texels wide and high",
+            });
+        }
+        out.extend_from_slice(&[s.x, s.y]);
+        out.put_u16(s.page);
+        out.extend_from_slice(&[s.flip_x as u8, (s.width - 1) as u8, s.flip_y as u8, (s.height - 1) as u8]);
+    }
+    let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
+    out.put_u32(count(texture_bytes, "texture bytes")?);
+    for page in &wad.pages {
+        out.extend_from_slice(page.rgb());
+    }
+    out.extend_from_slice(&layout.texture_tail);
+
+    out.put_u32(count(layout.mesh_pointers.len(), "mesh pointers")?);
+    let mut referenced = vec![false; wad.meshes.len()];
+    for &m in &layout.mesh_pointers {
+        let offset = *layout
+            .mesh_offsets
+            .get(m)
+            .ok_or_else(|| mismatch(format!("a mesh pointer names mesh {m}, the model has {}", wad.meshes.len())))?;
+        referenced[m] = true;
+        out.put_u32(offset);
+    }
+    let mut meshes = PackageWriter::new("meshes", &layout.meshes)?;
+    for (i, m) in wad.meshes.iter().enumerate().filter(|(i, _)| referenced[*i]) {
+        meshes.put(layout.mesh_offsets[i] as usize, &mesh::encode(m)?)?;
+    }
+    let meshes = meshes.finish();
+    out.put_u32((meshes.len() / 2) as u32);
+    out.extend_from_slice(&meshes);
+
+    let mut tables = Tables::new(layout)?;
+    for (i, (m, ml)) in wad.moveables.iter().zip(&layout.moveables).enumerate() {
+        tables
+            .moveable(m, ml, layout)
+            .map_err(|e| in_object(e, &format!("moveable #{i} (id {})", m.id)))?;
+    }
+    let animation_count = layout.animations.len / 40;
+    out.put_u32(animation_count as u32);
+    out.extend_from_slice(&tables.animations.finish());
+    out.put_u32((layout.state_changes.len / 6) as u32);
+    out.extend_from_slice(&tables.state_changes.finish());
+    out.put_u32((layout.dispatches.len / 8) as u32);
+    out.extend_from_slice(&tables.dispatches.finish());
+    out.put_u32((layout.commands.len / 2) as u32);
+    out.extend_from_slice(&tables.commands.finish());
+    out.put_u32((layout.links.len / 4) as u32);
+    out.extend_from_slice(&tables.links.finish());
+    out.put_u32((layout.keyframes.len / 2) as u32);
+    out.extend_from_slice(&tables.keyframes.finish());
+
+    out.put_u32(count(wad.moveables.len(), "moveables")?);
+    out.extend_from_slice(&tables.moveables);
+
+    out.put_u32(count(wad.statics.len(), "statics")?);
+    for (i, (s, &pointer)) in wad.statics.iter().zip(&layout.statics).enumerate() {
+        if layout.mesh_pointers.get(pointer as usize) != Some(&s.mesh) {
+            return Err(mismatch(format!("static #{i} (id {}): mesh pointer {pointer} does not name mesh {}", s.id, s.mesh)));
+        }
+        out.put_u32(s.id);
+        out.put_u16(pointer);
+        for v in s.visibility.to_file_order().into_iter().chain(s.collision.to_file_order()) {
+            out.put_i16(v);
+        }
+        out.put_u16(s.flags);
+    }
+    Ok(out)
+}
+
+fn count(n: usize, what: &str) -> Result<u32, WriteError> {
+    u32::try_from(n).map_err(|_| WriteError::OutOfRange {
+        what: format!("number of {what}"),
+        value: n as u64,
+        max: u32::MAX as u64,
+        hint: "the WAD format cannot hold this many",
+    })
+}
+
+fn in_object(e: WriteError, object: &str) -> WriteError {
+    match e {
+        WriteError::LayoutMismatch(s) => WriteError::LayoutMismatch(format!("{object}: {s}")),
+        WriteError::OutOfRange { what, value, max, hint } => {
+            WriteError::OutOfRange { what: format!("{object}: {what}"), value, max, hint }
+        }
+        WriteError::Invalid(s) => WriteError::Invalid(format!("{object}: {s}")),
+    }
+}
+
+fn to_u16(v: i64, what: &str, max: u64, hint: &'static str) -> Result<u16, WriteError> {
+    u16::try_from(v).ok().filter(|&x| (x as u64) <= max).ok_or(WriteError::OutOfRange {
+        what: what.to_string(),
+        value: v.max(0) as u64,
+        max,
+        hint,
+    })
+}
+
+/// The animation-side tables and packages being filled.
+struct Tables {
+    animation_count: usize,
+    animations: PackageWriter,
+    state_changes: PackageWriter,
+    dispatches: PackageWriter,
+    commands: PackageWriter,
+    links: PackageWriter,
+    keyframes: PackageWriter,
+    moveables: Vec<u8>,
+}
+
+impl Tables {
+    fn new(layout: &Layout) -> Result<Self, WriteError> {
+        Ok(Tables {
+            animation_count: layout.animations.len / 40,
+            animations: PackageWriter::new("animations", &layout.animations)?,
+            state_changes: PackageWriter::new("state changes", &layout.state_changes)?,
+            dispatches: PackageWriter::new("dispatches", &layout.dispatches)?,
+            commands: PackageWriter::new("commands", &layout.commands)?,
+            links: PackageWriter::new("links", &layout.links)?,
+            keyframes: PackageWriter::new("keyframes", &layout.keyframes)?,
+            moveables: Vec::new(),
+        })
+    }
+
+    fn moveable(&mut self, m: &Moveable, ml: &MoveableLayout, layout: &Layout) -> Result<(), WriteError> {
+        let mismatch = WriteError::LayoutMismatch;
+        let first = ml.pointers_index as usize;
+        if layout.mesh_pointers.get(first..first + m.meshes.len()) != Some(&m.meshes[..]) {
+            return Err(mismatch(format!("mesh pointers {first}.. do not name its meshes")));
+        }
+        let parents: Vec<usize> = m.links.iter().map(|l| l.parent).collect();
+        if ml.link_ops.len() != m.links.len() || parents_from_ops(&ml.link_ops) != parents {
+            return Err(mismatch("the link opcodes do not give its hierarchy".into()));
+        }
+        for (i, (link, &op)) in m.links.iter().zip(&ml.link_ops).enumerate() {
+            let mut record = Vec::with_capacity(16);
+            record.put_i32(op);
+            link.offset.iter().for_each(|&c| record.put_i32(c));
+            self.links.put(ml.links_index as usize * 4 + i * 16, &record)?;
+        }
+        if ml.animations.len() != m.animations.len() || (!m.animations.is_empty() && ml.animations_index < 0) {
+            return Err(mismatch("its animations are not where the layout puts them".into()));
+        }
+        for (k, (a, al)) in m.animations.iter().zip(&ml.animations).enumerate() {
+            let first = ml.animations_index as i64;
+            self.animation(a, al, first + k as i64, first)
+                .map_err(|e| in_object(e, &format!("animation {k}")))?;
+        }
+        let record = &mut self.moveables;
+        record.put_u32(m.id);
+        record.put_u16(to_u16(m.meshes.len() as i64, "meshes in a moveable", 0xFFFF, "use fewer meshes")?);
+        record.put_u16(ml.pointers_index);
+        record.put_u32(ml.links_index);
+        record.put_u32(ml.keyframe_offset);
+        record.put_i16(ml.animations_index);
+        Ok(())
+    }
+
+    fn animation(
+        &mut self,
+        a: &Animation,
+        al: &super::layout::AnimationLayout,
+        global: i64,
+        first: i64,
+    ) -> Result<(), WriteError> {
+        let anim_ref = |relative: i32| {
+            to_u16(
+                first + relative as i64,
+                "animation reference",
+                self.animation_count.saturating_sub(1) as u64,
+                "refer to an animation of this object",
+            )
+        };
+        let hint = "the WAD's tables cannot hold more";
+        let mut record = Vec::with_capacity(40);
+        record.put_u32(al.keyframe_offset);
+        record.push(a.frame_duration);
+        record.push(al.keyframe_size);
+        record.put_u16(a.state);
+        for f in [a.speed, a.acceleration, a.lateral_speed, a.lateral_acceleration] {
+            record.put_i32(f.0);
+        }
+        record.put_u16(a.frame_start);
+        record.put_u16(a.frame_end);
+        record.put_u16(anim_ref(a.next_animation)?);
+        record.put_u16(a.next_frame);
+        record.put_u16(to_u16(a.state_changes.len() as i64, "state changes of an animation", 0xFFFF, hint)?);
+        record.put_u16(al.state_changes_index);
+        record.put_u16(to_u16(a.commands.len() as i64, "commands of an animation", 0xFFFF, hint)?);
+        record.put_u16(al.command_offset);
+        let at = usize::try_from(global).map_err(|_| WriteError::LayoutMismatch("negative animation index".into()))?;
+        self.animations.put(at * 40, &record)?;
+
+        if al.dispatch_indices.len() != a.state_changes.len() {
+            return Err(WriteError::LayoutMismatch("state changes are not where the layout puts them".into()));
+        }
+        for (j, (change, &dispatch_index)) in a.state_changes.iter().zip(&al.dispatch_indices).enumerate() {
+            let mut r = Vec::with_capacity(6);
+            r.put_u16(change.state);
+            r.put_u16(to_u16(change.dispatches.len() as i64, "dispatches of a state change", 0xFFFF, hint)?);
+            r.put_u16(dispatch_index);
+            self.state_changes.put((al.state_changes_index as usize + j) * 6, &r)?;
+            for (d, dispatch) in change.dispatches.iter().enumerate() {
+                let mut r = Vec::with_capacity(8);
+                r.put_u16(dispatch.frame_start);
+                r.put_u16(dispatch.frame_end);
+                r.put_u16(anim_ref(dispatch.next_animation)?);
+                r.put_u16(dispatch.next_frame);
+                self.dispatches.put((dispatch_index as usize + d) * 8, &r)?;
+            }
+        }
+
+        let mut words = Vec::new();
+        for c in &a.commands {
+            words.push(c.opcode());
+            words.extend(c.operands());
+        }
+        self.commands.put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
+
+        let size = al.keyframe_size as usize;
+        for (k, keyframe) in a.keyframes.iter().enumerate() {
+            let mut words: Vec<u16> = keyframe.bounding_box.to_file_order().iter().map(|&v| v as u16).collect();
+            words.extend(keyframe.offset.iter().map(|&v| v as u16));
+            keyframe.rotations.iter().for_each(|r| angles::encode(r, &mut words));
+            if words.len() > size {
+                return Err(WriteError::LayoutMismatch(format!(
+                    "keyframe {k} needs {} words, the layout gives {size}",
+                    words.len()
+                )));
+            }
+            self.keyframes.put(al.keyframe_offset as usize + k * size * 2, &words_to_bytes(&words))?;
+        }
+        Ok(())
+    }
+}
+
+fn words_to_bytes(words: &[u16]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
