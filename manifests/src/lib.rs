@@ -1,5 +1,37 @@
-//! The manifest directory: a top-level manifest and one YAML manifest per object beside its glTF.
+//! The manifest directory: a top-level manifest (`wadforge.yaml`) and one YAML manifest per
+//! object beside its glTF.
 //!
-//! Will own: the serde schema (object ids, slot names, bone names in TR mesh order, animation
-//! state machine, bounding data), loading a directory with `walkdir`, and validation whose errors
-//! give file:line:column. Nothing here yet: the import issue designs the schema.
+//! - [`schema`]: the serde types (parsing and meaning kept apart, as gltf-json does).
+//! - [`load`]: finds object manifests with `walkdir`, parses and validates them; errors give
+//!   file:line:column for YAML mistakes and the object and field for impossible values.
+//! - [`write_yaml`]: the YAML text of a manifest, headed by a comment saying what the file is.
+//!
+//! Layout of a directory (written by `wadforge import`, read by `wadforge build`):
+//!
+//! ```text
+//! DIR/wadforge.yaml            source, game, units and axes, list of object manifests
+//! DIR/moveables/NNN_SLOT.yaml  one per moveable: id, slot, bones, animations (state machine)
+//! DIR/moveables/NNN_SLOT.glb   its rigged, skinned, animated, textured glTF
+//! DIR/statics/NNN_SLOT.yaml    one per static: id, slot, mesh, boxes, flags
+//! DIR/statics/NNN_SLOT.glb
+//! ```
+
+mod error;
+pub mod load;
+pub mod schema;
+
+pub use error::{Location, ManifestError};
+pub use load::{load, LoadedObject, ManifestDir};
+pub use schema::*;
+
+/// YAML text of a manifest, headed by `header` as comment lines.
+pub fn write_yaml<T: serde::Serialize>(value: &T, header: &str) -> String {
+    let mut body = Vec::new();
+    let mut ser = serde_yaml::Serializer::new(&mut body);
+    serde_yaml::with::singleton_map_recursive::serialize(value, &mut ser)
+        .expect("manifest types always serialise");
+    let body = String::from_utf8(body).expect("YAML is UTF-8");
+    let mut out: String = header.lines().map(|l| format!("# {l}\n")).collect();
+    out.push_str(&body);
+    out
+}

@@ -1,0 +1,271 @@
+//! Reading a manifest directory: the top-level manifest, then every object manifest found by
+//! walking the directory, each checked against the schema and against each other.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{Location, ManifestError};
+use crate::schema::*;
+
+/// A loaded, validated manifest directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManifestDir {
+    pub root: PathBuf,
+    pub project: Project,
+    /// Object manifests in the order the project lists them.
+    pub objects: Vec<LoadedObject>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedObject {
+    /// Path relative to the directory, as the project lists it.
+    pub path: String,
+    pub manifest: ObjectManifest,
+}
+
+impl LoadedObject {
+    /// The glTF file of this object, resolved against the directory.
+    pub fn gltf_path(&self, root: &Path) -> PathBuf {
+        let gltf = match &self.manifest {
+            ObjectManifest::Moveable(m) => &m.gltf,
+            ObjectManifest::Static(s) => &s.gltf,
+        };
+        root.join(&self.path).parent().unwrap_or(root).join(gltf)
+    }
+}
+
+/// Parses YAML text into a schema type; errors carry line and column.
+pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
+    // Enums are written as one-key maps (`moveable: …`, `sound: …`), not YAML tags.
+    let de = serde_yaml::Deserializer::from_str(text);
+    serde_yaml::with::singleton_map_recursive::deserialize(de).map_err(|e: serde_yaml::Error| {
+        ManifestError::Syntax {
+            path: path.to_path_buf(),
+            location: e.location().map(|l| Location {
+                line: l.line(),
+                column: l.column(),
+            }),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }
+    })
+}
+
+/// Loads and validates `dir`.
+pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
+    let project_path = dir.join(PROJECT_FILE);
+    let project: Project = parse(&project_path, &read(&project_path)?)?;
+    let invalid = |path: &Path, what: String| ManifestError::Invalid {
+        path: path.to_path_buf(),
+        what,
+    };
+    if project.wadforge != SCHEMA_VERSION {
+        return Err(invalid(
+            &project_path,
+            format!(
+                "schema version {} is not supported (this wadforge reads {SCHEMA_VERSION})",
+                project.wadforge
+            ),
+        ));
+    }
+    if project.units.axes != AXES {
+        return Err(invalid(
+            &project_path,
+            format!("units.axes must be `{AXES}`, not `{}`", project.units.axes),
+        ));
+    }
+    if !(project.units.tr_units_per_metre.is_finite() && project.units.tr_units_per_metre > 0.0) {
+        return Err(invalid(
+            &project_path,
+            "units.tr_units_per_metre must be a positive number".into(),
+        ));
+    }
+    if !["TR1", "TR2", "TR3", "TR4"].contains(&project.game.as_str()) {
+        return Err(invalid(
+            &project_path,
+            format!("game must be TR1, TR2, TR3 or TR4, not `{}`", project.game),
+        ));
+    }
+
+    let listed: BTreeSet<PathBuf> = project
+        .objects
+        .iter()
+        .map(|p| normalise(dir, p))
+        .collect::<Result<_, _>>()
+        .map_err(|p| {
+            invalid(
+                &project_path,
+                format!("object manifest `{p}` is outside the directory"),
+            )
+        })?;
+    for found in object_manifests_on_disk(dir)? {
+        if !listed.contains(&found) {
+            return Err(invalid(
+                &dir.join(&found),
+                format!("this object manifest is not listed under `objects:` in {PROJECT_FILE}; add it there (or remove the file)"),
+            ));
+        }
+    }
+
+    let mut objects = Vec::with_capacity(project.objects.len());
+    let mut slots = HashSet::new();
+    for relative in &project.objects {
+        let path = dir.join(relative);
+        let manifest: ObjectManifest = parse(&path, &read(&path)?)?;
+        validate_object(dir, &path, &manifest)?;
+        let (kind, slot) = match &manifest {
+            ObjectManifest::Moveable(m) => ("moveable", &m.slot),
+            ObjectManifest::Static(s) => ("static", &s.slot),
+        };
+        if !slots.insert((kind, slot.clone())) {
+            return Err(invalid(
+                &path,
+                format!("a second {kind} with slot {slot}; each slot appears once"),
+            ));
+        }
+        objects.push(LoadedObject {
+            path: relative.clone(),
+            manifest,
+        });
+    }
+    Ok(ManifestDir {
+        root: dir.to_path_buf(),
+        project,
+        objects,
+    })
+}
+
+fn read(path: &Path) -> Result<String, ManifestError> {
+    std::fs::read_to_string(path).map_err(|source| ManifestError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A relative path with `.` removed, or the path itself as an error when it leaves `dir`.
+fn normalise(_dir: &Path, relative: &str) -> Result<PathBuf, String> {
+    let mut out = PathBuf::new();
+    for c in Path::new(relative).components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return Err(relative.to_string());
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(relative.to_string()),
+        }
+    }
+    Ok(out)
+}
+
+/// Every `.yaml` file below `dir` except the project file, relative to `dir`.
+fn object_manifests_on_disk(dir: &Path) -> Result<Vec<PathBuf>, ManifestError> {
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| ManifestError::Io {
+            path: e.path().unwrap_or(dir).to_path_buf(),
+            source: e
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other("directory loop")),
+        })?;
+        let path = entry.path();
+        let is_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+        if entry.file_type().is_file() && is_yaml {
+            let relative = path.strip_prefix(dir).unwrap_or(path).to_path_buf();
+            if relative != Path::new(PROJECT_FILE) {
+                found.push(relative);
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn validate_object(dir: &Path, path: &Path, manifest: &ObjectManifest) -> Result<(), ManifestError> {
+    let invalid = |what: String| ManifestError::Invalid {
+        path: path.to_path_buf(),
+        what,
+    };
+    let (slot, gltf) = match manifest {
+        ObjectManifest::Moveable(m) => (&m.slot, &m.gltf),
+        ObjectManifest::Static(s) => (&s.slot, &s.gltf),
+    };
+    let base = path
+        .parent()
+        .unwrap_or(dir)
+        .strip_prefix(dir)
+        .unwrap_or(Path::new(""));
+    let joined = base.join(gltf);
+    if normalise(dir, &joined.to_string_lossy()).is_err() {
+        return Err(invalid(format!(
+            "{slot}: glTF file `{gltf}` is outside the manifest directory; keep it inside"
+        )));
+    }
+    if !dir.join(&joined).is_file() {
+        return Err(invalid(format!(
+            "{slot}: glTF file `{gltf}` does not exist next to this manifest"
+        )));
+    }
+    let ObjectManifest::Moveable(m) = manifest else {
+        return Ok(());
+    };
+    if m.bones.is_empty() {
+        return Err(invalid(format!("{slot}: a moveable needs at least one bone")));
+    }
+    let mut bone_names = HashSet::new();
+    for b in &m.bones {
+        if !bone_names.insert(b.name.as_str()) {
+            return Err(invalid(format!(
+                "{slot}: bone `{}` appears twice; bone names are unique",
+                b.name
+            )));
+        }
+    }
+    let names: HashSet<&str> = m.animations.iter().map(|a| a.name.as_str()).collect();
+    if names.len() != m.animations.len() {
+        return Err(invalid(format!(
+            "{slot}: two animations share a name; animation names are unique"
+        )));
+    }
+    let resolve = |a: &AnimationManifest, target: &AnimationName, what: &str| match target {
+        AnimationName::Name(n) if !names.contains(n.as_str()) => Err(invalid(format!(
+            "{slot}: animation {}: {what} `{n}` is not an animation of this object",
+            a.name
+        ))),
+        _ => Ok(()),
+    };
+    for a in &m.animations {
+        if a.frame_duration == 0 {
+            return Err(invalid(format!(
+                "{slot}: animation {}: frame_duration must be at least 1",
+                a.name
+            )));
+        }
+        if a.frames == 0 {
+            return Err(invalid(format!(
+                "{slot}: animation {}: frames must be at least 1",
+                a.name
+            )));
+        }
+        resolve(a, &a.next.animation, "next animation")?;
+        for change in &a.state_changes {
+            for d in &change.dispatches {
+                resolve(a, &d.animation, "dispatch target")?;
+                if d.frames[0] > d.frames[1] {
+                    return Err(invalid(format!(
+                        "{slot}: animation {}: dispatch frames {:?} end before they start",
+                        a.name, d.frames
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}

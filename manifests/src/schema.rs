@@ -1,0 +1,268 @@
+//! The manifest directory's YAML schema: plain serde types, no behaviour.
+//!
+//! A manifest directory holds one top-level [`Project`] (`wadforge.yaml`) and, per object, an
+//! [`ObjectManifest`] beside the object's glTF. Everything glTF cannot carry lives here, in words a
+//! level builder knows. Unknown fields are errors, so a typo never passes silently.
+
+use serde::{Deserialize, Serialize};
+
+/// The version of this schema; [`Project::wadforge`] must equal it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// File name of the top-level manifest.
+pub const PROJECT_FILE: &str = "wadforge.yaml";
+
+/// `wadforge.yaml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Project {
+    /// Schema version ([`SCHEMA_VERSION`]).
+    pub wadforge: u32,
+    pub source: Source,
+    /// Which game's catalogue gives object, state and animation names: TR1, TR2, TR3 or TR4.
+    pub game: String,
+    pub units: Units,
+    /// Object manifests, relative to the directory, in the order objects are written.
+    pub objects: Vec<String>,
+}
+
+/// Where the objects came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// File name of the imported file (informational).
+    pub file: String,
+    /// `wad`, `tr1`, `tr2`, `tr3` or `tr4`.
+    pub format: String,
+    /// The file's version word.
+    pub version: u32,
+}
+
+/// How TR coordinates map to glTF.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    /// TR units per glTF metre (a sector is 1024 units).
+    pub tr_units_per_metre: f64,
+    /// The rotation from TR axes (+X right, +Y down, +Z forward) to glTF axes (+Y up, +Z forward):
+    /// always `rotate-180-about-z`, i.e. glTF (x, y, z) = TR (−x, −y, z) / tr_units_per_metre.
+    pub axes: String,
+}
+
+/// The axis convention every manifest of this schema version uses.
+pub const AXES: &str = "rotate-180-about-z";
+
+/// One object manifest: exactly one of a moveable or a static.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum ObjectManifest {
+    Moveable(MoveableManifest),
+    Static(StaticManifest),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveableManifest {
+    /// Object id (slot number) in the game.
+    pub id: u32,
+    /// Slot name from the catalogue, or `UNKNOWN_<id>`.
+    pub slot: String,
+    /// The glTF file, relative to this manifest.
+    pub gltf: String,
+    /// When the glTF shows meshes of other moveables (Lara's skeleton dressed in LARA_SKIN), their
+    /// slots; build writes each mesh back to its own object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dressed_by: Option<Dressing>,
+    /// One per TR mesh, in TR mesh order (the skeleton's depth-first order). Names are the glTF
+    /// joint names.
+    pub bones: Vec<Bone>,
+    #[serde(default)]
+    pub animations: Vec<AnimationManifest>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dressing {
+    /// The moveable whose meshes are the body.
+    pub body: String,
+    /// The moveable whose meshes fill the joints, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joints: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bone {
+    pub name: String,
+    #[serde(flatten)]
+    pub mesh: MeshInfo,
+}
+
+/// What a TR mesh has beyond its glTF geometry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshInfo {
+    pub sphere: Sphere,
+    /// `normals` (lit by the level's lights; moveables) or `shades` (own vertex shading; statics).
+    pub lighting: Lighting,
+    /// The mesh is the same mesh as another object's (shared in the file): build writes that one
+    /// here and ignores this object's own geometry for this bone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<MeshRef>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lighting {
+    Normals,
+    Shades,
+}
+
+/// A mesh of another object: its slot and bone name (statics have the bone `mesh`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshRef {
+    pub object: String,
+    pub bone: String,
+}
+
+/// Bounding sphere in TR units, relative to the mesh's pivot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sphere {
+    pub center: [i16; 3],
+    pub radius: u16,
+    /// The word after the radius (0 or 1 in real files; meaning unknown).
+    #[serde(default)]
+    pub flag: u16,
+}
+
+/// An axis-aligned box in TR units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxBounds {
+    pub min: [i16; 3],
+    pub max: [i16; 3],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnimationManifest {
+    /// Name of the glTF animation (zero-padded index first: Blender sorts by name).
+    pub name: String,
+    pub state: StateRef,
+    /// Engine ticks (1/30 s) per frame.
+    pub frame_duration: u8,
+    /// First frame on the object's own timeline, as the file numbered it. Optional on build:
+    /// animations without it are numbered after the previous one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_frame: Option<u16>,
+    /// Number of frames (keyframes and the frames interpolated between them).
+    pub frames: u16,
+    pub speed: f64,
+    pub acceleration: f64,
+    #[serde(default)]
+    pub lateral_speed: f64,
+    #[serde(default)]
+    pub lateral_acceleration: f64,
+    /// The animation that follows, and the frame it starts at (relative to its first frame).
+    pub next: AnimationTarget,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state_changes: Vec<StateChangeManifest>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandManifest>,
+    /// Bounding box of each keyframe's pose. Build keeps them for unedited animations and computes
+    /// them from the posed meshes otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keyframe_boxes: Vec<BoxBounds>,
+}
+
+/// A state: its id, and its name when the catalogue knows it (informational).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateRef {
+    pub id: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// An animation of this object by name, and a frame relative to its first frame.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnimationTarget {
+    pub animation: AnimationName,
+    pub frame: i32,
+}
+
+/// An animation by name; files that point outside the object's own animations keep the index
+/// relative to the object's first animation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AnimationName {
+    Name(String),
+    Index(i32),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateChangeManifest {
+    pub state: StateRef,
+    pub dispatches: Vec<DispatchManifest>,
+}
+
+/// While the frame is in `frames[0]..frames[1]` (end exclusive, relative to this animation's first
+/// frame), a request for the state goes to `animation` at `frame`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchManifest {
+    pub frames: [i32; 2],
+    pub animation: AnimationName,
+    pub frame: i32,
+}
+
+/// Animation commands, one shape per kind. Frames are relative to the animation's first frame.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum CommandManifest {
+    /// Move the object by this offset (TR units) when the animation ends.
+    SetPosition([i16; 3]),
+    /// Start a jump with these velocities.
+    Jump { vertical: i16, horizontal: i16 },
+    /// Free the hands (end of a weapon or pickup animation).
+    EmptyHands,
+    /// The object dies at the end of the animation.
+    Kill,
+    /// Play a sound at a frame, `on` land, water or anywhere.
+    Sound { frame: i32, id: u16, on: SoundPlace },
+    /// Trigger an engine effect (flip effect) at a frame; `name` is informational.
+    Effect {
+        frame: i32,
+        id: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SoundPlace {
+    Anywhere,
+    Land,
+    Water,
+    /// Both flag bits set (seen in some files).
+    LandAndWater,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticManifest {
+    pub id: u32,
+    pub slot: String,
+    pub gltf: String,
+    /// The glTF mesh of this static (its only mesh).
+    pub mesh: MeshInfo,
+    pub visibility_box: BoxBounds,
+    pub collision_box: BoxBounds,
+    /// 2 in TRLE's own WADs.
+    pub flags: u16,
+}

@@ -1,0 +1,220 @@
+//! Loading manifest directories: valid ones load, each kind of mistake names the file, the place
+//! and what to change.
+
+use std::path::Path;
+
+use wadforge_manifests::*;
+
+const PROJECT: &str = "wadforge: 1
+source: { file: test.wad, format: wad, version: 129 }
+game: TR4
+units: { tr_units_per_metre: 512, axes: rotate-180-about-z }
+objects: [moveables/door.yaml, statics/plant.yaml]
+";
+
+const DOOR: &str = "moveable:
+  id: 300
+  slot: DOOR_TYPE1
+  gltf: door.glb
+  bones:
+    - name: mesh_00
+      sphere: { center: [0, -512, 0], radius: 600 }
+      lighting: normals
+  animations:
+    - name: 000_CLOSED
+      state: { id: 0 }
+      frame_duration: 1
+      frames: 1
+      speed: 0
+      acceleration: 0
+      next: { animation: 000_CLOSED, frame: 0 }
+      commands:
+        - sound: { frame: 0, id: 7, on: land }
+        - kill
+";
+
+const PLANT: &str = "static:
+  id: 10
+  slot: PLANT0
+  gltf: plant.glb
+  mesh: { sphere: { center: [0, 0, 0], radius: 0 }, lighting: shades }
+  visibility_box: { min: [-10, -100, -10], max: [10, 0, 10] }
+  collision_box: { min: [-10, -100, -10], max: [10, 0, 10] }
+  flags: 2
+";
+
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn valid_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("wadforge.yaml", PROJECT),
+            ("moveables/door.yaml", DOOR),
+            ("moveables/door.glb", "glb"),
+            ("statics/plant.yaml", PLANT),
+            ("statics/plant.glb", "glb"),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn a_valid_directory_loads_with_its_objects_in_listed_order() {
+    let dir = valid_dir();
+    let loaded = load(dir.path()).unwrap();
+    assert_eq!(loaded.objects.len(), 2);
+    let ObjectManifest::Moveable(door) = &loaded.objects[0].manifest else {
+        panic!("door is a moveable")
+    };
+    assert_eq!((door.id, door.slot.as_str()), (300, "DOOR_TYPE1"));
+    assert_eq!(
+        door.animations[0].commands[0],
+        CommandManifest::Sound {
+            frame: 0,
+            id: 7,
+            on: SoundPlace::Land
+        }
+    );
+    assert_eq!(
+        loaded.objects[1].gltf_path(dir.path()),
+        dir.path().join("statics/plant.glb")
+    );
+}
+
+#[test]
+fn a_manifest_written_then_parsed_is_the_same() {
+    let dir = valid_dir();
+    let loaded = load(dir.path()).unwrap();
+    for object in &loaded.objects {
+        let text = write_yaml(&object.manifest, "header line");
+        assert!(text.starts_with("# header line\n"));
+        let back: ObjectManifest = load::parse(Path::new("x.yaml"), &text).unwrap();
+        assert_eq!(back, object.manifest);
+    }
+}
+
+#[test]
+fn an_unknown_field_gives_file_line_and_column() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[(
+            "moveables/door.yaml",
+            &DOOR.replace("frames: 1", "frames: 1\n      speeed: 3"),
+        )],
+    );
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("door.yaml:"), "{e}");
+    assert!(e.contains("unknown field `speeed`"), "{e}");
+    let ManifestError::Syntax {
+        location: Some(l), ..
+    } = load(dir.path()).unwrap_err()
+    else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        l.line,
+        DOOR.lines().position(|l| l.contains("frames: 1")).unwrap() + 2
+    );
+}
+
+#[test]
+fn a_wrong_type_gives_its_line() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[("statics/plant.yaml", &PLANT.replace("flags: 2", "flags: many"))],
+    );
+    let e = load(dir.path()).unwrap_err();
+    let ManifestError::Syntax {
+        location: Some(l), ..
+    } = &e
+    else {
+        panic!("{e}")
+    };
+    assert_eq!(l.line, 8, "{e}");
+}
+
+#[test]
+fn an_unlisted_object_manifest_is_refused() {
+    let dir = valid_dir();
+    write(dir.path(), &[("moveables/copy.yaml", DOOR)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("copy.yaml") && e.contains("not listed under `objects:`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_gltf_outside_the_directory_is_refused() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[(
+            "moveables/door.yaml",
+            &DOOR.replace("gltf: door.glb", "gltf: ../../door.glb"),
+        )],
+    );
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("outside the manifest directory"), "{e}");
+}
+
+#[test]
+fn a_missing_gltf_is_refused() {
+    let dir = valid_dir();
+    std::fs::remove_file(dir.path().join("statics/plant.glb")).unwrap();
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("plant.yaml") && e.contains("plant.glb` does not exist"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_next_animation_that_does_not_exist_is_refused() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[(
+            "moveables/door.yaml",
+            &DOOR.replace("next: { animation: 000_CLOSED", "next: { animation: 001_OPEN"),
+        )],
+    );
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("DOOR_TYPE1: animation 000_CLOSED: next animation `001_OPEN` is not an animation"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_wrong_schema_version_is_refused() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[("wadforge.yaml", &PROJECT.replace("wadforge: 1", "wadforge: 7"))],
+    );
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("schema version 7 is not supported"), "{e}");
+}
+
+#[test]
+fn duplicate_bone_names_are_refused() {
+    let dir = valid_dir();
+    let two_bones = DOOR.replace(
+        "      lighting: normals\n",
+        "      lighting: normals\n    - name: mesh_00\n      sphere: { center: [0, 0, 0], radius: 1 }\n      lighting: normals\n",
+    );
+    write(dir.path(), &[("moveables/door.yaml", &two_bones)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("bone `mesh_00` appears twice"), "{e}");
+}
