@@ -1,1 +1,787 @@
-//! Object catalogues (filled in by the catalogue work).
+//! Object catalogues: what the numbers in a WAD or a level mean, per game.
+//!
+//! TR objects are known by number only: a moveable's slot id, a static's id, a state id, an
+//! animation index. This module names them, and says which moveables borrow their meshes
+//! from others (TR4's LARA wears LARA_SKIN, with LARA_SKIN_JOINTS filling the gaps).
+//!
+//! # Where the facts come from
+//!
+//! The facts are those of Tomb Editor's catalogues (`MontyTRC89/Tomb-Editor`,
+//! `TombLib/TombLib/Catalogs/Engines/TR1..TR4/{Moveables,Statics,States,Animations}.xml`),
+//! written down in wadforge's own plain-text tables under `catalog/` (one TSV file per game
+//! and kind, each documenting its format in a `#` header), embedded with `include_str!` and
+//! parsed once, lazily, on first use.
+//!
+//! Some facts are ours, not the catalogue's:
+//!
+//! - **Names are normalised by wadforge** to UPPER_SNAKE_CASE identifiers (ASCII capitals,
+//!   digits and single underscores; no spaces, no leading or trailing underscore) so they can
+//!   be used as file and animation names: where the catalogue gives aliases (`A|B`) the last
+//!   one is kept (the one Tomb Editor shows), apostrophes are dropped, letters are
+//!   upper-cased and every other run of characters becomes one `_`. The TR4 catalogue already
+//!   spells its slots that way (`LARA_SKIN`); the TR1-TR3 catalogues name slots in prose, so
+//!   "Lara pistol animation" becomes `LARA_PISTOL_ANIMATION`. A name may begin with a digit
+//!   (`1C_VAULT_CRAWLSPACE`). Names are not unique within a game: TR1 has eight `DOOR`s.
+//! - [`joints_from`]: the catalogue has no joints field; TR4's LARA_SKIN → LARA_SKIN_JOINTS
+//!   is recorded by us.
+//! - [`mesh_names`]: the names of Lara's 15 meshes are ours.
+//!
+//! State and animation lookups fall back to older games, as Tomb Editor's own lookup does
+//! (its TR4 tables only list what TR4 adds to Lara, from state 90 and animation 313), but
+//! only for a moveable whose slot has the same name in the older game (Lara, id 0, in all of
+//! them); Tomb Editor falls back on the id alone, which would, say, name TR4 BADDY_1's states
+//! after TR3's Antarctic dog.
+//!
+//! Malformed data lines are skipped at run time, never a panic; the unit tests check that
+//! every line parses, that ids are unique and that names are valid identifiers.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A Tomb Raider game whose objects the catalogue names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Tomb Raider (1996).
+    Tr1,
+    /// Tomb Raider II.
+    Tr2,
+    /// Tomb Raider III.
+    Tr3,
+    /// Tomb Raider: The Last Revelation, the game of TRLE WADs (TRNG's extra slots included).
+    Tr4,
+}
+
+impl Game {
+    /// The short name: `"TR1"`, `"TR2"`, `"TR3"` or `"TR4"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Tr1 => "TR1",
+            Game::Tr2 => "TR2",
+            Game::Tr3 => "TR3",
+            Game::Tr4 => "TR4",
+        }
+    }
+
+    /// The game before this one, whose state and animation tables this one extends.
+    fn older(self) -> Option<Game> {
+        match self {
+            Game::Tr1 => None,
+            Game::Tr2 => Some(Game::Tr1),
+            Game::Tr3 => Some(Game::Tr2),
+            Game::Tr4 => Some(Game::Tr3),
+        }
+    }
+}
+
+/// Lara's slot id, the same in every game.
+const LARA: u32 = 0;
+
+/// The names of the 15 meshes (bones) of Lara's skeleton, in TR mesh order: hips (the root),
+/// left leg, right leg, torso, right arm, left arm, head.
+const LARA_MESHES: [&str; 15] = [
+    "HIPS",
+    "LEFT_THIGH",
+    "LEFT_SHIN",
+    "LEFT_FOOT",
+    "RIGHT_THIGH",
+    "RIGHT_SHIN",
+    "RIGHT_FOOT",
+    "TORSO",
+    "RIGHT_UPPER_ARM",
+    "RIGHT_FOREARM",
+    "RIGHT_HAND",
+    "LEFT_UPPER_ARM",
+    "LEFT_FOREARM",
+    "LEFT_HAND",
+    "HEAD",
+];
+
+/// The embedded tables of one game.
+struct Sources {
+    moveables: &'static str,
+    statics: &'static str,
+    states: &'static str,
+    animations: &'static str,
+}
+
+fn sources(game: Game) -> Sources {
+    match game {
+        Game::Tr1 => Sources {
+            moveables: include_str!("catalog/tr1_moveables.tsv"),
+            statics: include_str!("catalog/tr1_statics.tsv"),
+            states: include_str!("catalog/tr1_states.tsv"),
+            animations: include_str!("catalog/tr1_animations.tsv"),
+        },
+        Game::Tr2 => Sources {
+            moveables: include_str!("catalog/tr2_moveables.tsv"),
+            statics: include_str!("catalog/tr2_statics.tsv"),
+            states: include_str!("catalog/tr2_states.tsv"),
+            animations: include_str!("catalog/tr2_animations.tsv"),
+        },
+        Game::Tr3 => Sources {
+            moveables: include_str!("catalog/tr3_moveables.tsv"),
+            statics: include_str!("catalog/tr3_statics.tsv"),
+            states: include_str!("catalog/tr3_states.tsv"),
+            animations: include_str!("catalog/tr3_animations.tsv"),
+        },
+        Game::Tr4 => Sources {
+            moveables: include_str!("catalog/tr4_moveables.tsv"),
+            statics: include_str!("catalog/tr4_statics.tsv"),
+            states: include_str!("catalog/tr4_states.tsv"),
+            animations: include_str!("catalog/tr4_animations.tsv"),
+        },
+    }
+}
+
+/// One catalogued moveable slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Moveable {
+    name: &'static str,
+    body_from: Option<u32>,
+    joints_from: Option<u32>,
+}
+
+/// One game's parsed tables, borrowing the embedded text.
+#[derive(Debug, Default)]
+struct Tables {
+    moveables: HashMap<u32, Moveable>,
+    statics: HashMap<u32, &'static str>,
+    states: HashMap<(u32, u16), &'static str>,
+    animations: HashMap<(u32, usize), &'static str>,
+    /// What was wrong with the data: malformed lines and duplicate keys (the first one wins).
+    /// Empty for good data; only the tests look at it.
+    problems: Vec<String>,
+}
+
+impl Tables {
+    fn parse(sources: &Sources) -> Tables {
+        let mut tables = Tables::default();
+        let mut problems = Vec::new();
+        fill(
+            &mut tables.moveables,
+            sources.moveables,
+            "moveables",
+            &mut problems,
+            |f| {
+                let [id, name, body_from, joints_from] = f else {
+                    return Err(format!("expected 4 fields, found {}", f.len()));
+                };
+                let moveable = Moveable {
+                    name: checked_name(name)?,
+                    body_from: optional_id(body_from)?,
+                    joints_from: optional_id(joints_from)?,
+                };
+                Ok((number::<u32>(id)?, moveable))
+            },
+        );
+        fill(
+            &mut tables.statics,
+            sources.statics,
+            "statics",
+            &mut problems,
+            |f| {
+                let [id, name] = f else {
+                    return Err(format!("expected 2 fields, found {}", f.len()));
+                };
+                Ok((number::<u32>(id)?, checked_name(name)?))
+            },
+        );
+        fill(&mut tables.states, sources.states, "states", &mut problems, |f| {
+            let [moveable, state, name] = f else {
+                return Err(format!("expected 3 fields, found {}", f.len()));
+            };
+            Ok((
+                (number::<u32>(moveable)?, number::<u16>(state)?),
+                checked_name(name)?,
+            ))
+        });
+        fill(
+            &mut tables.animations,
+            sources.animations,
+            "animations",
+            &mut problems,
+            |f| {
+                let [moveable, animation, name] = f else {
+                    return Err(format!("expected 3 fields, found {}", f.len()));
+                };
+                Ok((
+                    (number::<u32>(moveable)?, number::<usize>(animation)?),
+                    checked_name(name)?,
+                ))
+            },
+        );
+        tables.problems = problems;
+        tables
+    }
+}
+
+/// Parses the data lines of `text` into `map`: blank lines and `#` comments are skipped, a
+/// line that does not parse or repeats a key is left out and reported in `problems`.
+fn fill<K, V>(
+    map: &mut HashMap<K, V>,
+    text: &'static str,
+    table: &str,
+    problems: &mut Vec<String>,
+    parse: impl Fn(&[&'static str]) -> Result<(K, V), String>,
+) where
+    K: std::hash::Hash + Eq + std::fmt::Debug,
+{
+    for (index, line) in text.lines().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&'static str> = line.split('\t').collect();
+        match parse(&fields) {
+            Ok((key, value)) => match map.entry(key) {
+                Entry::Occupied(first) => {
+                    problems.push(format!(
+                        "{table} line {}: duplicate key {:?}",
+                        index + 1,
+                        first.key()
+                    ));
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+            },
+            Err(error) => problems.push(format!("{table} line {}: {error}: {line:?}", index + 1)),
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(field: &str) -> Result<T, String> {
+    // `FromStr` for integers accepts a leading `+`; our tables don't write one.
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{field:?} is not a decimal number"));
+    }
+    field.parse().map_err(|_| format!("{field:?} is out of range"))
+}
+
+fn optional_id(field: &str) -> Result<Option<u32>, String> {
+    if field == "-" {
+        Ok(None)
+    } else {
+        number(field).map(Some)
+    }
+}
+
+fn checked_name(field: &'static str) -> Result<&'static str, String> {
+    if is_identifier(field) {
+        Ok(field)
+    } else {
+        Err(format!("{field:?} is not an UPPER_SNAKE_CASE name"))
+    }
+}
+
+/// ASCII capitals, digits and single underscores, not starting or ending with an underscore.
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && !name.starts_with('_')
+        && !name.ends_with('_')
+        && !name.contains("__")
+}
+
+fn tables(game: Game) -> &'static Tables {
+    static TR1: OnceLock<Tables> = OnceLock::new();
+    static TR2: OnceLock<Tables> = OnceLock::new();
+    static TR3: OnceLock<Tables> = OnceLock::new();
+    static TR4: OnceLock<Tables> = OnceLock::new();
+    let cell = match game {
+        Game::Tr1 => &TR1,
+        Game::Tr2 => &TR2,
+        Game::Tr3 => &TR3,
+        Game::Tr4 => &TR4,
+    };
+    cell.get_or_init(|| Tables::parse(&sources(game)))
+}
+
+fn moveable(game: Game, id: u32) -> Option<&'static Moveable> {
+    tables(game).moveables.get(&id)
+}
+
+/// Looks something up in `game`'s tables, then in older games' tables where the slot
+/// `moveable_id` has the same name.
+fn inherited<T>(game: Game, moveable_id: u32, look: impl Fn(&'static Tables) -> Option<T>) -> Option<T> {
+    if let Some(found) = look(tables(game)) {
+        return Some(found);
+    }
+    let slot = moveable(game, moveable_id)?.name;
+    let mut current = game;
+    while let Some(older) = current.older() {
+        if moveable(older, moveable_id).map(|m| m.name) == Some(slot) {
+            if let Some(found) = look(tables(older)) {
+                return Some(found);
+            }
+        }
+        current = older;
+    }
+    None
+}
+
+/// The slot name of moveable `id` (`LARA`, `LARA_SKIN`, ...), if the catalogue knows it.
+pub fn moveable_name(game: Game, id: u32) -> Option<&'static str> {
+    moveable(game, id).map(|m| m.name)
+}
+
+/// The name of static `id`, if the catalogue knows it (TR4 only: there is no TR1-TR3 table).
+pub fn static_name(game: Game, id: u32) -> Option<&'static str> {
+    tables(game).statics.get(&id).copied()
+}
+
+/// Name or `UNKNOWN_<id>`.
+pub fn moveable_slot(game: Game, id: u32) -> String {
+    moveable_name(game, id).map_or_else(|| format!("UNKNOWN_{id}"), str::to_owned)
+}
+
+/// Name or `UNKNOWN_<id>`.
+pub fn static_slot(game: Game, id: u32) -> String {
+    static_name(game, id).map_or_else(|| format!("UNKNOWN_{id}"), str::to_owned)
+}
+
+/// The name of state `state` of moveable `moveable_id` (for Lara: 0 `WALK_FORWARD`,
+/// 1 `RUN_FORWARD`, 2 `STOP`, ...), looking in older games for the same slot too.
+pub fn state_name(game: Game, moveable_id: u32, state: u16) -> Option<&'static str> {
+    inherited(game, moveable_id, |t| {
+        t.states.get(&(moveable_id, state)).copied()
+    })
+}
+
+/// The name of animation `animation` (index within the moveable) of moveable `moveable_id`,
+/// looking in older games for the same slot too. The catalogues name few animations: none
+/// of Lara's first 160, for instance.
+pub fn animation_name(game: Game, moveable_id: u32, animation: usize) -> Option<&'static str> {
+    inherited(game, moveable_id, |t| {
+        t.animations.get(&(moveable_id, animation)).copied()
+    })
+}
+
+/// The moveable whose meshes dress this one (TR4 LARA -> LARA_SKIN), if the catalogue says so.
+pub fn body_from(game: Game, moveable_id: u32) -> Option<u32> {
+    moveable(game, moveable_id)?.body_from
+}
+
+/// The moveable holding the joint meshes that fill the gaps of a dressed body (TR4: LARA_SKIN_JOINTS for LARA_SKIN), if any.
+pub fn joints_from(game: Game, moveable_id: u32) -> Option<u32> {
+    moveable(game, moveable_id)?.joints_from
+}
+
+/// Bone names in TR mesh order, where known (Lara-like skeletons).
+///
+/// Known for Lara, for the moveable that dresses her (TR3's `LARA_TRUE_APPEARANCE`, TR4's
+/// `LARA_SKIN`), for its joint meshes (TR4's `LARA_SKIN_JOINTS`) and for every moveable
+/// whose body comes from that skin (the weapon-animation moveables and their kin). The
+/// names are Lara's 15 meshes; use them only for a moveable that has 15 meshes.
+pub fn mesh_names(game: Game, moveable_id: u32) -> Option<&'static [&'static str]> {
+    moveable(game, moveable_id)?;
+    let skin = body_from(game, LARA).unwrap_or(LARA);
+    let lara_like = moveable_id == LARA
+        || moveable_id == skin
+        || body_from(game, moveable_id) == Some(skin)
+        || joints_from(game, skin) == Some(moveable_id);
+    lara_like.then_some(&LARA_MESHES[..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    const GAMES: [Game; 4] = [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4];
+
+    #[test]
+    fn every_data_line_parses_with_unique_keys_and_valid_names() {
+        for game in GAMES {
+            let problems = &tables(game).problems;
+            assert!(problems.is_empty(), "{}: {problems:#?}", game.name());
+        }
+    }
+
+    #[test]
+    fn every_data_line_is_counted() {
+        // A line the parser skips without complaint would be a silent loss: count the data
+        // lines by hand and compare.
+        fn data_lines(text: &str) -> usize {
+            text.lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .count()
+        }
+        for game in GAMES {
+            let s = sources(game);
+            let t = tables(game);
+            assert_eq!(t.moveables.len(), data_lines(s.moveables), "{}", game.name());
+            assert_eq!(t.statics.len(), data_lines(s.statics), "{}", game.name());
+            assert_eq!(t.states.len(), data_lines(s.states), "{}", game.name());
+            assert_eq!(t.animations.len(), data_lines(s.animations), "{}", game.name());
+        }
+    }
+
+    #[test]
+    fn the_parser_reports_bad_lines_instead_of_panicking() {
+        let bad = Sources {
+            moveables: "# header\n0\tLARA\t-\t-\n0\tAGAIN\t-\t-\n1\tlower case\t-\t-\n2\tX\t?\t-\n3\tY\n+4\tZ\t-\t-\n",
+            statics: "5\t_LEADING\n6\tTRAILING_\n7\tDOUBLE__UNDERSCORE\n8\t\n99999999999\tBIG\n",
+            states: "0\t70000\tTOO_BIG\n0\t1\tRUN_FORWARD\r\n",
+            animations: "\n\n0\tx\tNAME\n",
+        };
+        let t = Tables::parse(&bad);
+        assert_eq!(t.moveables.len(), 1);
+        assert_eq!(t.moveables[&0].name, "LARA");
+        assert!(t.statics.is_empty());
+        assert_eq!(t.states.len(), 1, "a CRLF line still parses");
+        assert!(t.animations.is_empty());
+        assert_eq!(t.problems.len(), 12, "{:#?}", t.problems);
+    }
+
+    #[test]
+    fn identifiers() {
+        for good in ["LARA", "LARA_SKIN_JOINTS", "1C_VAULT_CRAWLSPACE", "EXTRA00", "X"] {
+            assert!(is_identifier(good), "{good}");
+        }
+        for bad in [
+            "",
+            "Lara",
+            "LARA SKIN",
+            "_LARA",
+            "LARA_",
+            "LARA__SKIN",
+            "FISH|LOCUST",
+            "É",
+        ] {
+            assert!(!is_identifier(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn body_and_joint_references_point_at_catalogued_moveables() {
+        for game in GAMES {
+            for (id, m) in &tables(game).moveables {
+                for target in [m.body_from, m.joints_from].into_iter().flatten() {
+                    assert!(
+                        tables(game).moveables.contains_key(&target),
+                        "{} {id} refers to {target}",
+                        game.name()
+                    );
+                    assert_ne!(target, *id, "{} {id} refers to itself", game.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn states_and_animations_belong_to_catalogued_moveables() {
+        for game in GAMES {
+            let t = tables(game);
+            let owners = t
+                .states
+                .keys()
+                .map(|k| k.0)
+                .chain(t.animations.keys().map(|k| k.0));
+            for moveable in owners {
+                assert!(
+                    t.moveables.contains_key(&moveable),
+                    "{} moveable {moveable}",
+                    game.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn game_names() {
+        let names: Vec<_> = GAMES.iter().map(|g| g.name()).collect();
+        assert_eq!(names, ["TR1", "TR2", "TR3", "TR4"]);
+    }
+
+    #[test]
+    fn tr4_lara_and_her_skin() {
+        assert_eq!(moveable_name(Game::Tr4, 0), Some("LARA"));
+        assert_eq!(moveable_name(Game::Tr4, 1), Some("PISTOLS_ANIM"));
+        assert_eq!(moveable_name(Game::Tr4, 8), Some("LARA_SKIN"));
+        assert_eq!(moveable_name(Game::Tr4, 9), Some("LARA_SKIN_JOINTS"));
+        assert_eq!(moveable_name(Game::Tr4, 30), Some("HAIR"));
+        assert_eq!(body_from(Game::Tr4, 0), Some(8));
+        assert_eq!(body_from(Game::Tr4, 1), Some(8));
+        assert_eq!(body_from(Game::Tr4, 29), Some(8), "TORCH_ANIM");
+        assert_eq!(body_from(Game::Tr4, 8), None);
+        assert_eq!(body_from(Game::Tr4, 9), None);
+        assert_eq!(
+            body_from(Game::Tr4, 21),
+            None,
+            "ACTOR1_SPEECH_HEAD1 has its own body"
+        );
+        assert_eq!(joints_from(Game::Tr4, 8), Some(9));
+        assert_eq!(joints_from(Game::Tr4, 0), None);
+        assert_eq!(joints_from(Game::Tr4, 9), None);
+    }
+
+    #[test]
+    fn tr4_moveables() {
+        let expected = [
+            (37, "GUIDE"),
+            (39, "VON_CROY"),
+            (41, "BADDY_1"),
+            (63, "MUTANT"),
+            (93, "HAMMERHEAD"),
+            (107, "LOCUST_EMITTER"), // "FISH|LOCUST_EMITTER": the last alias
+            (156, "PUSHABLE_OBJECT1"),
+            (175, "PUZZLE_ITEM1"),
+            (203, "KEY_ITEM1"),
+            (306, "SWITCH_TYPE1"),
+            (322, "DOOR_TYPE1"),
+            (398, "AI_GUARD"),
+            (406, "LARA_START_POS"),
+            (427, "ANIMATING1"),
+            (458, "ANIMATING16_MIP"),
+            (459, "HORIZON"),
+            (494, "CUSTOM_SPRITE_SEQUENCES"), // "CUSTOM_sprite_sequences", upper-cased
+            (506, "CLASSIC_ROLLINGBALL"),     // "NEW_SLOT5|CLASSIC_ROLLINGBALL"
+            (519, "NEW_SLOT18"),
+        ];
+        for (id, name) in expected {
+            assert_eq!(moveable_name(Game::Tr4, id), Some(name), "{id}");
+        }
+        // Gaps in the catalogue.
+        for id in [460, 463, 464, 470, 520] {
+            assert_eq!(moveable_name(Game::Tr4, id), None, "{id}");
+        }
+        assert_eq!(tables(Game::Tr4).moveables.len(), 516);
+    }
+
+    #[test]
+    fn tr4_statics() {
+        assert_eq!(static_name(Game::Tr4, 0), Some("PLANT0"));
+        assert_eq!(static_name(Game::Tr4, 10), Some("FURNITURE0"));
+        assert_eq!(static_name(Game::Tr4, 29), Some("ROCK9"));
+        assert_eq!(static_name(Game::Tr4, 30), Some("ARCHITECTURE0"));
+        assert_eq!(static_name(Game::Tr4, 40), Some("DEBRIS0"));
+        assert_eq!(static_name(Game::Tr4, 50), Some("SHATTER0"));
+        assert_eq!(static_name(Game::Tr4, 60), Some("EXTRA00"));
+        assert_eq!(static_name(Game::Tr4, 159), Some("EXTRA99"));
+        assert_eq!(static_name(Game::Tr4, 160), None);
+        assert_eq!(tables(Game::Tr4).statics.len(), 160);
+        for game in [Game::Tr1, Game::Tr2, Game::Tr3] {
+            assert_eq!(static_name(game, 0), None, "{}", game.name());
+        }
+    }
+
+    #[test]
+    fn unknown_fallback() {
+        assert_eq!(moveable_slot(Game::Tr4, 8), "LARA_SKIN");
+        assert_eq!(moveable_slot(Game::Tr4, 460), "UNKNOWN_460");
+        assert_eq!(moveable_slot(Game::Tr1, 26), "UNKNOWN_26");
+        assert_eq!(static_slot(Game::Tr4, 51), "SHATTER1");
+        assert_eq!(static_slot(Game::Tr4, 4000), "UNKNOWN_4000");
+        assert_eq!(static_slot(Game::Tr2, 3), "UNKNOWN_3");
+    }
+
+    #[test]
+    fn lara_states() {
+        // TR1's table holds Lara's first 56 states; later games add to it and inherit it.
+        for game in GAMES {
+            assert_eq!(state_name(game, 0, 0), Some("WALK_FORWARD"), "{}", game.name());
+            assert_eq!(state_name(game, 0, 1), Some("RUN_FORWARD"), "{}", game.name());
+            assert_eq!(state_name(game, 0, 2), Some("STOP"), "{}", game.name());
+            assert_eq!(state_name(game, 0, 3), Some("JUMP_FORWARD"), "{}", game.name());
+            assert_eq!(state_name(game, 0, 55), Some("ONWATER_EXIT"), "{}", game.name());
+        }
+        assert_eq!(state_name(Game::Tr1, 0, 56), None);
+        assert_eq!(state_name(Game::Tr2, 0, 56), Some("LADDER_IDLE"));
+        assert_eq!(state_name(Game::Tr2, 0, 70), Some("ZIPLINE_RIDE"));
+        assert_eq!(state_name(Game::Tr2, 0, 71), None);
+        assert_eq!(state_name(Game::Tr3, 0, 71), Some("CROUCH_IDLE"));
+        assert_eq!(state_name(Game::Tr3, 0, 73), Some("SPRINT"));
+        assert_eq!(state_name(Game::Tr3, 0, 90), None);
+        assert_eq!(state_name(Game::Tr4, 0, 65), Some("WADE_FORWARD"));
+        assert_eq!(state_name(Game::Tr4, 0, 89), Some("MISC_CONTROL"));
+        assert_eq!(state_name(Game::Tr4, 0, 90), Some("ROPE_TURN_LEFT"));
+        assert_eq!(state_name(Game::Tr4, 0, 99), Some("POLE_IDLE"));
+        assert_eq!(state_name(Game::Tr4, 0, 118), Some("DOZY"));
+        assert_eq!(state_name(Game::Tr4, 0, 119), None);
+        // Every TR4 Lara state up to the last one is named, through inheritance.
+        for state in 0..=118 {
+            assert!(
+                state_name(Game::Tr4, 0, state).is_some(),
+                "TR4 Lara state {state}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_states() {
+        assert_eq!(state_name(Game::Tr4, 37, 3), Some("RUN"), "GUIDE");
+        assert_eq!(
+            state_name(Game::Tr4, 37, 4),
+            None,
+            "GUIDE: commented out in the catalogue"
+        );
+        assert_eq!(state_name(Game::Tr4, 41, 44), Some("BLIND"), "BADDY_1");
+        assert_eq!(state_name(Game::Tr4, 95, 17), Some("BLIND"), "SAS");
+        assert_eq!(state_name(Game::Tr1, 15, 6), Some("POUND_CHEST"), "Gorilla");
+        assert_eq!(
+            state_name(Game::Tr2, 22, 9),
+            Some("SWIPE_ATTACK_LEFT"),
+            "Dragon (front)"
+        );
+        assert_eq!(
+            state_name(Game::Tr3, 22, 1),
+            Some("STOP"),
+            "the dog, not the scuba diver"
+        );
+        assert_eq!(
+            state_name(Game::Tr3, 39, 19),
+            Some("CROUCH_STEP"),
+            "the first of two names"
+        );
+        assert_eq!(state_name(Game::Tr3, 70, 0), Some("IDLE"), "\"IDLE \" trimmed");
+    }
+
+    #[test]
+    fn fallback_only_for_the_same_slot() {
+        // TR4 BADDY_1 (41) has no state 4; TR3's 41 is the Antarctic dog, whose state 4 is JUMP.
+        assert_eq!(moveable_name(Game::Tr3, 41), Some("DOG_ANTARCTICA"));
+        assert_eq!(state_name(Game::Tr3, 41, 4), Some("JUMP"));
+        assert_eq!(state_name(Game::Tr4, 41, 4), None);
+        // TR3's dog (22) is not TR2's dragon (22).
+        assert_eq!(animation_name(Game::Tr2, 22, 23), Some("RECOVER"));
+        assert_eq!(animation_name(Game::Tr3, 22, 23), Some("CROUCH_ATTACK"));
+        assert_eq!(animation_name(Game::Tr3, 22, 25), None);
+        // An unknown moveable inherits nothing.
+        assert_eq!(state_name(Game::Tr4, 460, 0), None);
+    }
+
+    #[test]
+    fn animations() {
+        assert_eq!(animation_name(Game::Tr4, 0, 313), Some("DOOR_OPEN_FORWARD"));
+        assert_eq!(animation_name(Game::Tr4, 0, 445), Some("DOZY"));
+        assert_eq!(animation_name(Game::Tr4, 0, 474), Some("1C_VAULT_CRAWLSPACE"));
+        assert_eq!(animation_name(Game::Tr4, 0, 568), Some("LARA_EDGE_JUMP_BACK_END"));
+        assert_eq!(animation_name(Game::Tr4, 0, 569), None);
+        // Inherited by TR4 Lara from TR3 and TR2.
+        assert_eq!(animation_name(Game::Tr4, 0, 312), Some("CROUCH_PICKUP_FLARE"));
+        assert_eq!(
+            animation_name(Game::Tr4, 0, 217),
+            Some("STAND_TO_CROUCH"),
+            "TR3's, not TR2's"
+        );
+        assert_eq!(animation_name(Game::Tr2, 0, 217), Some("ZIPLINE_FALL"));
+        assert_eq!(animation_name(Game::Tr4, 0, 160), Some("STAND_TO_LADDER"));
+        assert_eq!(
+            animation_name(Game::Tr4, 0, 100),
+            Some("JUMP_FORWARD_TO_REACH_LATE_UNUSED")
+        );
+        // None of Lara's first animations is in any catalogue.
+        assert_eq!(animation_name(Game::Tr4, 0, 0), None);
+        assert_eq!(animation_name(Game::Tr1, 0, 0), None);
+        // Others.
+        assert_eq!(animation_name(Game::Tr4, 37, 0), Some("WALK_WITH_TORCH"), "GUIDE");
+        assert_eq!(animation_name(Game::Tr4, 53, 6), Some("WALK_ATTACK1"), "HORSEMAN");
+        assert_eq!(animation_name(Game::Tr4, 95, 29), Some("BLIND_TO_STAND"), "SAS");
+        assert_eq!(
+            animation_name(Game::Tr3, 26, 16),
+            Some("DEATH_START"),
+            "scuba diver"
+        );
+        assert_eq!(animation_name(Game::Tr3, 49, 6), Some("KILL_LARA"), "Willard");
+        assert_eq!(animation_name(Game::Tr1, 32, 14), Some("DEATH"), "\"DEATH = 14\"");
+    }
+
+    #[test]
+    fn tr1_to_tr3_moveables() {
+        assert_eq!(moveable_name(Game::Tr1, 0), Some("LARA"));
+        assert_eq!(moveable_name(Game::Tr1, 1), Some("LARA_PISTOL_ANIMATION"));
+        assert_eq!(moveable_name(Game::Tr1, 6), Some("LARAS_EVIL_TWIN_MUTANT"));
+        assert_eq!(moveable_name(Game::Tr1, 32), Some("MR_T"));
+        assert_eq!(moveable_name(Game::Tr1, 69), Some("BRIDGE_TILT_1"));
+        assert_eq!(moveable_name(Game::Tr1, 57), Some("DOOR"));
+        assert_eq!(body_from(Game::Tr1, 1), Some(0));
+        assert_eq!(body_from(Game::Tr1, 0), None);
+        assert_eq!(moveable_name(Game::Tr2, 2), Some("LARAS_PONYTAIL"));
+        assert_eq!(moveable_name(Game::Tr2, 22), Some("DRAGON_FRONT"));
+        assert_eq!(moveable_name(Game::Tr2, 120), Some("SECRET_1"));
+        assert_eq!(
+            body_from(Game::Tr2, 120),
+            Some(248),
+            "the secrets wear the grenade's meshes"
+        );
+        assert_eq!(moveable_name(Game::Tr2, 248), Some("GRENADE_SINGLE"));
+        assert_eq!(moveable_name(Game::Tr3, 315), Some("LARA_TRUE_APPEARANCE"));
+        assert_eq!(body_from(Game::Tr3, 0), Some(315));
+        assert_eq!(body_from(Game::Tr3, 123), Some(71), "monkey with medipack");
+        assert_eq!(moveable_name(Game::Tr3, 53), Some("DAMNED_STICK_WIELDING_GOON"));
+        for game in [Game::Tr1, Game::Tr2, Game::Tr3] {
+            assert_eq!(
+                joints_from(game, body_from(game, 0).unwrap_or(0)),
+                None,
+                "{}",
+                game.name()
+            );
+        }
+    }
+
+    #[test]
+    fn lara_mesh_names() {
+        let names = mesh_names(Game::Tr4, 0).expect("LARA");
+        assert_eq!(names.len(), 15);
+        assert_eq!(names[0], "HIPS");
+        assert_eq!(names[7], "TORSO");
+        assert_eq!(names[14], "HEAD");
+        assert_eq!(names.iter().collect::<HashSet<_>>().len(), 15);
+        assert!(names.iter().all(|n| is_identifier(n)));
+        for id in [0, 1, 7, 8, 9, 13, 28, 29] {
+            assert_eq!(mesh_names(Game::Tr4, id), Some(names), "TR4 {id}");
+        }
+        for id in [21, 30, 31, 35, 104, 460] {
+            assert_eq!(mesh_names(Game::Tr4, id), None, "TR4 {id}");
+        }
+        for id in [0, 1, 5] {
+            assert_eq!(mesh_names(Game::Tr1, id), Some(names), "TR1 {id}");
+        }
+        assert_eq!(
+            mesh_names(Game::Tr1, 6),
+            None,
+            "the doppelganger has its own body"
+        );
+        assert_eq!(
+            mesh_names(Game::Tr2, 263),
+            Some(names),
+            "Home Sweet Home shotgun animation"
+        );
+        assert_eq!(mesh_names(Game::Tr2, 120), None, "a secret");
+        assert_eq!(mesh_names(Game::Tr2, 2), None, "the ponytail");
+        for id in [0, 1, 13, 315] {
+            assert_eq!(mesh_names(Game::Tr3, id), Some(names), "TR3 {id}");
+        }
+        assert_eq!(mesh_names(Game::Tr3, 123), None, "monkey with medipack");
+    }
+
+    #[test]
+    fn counts() {
+        let counts: Vec<_> = GAMES
+            .iter()
+            .map(|&g| {
+                let t = tables(g);
+                (
+                    g.name(),
+                    t.moveables.len(),
+                    t.statics.len(),
+                    t.states.len(),
+                    t.animations.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                ("TR1", 140, 0, 79, 15),
+                ("TR2", 209, 0, 37, 106),
+                ("TR3", 285, 0, 210, 489),
+                ("TR4", 516, 160, 231, 609),
+            ]
+        );
+    }
+}

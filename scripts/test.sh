@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every check of the project: formatting, lints, and the whole test suite.
+# `.ci/run` calls exactly this script; so can you: `bash scripts/test.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy (warnings are errors)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+echo "== cargo test"
+cargo test --workspace --release
