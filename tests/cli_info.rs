@@ -19,15 +19,29 @@ fn info_lists_every_object_by_slot_name() {
     let dir = tempfile::tempdir().unwrap();
     let path = standard_file(&dir);
     let output = wadforge().arg("info").arg(&path).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     let model = wadforge_fixtures::standard();
     assert!(text.contains("version 129"), "{text}");
-    assert!(text.contains(&format!("{} texture pages, {} samples", model.pages.len(), model.samples.len())), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{} texture pages, {} samples",
+            model.pages.len(),
+            model.samples.len()
+        )),
+        "{text}"
+    );
     for m in &model.moveables {
         let line = text
             .lines()
-            .find(|l| l.split_whitespace().next() == Some(&m.id.to_string()) && l.contains(&catalog::moveable_slot(catalog::Game::Tr4, m.id)))
+            .find(|l| {
+                l.split_whitespace().next() == Some(&m.id.to_string())
+                    && l.contains(&catalog::moveable_slot(catalog::Game::Tr4, m.id))
+            })
             .unwrap_or_else(|| panic!("no line for moveable {} in\n{text}", m.id));
         assert!(line.contains(&m.animations.len().to_string()), "{line}");
     }
@@ -39,7 +53,11 @@ fn info_json_matches_the_model() {
     let dir = tempfile::tempdir().unwrap();
     let path = standard_file(&dir);
     let output = wadforge().args(["info", "--json"]).arg(&path).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
     let model = wadforge_fixtures::standard();
     assert_eq!(json["version"], 129);
@@ -53,7 +71,10 @@ fn info_json_matches_the_model() {
         assert_eq!(j["slot"], catalog::moveable_slot(catalog::Game::Tr4, m.id));
         assert_eq!(j["meshes"], m.meshes.len());
         assert_eq!(j["animations"], m.animations.len());
-        assert_eq!(j["keyframes"], m.animations.iter().map(|a| a.keyframes.len()).sum::<usize>());
+        assert_eq!(
+            j["keyframes"],
+            m.animations.iter().map(|a| a.keyframes.len()).sum::<usize>()
+        );
     }
     let statics = json["statics"].as_array().unwrap();
     assert_eq!(statics.len(), model.statics.len());

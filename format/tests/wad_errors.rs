@@ -5,15 +5,29 @@ use wadforge_format::wad::{self, Problem, ReadError, Section};
 use wadforge_format::*;
 
 fn texture(sample: u16) -> PolygonTexture {
-    PolygonTexture { sample, shape: 0, flipped: false }
+    PolygonTexture {
+        sample,
+        shape: 0,
+        flipped: false,
+    }
 }
 
 /// A small valid WAD: one page, two samples, a two-mesh moveable with one animation of two
 /// keyframes, a state change, a sound command, and a static.
 fn small() -> Wad {
     let cube = |quads: usize| Mesh {
-        sphere: BoundingSphere { center: [0, -50, 0], radius: 90, flag: 0 },
-        vertices: vec![[-50, 0, -50], [50, 0, -50], [50, -100, -50], [-50, -100, -50], [0, -50, 50]],
+        sphere: BoundingSphere {
+            center: [0, -50, 0],
+            radius: 90,
+            flag: 0,
+        },
+        vertices: vec![
+            [-50, 0, -50],
+            [50, 0, -50],
+            [50, -100, -50],
+            [-50, -100, -50],
+            [0, -50, 50],
+        ],
         shading: Shading::Normals(vec![[0, -16300, 0]; 5]),
         polygons: (0..quads)
             .map(|_| Polygon::quad([0, 1, 2, 3], texture(1), Attributes::default()))
@@ -21,22 +35,44 @@ fn small() -> Wad {
             .collect(),
     };
     let keyframe = |y: u16| Keyframe {
-        bounding_box: BoundingBox { min: [-50, -200, -50], max: [50, 0, 50] },
+        bounding_box: BoundingBox {
+            min: [-50, -200, -50],
+            max: [50, 0, 50],
+        },
         offset: [0, 0, 0],
         rotations: vec![Rotation::compact(0, y, 0), Rotation::compact(64, 128, 0)],
     };
     Wad {
         version: 129,
         samples: vec![
-            Sample { x: 0, y: 0, page: 0, flip_x: -1, flip_y: -1, width: 16, height: 16 },
-            Sample { x: 16, y: 0, page: 0, flip_x: -1, flip_y: -1, width: 32, height: 8 },
+            Sample {
+                x: 0,
+                y: 0,
+                page: 0,
+                flip_x: -1,
+                flip_y: -1,
+                width: 16,
+                height: 16,
+            },
+            Sample {
+                x: 16,
+                y: 0,
+                page: 0,
+                flip_x: -1,
+                flip_y: -1,
+                width: 32,
+                height: 8,
+            },
         ],
         pages: vec![Page::filled([10, 20, 30])],
         meshes: vec![cube(1), cube(2)],
         moveables: vec![Moveable {
             id: 12,
             meshes: vec![0, 1],
-            links: vec![Link { parent: 0, offset: [0, -100, 0] }],
+            links: vec![Link {
+                parent: 0,
+                offset: [0, -100, 0],
+            }],
             animations: vec![Animation {
                 frame_duration: 1,
                 state: 2,
@@ -45,14 +81,29 @@ fn small() -> Wad {
                 next_animation: 0,
                 state_changes: vec![StateChange {
                     state: 3,
-                    dispatches: vec![Dispatch { frame_start: 0, frame_end: 2, next_animation: 0, next_frame: 0 }],
+                    dispatches: vec![Dispatch {
+                        frame_start: 0,
+                        frame_end: 2,
+                        next_animation: 0,
+                        next_frame: 0,
+                    }],
                 }],
-                commands: vec![Command::PlaySound { frame: 1, sound: 7, on_land: true, in_water: false }],
+                commands: vec![Command::PlaySound {
+                    frame: 1,
+                    sound: 7,
+                    on_land: true,
+                    in_water: false,
+                }],
                 keyframes: vec![keyframe(0), keyframe(1024)],
                 ..Animation::default()
             }],
         }],
-        statics: vec![Static { id: 3, mesh: 0, flags: 2, ..Static::default() }],
+        statics: vec![Static {
+            id: 3,
+            mesh: 0,
+            flags: 2,
+            ..Static::default()
+        }],
     }
 }
 
@@ -84,7 +135,14 @@ fn sections(bytes: &[u8]) -> Sections {
     at += 4 + u32_at(at) * 4;
     let keyframes = at;
     at += 4 + u32_at(at) * 2;
-    Sections { pointers, meshes, animations, commands, keyframes, moveables: at }
+    Sections {
+        pointers,
+        meshes,
+        animations,
+        commands,
+        keyframes,
+        moveables: at,
+    }
 }
 
 fn put_u16(bytes: &mut [u8], at: usize, v: u16) {
@@ -117,10 +175,16 @@ fn every_truncation_is_a_truncation_or_count_error() {
     for len in 0..bytes.len() {
         let e = read_err(&bytes[..len]);
         assert!(
-            matches!(e.problem, Problem::Truncated { .. } | Problem::CountTooLarge { .. }),
+            matches!(
+                e.problem,
+                Problem::Truncated { .. } | Problem::CountTooLarge { .. }
+            ),
             "cut at {len}: {e}"
         );
-        assert!(e.offset as usize <= len, "cut at {len}: error points past the end: {e}");
+        assert!(
+            e.offset as usize <= len,
+            "cut at {len}: error points past the end: {e}"
+        );
     }
 }
 
@@ -129,7 +193,10 @@ fn an_unknown_version_is_refused() {
     let mut bytes = valid();
     put_u32(&mut bytes, 0, 4);
     let e = read_err(&bytes);
-    assert_eq!((e.section, e.offset, e.problem), (Section::Version, 0, Problem::UnsupportedVersion(4)));
+    assert_eq!(
+        (e.section, e.offset, e.problem),
+        (Section::Version, 0, Problem::UnsupportedVersion(4))
+    );
 }
 
 #[test]
@@ -139,7 +206,10 @@ fn a_count_larger_than_the_file_is_refused_before_allocating() {
     put_u32(&mut bytes, at, u32::MAX);
     let e = read_err(&bytes);
     assert_eq!((e.section, e.offset), (Section::Animations, at as u64));
-    assert!(matches!(e.problem, Problem::CountTooLarge { count, .. } if count == u32::MAX as u64), "{e}");
+    assert!(
+        matches!(e.problem, Problem::CountTooLarge { count, .. } if count == u32::MAX as u64),
+        "{e}"
+    );
 }
 
 #[test]
@@ -150,7 +220,14 @@ fn a_mesh_pointer_into_the_middle_of_a_mesh_is_refused() {
     put_u32(&mut bytes, at + 8, 2);
     let e = read_err(&bytes);
     assert_eq!((e.section, e.offset), (Section::MeshPointers, (at + 8) as u64));
-    assert_eq!(e.problem, Problem::MeshPointerNotAtMeshStart { pointer: 1, offset: 2, inside: 0 });
+    assert_eq!(
+        e.problem,
+        Problem::MeshPointerNotAtMeshStart {
+            pointer: 1,
+            offset: 2,
+            inside: 0
+        }
+    );
 }
 
 /// Offset of the first polygon record of the first mesh (5 vertices, 5 normals).
@@ -165,7 +242,14 @@ fn a_vertex_index_out_of_range_is_refused() {
     put_u16(&mut bytes, at + 4, 9);
     let e = read_err(&bytes);
     assert_eq!((e.section, e.offset), (Section::Meshes, (at + 4) as u64));
-    assert_eq!(e.problem, Problem::IndexOutOfRange { what: "vertex index", index: 9, len: 5 });
+    assert_eq!(
+        e.problem,
+        Problem::IndexOutOfRange {
+            what: "vertex index",
+            index: 9,
+            len: 5
+        }
+    );
     assert!(e.to_string().contains("mesh at offset 0"), "{e}");
 }
 
@@ -175,7 +259,14 @@ fn a_texture_sample_out_of_range_is_refused() {
     let at = first_polygon(&bytes) + 2 + 8; // quad texture word
     put_u16(&mut bytes, at, 5);
     let e = read_err(&bytes);
-    assert_eq!(e.problem, Problem::IndexOutOfRange { what: "texture sample", index: 5, len: 2 });
+    assert_eq!(
+        e.problem,
+        Problem::IndexOutOfRange {
+            what: "texture sample",
+            index: 5,
+            len: 2
+        }
+    );
 }
 
 #[test]
@@ -184,7 +275,10 @@ fn an_unknown_polygon_shape_is_refused() {
     let at = first_polygon(&bytes);
     put_u16(&mut bytes, at, 7);
     let e = read_err(&bytes);
-    assert_eq!((e.section, e.offset, e.problem), (Section::Meshes, at as u64, Problem::UnknownPolygonShape(7)));
+    assert_eq!(
+        (e.section, e.offset, e.problem),
+        (Section::Meshes, at as u64, Problem::UnknownPolygonShape(7))
+    );
 }
 
 #[test]
@@ -200,7 +294,10 @@ fn a_missing_quad_padding_word_is_refused() {
     damaged.extend_from_slice(&bytes[s.meshes + 4..s.meshes + 4 + (words as usize - 1) * 2]);
     damaged.extend_from_slice(&bytes[s.meshes + 4 + words as usize * 2..]);
     let e = read_err(&damaged);
-    assert_eq!((e.section, e.problem), (Section::Meshes, Problem::MissingQuadPadding));
+    assert_eq!(
+        (e.section, e.problem),
+        (Section::Meshes, Problem::MissingQuadPadding)
+    );
 }
 
 #[test]
@@ -209,7 +306,10 @@ fn an_unknown_command_opcode_is_refused() {
     let at = sections(&bytes).commands + 4;
     put_u16(&mut bytes, at, 9);
     let e = read_err(&bytes);
-    assert_eq!((e.section, e.offset, e.problem.clone()), (Section::Commands, at as u64, Problem::UnknownCommand(9)));
+    assert_eq!(
+        (e.section, e.offset, e.problem.clone()),
+        (Section::Commands, at as u64, Problem::UnknownCommand(9))
+    );
     assert!(e.to_string().contains("moveable #0 (id 12)"), "{e}");
 }
 
@@ -223,7 +323,17 @@ fn a_keyframe_record_smaller_than_its_angles_is_refused() {
     bytes[size_at] = 10;
     let e = read_err(&bytes);
     assert_eq!(e.section, Section::Keyframes);
-    assert!(matches!(e.problem, Problem::KeyframeTooSmall { size: 10, meshes: 2, .. }), "{e}");
+    assert!(
+        matches!(
+            e.problem,
+            Problem::KeyframeTooSmall {
+                size: 10,
+                meshes: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -233,7 +343,10 @@ fn a_link_index_past_the_links_is_refused() {
     put_u32(&mut bytes, at, 1000);
     let e = read_err(&bytes);
     assert_eq!((e.section, e.offset), (Section::Moveables, at as u64));
-    assert!(matches!(e.problem, Problem::IndexOutOfRange { index: 1000, .. }), "{e}");
+    assert!(
+        matches!(e.problem, Problem::IndexOutOfRange { index: 1000, .. }),
+        "{e}"
+    );
 }
 
 #[test]

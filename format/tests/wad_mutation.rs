@@ -24,11 +24,26 @@ enum Damage {
 }
 
 fn interesting_u16() -> impl Strategy<Value = u16> {
-    prop_oneof![Just(0u16), Just(1), Just(0x7FFF), Just(0x8000), Just(0xFFFF), any::<u16>(), 0u16..64]
+    prop_oneof![
+        Just(0u16),
+        Just(1),
+        Just(0x7FFF),
+        Just(0x8000),
+        Just(0xFFFF),
+        any::<u16>(),
+        0u16..64
+    ]
 }
 
 fn interesting_u32() -> impl Strategy<Value = u32> {
-    prop_oneof![Just(0u32), Just(1), Just(u32::MAX), Just(0x8000_0000), any::<u32>(), 0u32..4096]
+    prop_oneof![
+        Just(0u32),
+        Just(1),
+        Just(u32::MAX),
+        Just(0x8000_0000),
+        any::<u32>(),
+        0u32..4096
+    ]
 }
 
 /// Positions fall outside the texture pages nine times in ten: damaged texels are valid texels.
@@ -85,9 +100,14 @@ fn texture_range(bytes: &[u8]) -> std::ops::Range<usize> {
 /// Reads a damaged file; returns whether the reader accepted it.
 fn check(bytes: &[u8]) -> Result<bool, TestCaseError> {
     // A panic here fails the test with the damages that caused it.
-    let Ok((model, layout)) = wad::read(bytes) else { return Ok(false) };
+    let Ok((model, layout)) = wad::read(bytes) else {
+        return Ok(false);
+    };
     let written = wad::write(&model, Some(&layout)).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-    prop_assert!(written == bytes, "an accepted file was not written back byte for byte");
+    prop_assert!(
+        written == bytes,
+        "an accepted file was not written back byte for byte"
+    );
     // The canonical layout may refuse a damaged model (a typed error), but must not panic.
     let _ = wad::write(&model, None);
     Ok(true)
@@ -96,16 +116,27 @@ fn check(bytes: &[u8]) -> Result<bool, TestCaseError> {
 #[test]
 fn damaged_fixtures_never_panic_and_accepted_ones_round_trip() {
     let mut seeds: Vec<(&str, Vec<u8>)> = wadforge_fixtures::quirky_files();
-    seeds.push(("standard", wad::write(&wadforge_fixtures::standard(), None).unwrap()));
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
+    seeds.push((
+        "standard",
+        wad::write(&wadforge_fixtures::standard(), None).unwrap(),
+    ));
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
     let tried = std::cell::Cell::new(0usize);
     let accepted = std::cell::Cell::new(0usize);
     for (name, original) in &seeds {
         let texture = texture_range(original);
-        let config = Config { cases, failure_persistence: None, ..Config::default() };
-        let mut runner = TestRunner::new_with_rng(config, proptest::test_runner::TestRng::deterministic_rng(
-            proptest::test_runner::RngAlgorithm::ChaCha,
-        ));
+        let config = Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let mut runner = TestRunner::new_with_rng(
+            config,
+            proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha),
+        );
         let strategy = proptest::collection::vec(damage(original.len(), texture), 1..4);
         runner
             .run(&strategy, |damages| {

@@ -70,7 +70,12 @@ pub enum Command {
     Kill,
     /// Opcode 5: play a sound at a frame. Bit 14 of the stored sound word means "on land only",
     /// bit 15 "in water only".
-    PlaySound { frame: u16, sound: u16, on_land: bool, in_water: bool },
+    PlaySound {
+        frame: u16,
+        sound: u16,
+        on_land: bool,
+        in_water: bool,
+    },
     /// Opcode 6: trigger an engine effect (flip effect) at a frame.
     Effect { frame: u16, effect: u16 },
 }
@@ -108,10 +113,15 @@ impl Command {
     pub fn from_words(opcode: u16, operands: &[u16]) -> Option<Self> {
         let w = |i: usize| operands.get(i).copied();
         let command = match opcode {
-            Self::SET_POSITION => {
-                Command::SetPosition { x: w(0)? as i16, y: w(1)? as i16, z: w(2)? as i16 }
-            }
-            Self::JUMP_VELOCITY => Command::JumpVelocity { vertical: w(0)? as i16, horizontal: w(1)? as i16 },
+            Self::SET_POSITION => Command::SetPosition {
+                x: w(0)? as i16,
+                y: w(1)? as i16,
+                z: w(2)? as i16,
+            },
+            Self::JUMP_VELOCITY => Command::JumpVelocity {
+                vertical: w(0)? as i16,
+                horizontal: w(1)? as i16,
+            },
             Self::EMPTY_HANDS => Command::EmptyHands,
             Self::KILL => Command::Kill,
             Self::PLAY_SOUND => {
@@ -123,7 +133,10 @@ impl Command {
                     in_water: word & 0x8000 != 0,
                 }
             }
-            Self::EFFECT => Command::Effect { frame: w(0)?, effect: w(1)? },
+            Self::EFFECT => Command::Effect {
+                frame: w(0)?,
+                effect: w(1)?,
+            },
             _ => return None,
         };
         Some(command)
@@ -135,8 +148,16 @@ impl Command {
             Command::SetPosition { x, y, z } => vec![x as u16, y as u16, z as u16],
             Command::JumpVelocity { vertical, horizontal } => vec![vertical as u16, horizontal as u16],
             Command::EmptyHands | Command::Kill => vec![],
-            Command::PlaySound { frame, sound, on_land, in_water } => {
-                vec![frame, (sound & 0x3FFF) | (on_land as u16) << 14 | (in_water as u16) << 15]
+            Command::PlaySound {
+                frame,
+                sound,
+                on_land,
+                in_water,
+            } => {
+                vec![
+                    frame,
+                    (sound & 0x3FFF) | (on_land as u16) << 14 | (in_water as u16) << 15,
+                ]
             }
             Command::Effect { frame, effect } => vec![frame, effect],
         }
@@ -194,8 +215,19 @@ impl Rotation {
             (0, 0, _) => AngleEncoding::Z,
             _ => AngleEncoding::ThreeAxes,
         };
-        let round = |a: u16| if encoding == AngleEncoding::ThreeAxes { ((a + 2) / 4 * 4) % 4096 } else { a };
-        Rotation { x: round(x), y: round(y), z: round(z), encoding }
+        let round = |a: u16| {
+            if encoding == AngleEncoding::ThreeAxes {
+                ((a + 2) / 4 * 4) % 4096
+            } else {
+                a
+            }
+        };
+        Rotation {
+            x: round(x),
+            y: round(y),
+            z: round(z),
+            encoding,
+        }
     }
 
     /// Angles in radians, each taken modulo a full turn.

@@ -67,11 +67,23 @@ pub struct Polygon {
 impl Polygon {
     pub fn triangle(vertices: [u16; 3], texture: PolygonTexture, attributes: Attributes) -> Self {
         let [a, b, c] = vertices;
-        Polygon { vertices: [a, b, c, 0], is_quad: false, texture, attributes, unused: 0 }
+        Polygon {
+            vertices: [a, b, c, 0],
+            is_quad: false,
+            texture,
+            attributes,
+            unused: 0,
+        }
     }
 
     pub fn quad(vertices: [u16; 4], texture: PolygonTexture, attributes: Attributes) -> Self {
-        Polygon { vertices, is_quad: true, texture, attributes, unused: 0 }
+        Polygon {
+            vertices,
+            is_quad: true,
+            texture,
+            attributes,
+            unused: 0,
+        }
     }
 
     /// The vertex indices this polygon uses, in stored order.

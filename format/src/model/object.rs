@@ -13,11 +13,21 @@ pub struct BoundingBox {
 impl BoundingBox {
     /// The six values in file order.
     pub fn to_file_order(self) -> [i16; 6] {
-        [self.min[0], self.max[0], self.min[1], self.max[1], self.min[2], self.max[2]]
+        [
+            self.min[0],
+            self.max[0],
+            self.min[1],
+            self.max[1],
+            self.min[2],
+            self.max[2],
+        ]
     }
 
     pub fn from_file_order(v: [i16; 6]) -> Self {
-        BoundingBox { min: [v[0], v[2], v[4]], max: [v[1], v[3], v[5]] }
+        BoundingBox {
+            min: [v[0], v[2], v[4]],
+            max: [v[1], v[3], v[5]],
+        }
     }
 }
 

@@ -34,12 +34,16 @@ pub struct Page {
 impl Page {
     /// A page filled with one colour.
     pub fn filled(rgb: [u8; 3]) -> Self {
-        Page { rgb: rgb.iter().copied().cycle().take(PAGE_BYTES).collect() }
+        Page {
+            rgb: rgb.iter().copied().cycle().take(PAGE_BYTES).collect(),
+        }
     }
 
     /// A page from exactly [`PAGE_BYTES`] bytes of RGB; `None` for any other length.
     pub fn from_rgb(rgb: Vec<u8>) -> Option<Self> {
-        (rgb.len() == PAGE_BYTES).then(|| Page { rgb: rgb.into_boxed_slice() })
+        (rgb.len() == PAGE_BYTES).then(|| Page {
+            rgb: rgb.into_boxed_slice(),
+        })
     }
 
     pub fn rgb(&self) -> &[u8] {

@@ -22,7 +22,15 @@ pub(crate) fn decode(words: &[u16]) -> Option<(Rotation, usize)> {
         _ => {
             let value = (first as u32) << 16 | *words.get(1)? as u32;
             let axis = |shift: u32| ((value >> shift) & 0x3FF) as u16 * 4;
-            Some((Rotation { x: axis(20), y: axis(10), z: axis(0), encoding: AngleEncoding::ThreeAxes }, 2))
+            Some((
+                Rotation {
+                    x: axis(20),
+                    y: axis(10),
+                    z: axis(0),
+                    encoding: AngleEncoding::ThreeAxes,
+                },
+                2,
+            ))
         }
     }
 }
@@ -37,7 +45,11 @@ pub(crate) fn encode(rotation: &Rotation, out: &mut Vec<u16>) {
         AngleEncoding::Z => x == 0 && y == 0 && z <= 0x3FFF,
         AngleEncoding::ThreeAxes => [x, y, z].iter().all(|&a| a % 4 == 0 && a < 4096),
     };
-    let r = if exact { *rotation } else { Rotation::compact(x, y, z) };
+    let r = if exact {
+        *rotation
+    } else {
+        Rotation::compact(x, y, z)
+    };
     match r.encoding {
         AngleEncoding::X => out.push(X | r.x),
         AngleEncoding::Y => out.push(Y | r.y),
@@ -76,7 +88,11 @@ mod tests {
 
     #[test]
     fn one_axis_words_keep_their_axis_and_fourteen_bits() {
-        for (word, expected) in [(0x4123u16, (0x123, 0, 0)), (0x8FFF, (0, 0xFFF, 0)), (0xF000, (0, 0, 0x3000))] {
+        for (word, expected) in [
+            (0x4123u16, (0x123, 0, 0)),
+            (0x8FFF, (0, 0xFFF, 0)),
+            (0xF000, (0, 0, 0x3000)),
+        ] {
             let (r, used) = decode(&[word]).unwrap();
             assert_eq!(used, 1);
             assert_eq!((r.x, r.y, r.z), expected);
@@ -88,11 +104,19 @@ mod tests {
 
     #[test]
     fn a_rotation_its_encoding_cannot_hold_is_written_compactly() {
-        let r = Rotation { x: 5, y: 7, z: 0, encoding: AngleEncoding::X };
+        let r = Rotation {
+            x: 5,
+            y: 7,
+            z: 0,
+            encoding: AngleEncoding::X,
+        };
         let mut out = Vec::new();
         encode(&r, &mut out);
         let (back, _) = decode(&out).unwrap();
-        assert_eq!((back.x, back.y, back.z, back.encoding), (4, 8, 0, AngleEncoding::ThreeAxes));
+        assert_eq!(
+            (back.x, back.y, back.z, back.encoding),
+            (4, 8, 0, AngleEncoding::ThreeAxes)
+        );
     }
 
     #[test]

@@ -20,7 +20,12 @@ impl<'a> View<'a> {
     }
 
     pub fn error(&self, at: usize, problem: Problem) -> ReadError {
-        ReadError { section: self.section, offset: (self.base + at) as u64, context: None, problem }
+        ReadError {
+            section: self.section,
+            offset: (self.base + at) as u64,
+            context: None,
+            problem,
+        }
     }
 
     /// `n` bytes at `at`, or a truncation error.
@@ -29,7 +34,10 @@ impl<'a> View<'a> {
             Some(end) if end <= self.bytes.len() => Ok(&self.bytes[at..end]),
             _ => Err(self.error(
                 at.min(self.bytes.len()),
-                Problem::Truncated { needed: n as u64, available: self.bytes.len().saturating_sub(at) as u64 },
+                Problem::Truncated {
+                    needed: n as u64,
+                    available: self.bytes.len().saturating_sub(at) as u64,
+                },
             )),
         }
     }
@@ -104,11 +112,17 @@ impl<'a> Cursor<'a> {
     ) -> Result<(usize, View<'a>), ReadError> {
         let at = self.pos;
         let count = self.u32(section)? as usize;
-        self.checked_take(at, what, count, record_size, section).map(|v| (count, v))
+        self.checked_take(at, what, count, record_size, section)
+            .map(|v| (count, v))
     }
 
     /// Reads a u32 size in units of `unit` bytes and takes the package.
-    pub fn package(&mut self, what: &'static str, unit: usize, section: Section) -> Result<View<'a>, ReadError> {
+    pub fn package(
+        &mut self,
+        what: &'static str,
+        unit: usize,
+        section: Section,
+    ) -> Result<View<'a>, ReadError> {
         let at = self.pos;
         let count = self.u32(section)? as usize;
         self.checked_take(at, what, count, unit, section)

@@ -18,10 +18,17 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
     let mut by_content: HashMap<&Mesh, u32> = HashMap::new();
     let mut meshes_len = 0usize;
     let mut mesh_pointers = Vec::new();
-    let references = wad.moveables.iter().flat_map(|m| m.meshes.iter()).chain(wad.statics.iter().map(|s| &s.mesh));
+    let references = wad
+        .moveables
+        .iter()
+        .flat_map(|m| m.meshes.iter())
+        .chain(wad.statics.iter().map(|s| &s.mesh));
     for &index in references {
         let mesh = wad.meshes.get(index).ok_or_else(|| {
-            WriteError::Invalid(format!("an object names mesh {index}, but there are {} meshes", wad.meshes.len()))
+            WriteError::Invalid(format!(
+                "an object names mesh {index}, but there are {} meshes",
+                wad.meshes.len()
+            ))
         })?;
         if mesh_offsets[index].is_none() {
             let offset = *by_content.entry(mesh).or_insert_with(|| {
@@ -34,7 +41,12 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
         mesh_pointers.push(index);
     }
     if meshes_len > u32::MAX as usize {
-        return Err(out_of_range("bytes of mesh data", meshes_len, u32::MAX as usize, "use fewer or smaller meshes"));
+        return Err(out_of_range(
+            "bytes of mesh data",
+            meshes_len,
+            u32::MAX as usize,
+            "use fewer or smaller meshes",
+        ));
     }
 
     let mut next = Cursors::default();
@@ -68,14 +80,22 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
             -1
         } else {
             i16::try_from(next.animations).map_err(|_| {
-                out_of_range("animations before this moveable's", next.animations, i16::MAX as usize, "use fewer animations")
+                out_of_range(
+                    "animations before this moveable's",
+                    next.animations,
+                    i16::MAX as usize,
+                    "use fewer animations",
+                )
             })?
         };
         let keyframe_offset = next.keyframe_bytes;
         let mut animations = Vec::with_capacity(m.animations.len());
         for a in &m.animations {
-            let angle_words =
-                a.keyframes.iter().map(|k| k.rotations.iter().map(angles::encoded_words).sum::<usize>()).max();
+            let angle_words = a
+                .keyframes
+                .iter()
+                .map(|k| k.rotations.iter().map(angles::encoded_words).sum::<usize>())
+                .max();
             let keyframe_size = angle_words.map_or(0, |w| KEYFRAME_HEADER_WORDS + w);
             if keyframe_size > u8::MAX as usize {
                 return Err(out_of_range(
@@ -117,7 +137,10 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
         .map(|i| to_u16(pointer + i, "mesh pointers before this static"))
         .collect::<Result<_, _>>()?;
     // Tables cannot be longer than their u16 indices reach plus their own last records.
-    let plain = |len: usize| Package { len, gaps: Vec::new() };
+    let plain = |len: usize| Package {
+        len,
+        gaps: Vec::new(),
+    };
     Ok(Layout {
         texture_tail: Vec::new(),
         mesh_pointers,
@@ -146,13 +169,32 @@ struct Cursors {
 }
 
 fn out_of_range(what: &str, value: usize, max: usize, hint: &'static str) -> WriteError {
-    WriteError::OutOfRange { what: what.to_string(), value: value as u64, max: max as u64, hint }
+    WriteError::OutOfRange {
+        what: what.to_string(),
+        value: value as u64,
+        max: max as u64,
+        hint,
+    }
 }
 
 fn to_u16(v: usize, what: &str) -> Result<u16, WriteError> {
-    u16::try_from(v).map_err(|_| out_of_range(what, v, u16::MAX as usize, "the WAD's 16-bit indices cannot reach further"))
+    u16::try_from(v).map_err(|_| {
+        out_of_range(
+            what,
+            v,
+            u16::MAX as usize,
+            "the WAD's 16-bit indices cannot reach further",
+        )
+    })
 }
 
 fn to_u32(v: usize, what: &str) -> Result<u32, WriteError> {
-    u32::try_from(v).map_err(|_| out_of_range(what, v, u32::MAX as usize, "the WAD's 32-bit offsets cannot reach further"))
+    u32::try_from(v).map_err(|_| {
+        out_of_range(
+            what,
+            v,
+            u32::MAX as usize,
+            "the WAD's 32-bit offsets cannot reach further",
+        )
+    })
 }

@@ -58,13 +58,26 @@ pub enum Problem {
     #[error("file ends after {available} more bytes, {needed} needed; the file is cut short, copy or export it again")]
     Truncated { needed: u64, available: u64 },
     #[error("{count} {what} of {record_size} bytes do not fit in the {available} bytes left; the count is corrupt")]
-    CountTooLarge { what: &'static str, count: u64, record_size: u64, available: u64 },
+    CountTooLarge {
+        what: &'static str,
+        count: u64,
+        record_size: u64,
+        available: u64,
+    },
     #[error("version {0} is not a TRLE WAD (expected 129 or 130); is this a WAD file?")]
     UnsupportedVersion(u32),
     #[error("mesh pointer {pointer} names offset {offset}, which is not the start of a mesh (it falls inside the mesh at {inside})")]
-    MeshPointerNotAtMeshStart { pointer: usize, offset: u32, inside: u32 },
+    MeshPointerNotAtMeshStart {
+        pointer: usize,
+        offset: u32,
+        inside: u32,
+    },
     #[error("{what} {index} is out of range (there are {len}); the file is corrupt")]
-    IndexOutOfRange { what: &'static str, index: u64, len: u64 },
+    IndexOutOfRange {
+        what: &'static str,
+        index: u64,
+        len: u64,
+    },
     #[error("polygon shape word {0} is neither 8 (triangle) nor 9 (quad)")]
     UnknownPolygonShape(u16),
     #[error("the mesh has an odd number of quads but its padding word is missing")]
@@ -81,7 +94,12 @@ pub enum Problem {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WriteError {
     #[error("{what}: {value} does not fit the WAD format (at most {max}); {hint}")]
-    OutOfRange { what: String, value: u64, max: u64, hint: &'static str },
+    OutOfRange {
+        what: String,
+        value: u64,
+        max: u64,
+        hint: &'static str,
+    },
     #[error("the layout does not match the model ({0}); write without the layout to lay the file out anew")]
     LayoutMismatch(String),
     #[error("{0}")]

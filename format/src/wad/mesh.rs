@@ -18,7 +18,11 @@ pub(crate) struct DecodedMesh {
 pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<DecodedMesh, ReadError> {
     let mut at = start;
     let center = view.i16x3(at)?;
-    let sphere = BoundingSphere { center, radius: view.u16(at + 6)?, flag: view.u16(at + 8)? };
+    let sphere = BoundingSphere {
+        center,
+        radius: view.u16(at + 6)?,
+        flag: view.u16(at + 8)?,
+    };
     at += 10;
 
     let vertex_count = view.u16(at)? as usize;
@@ -38,7 +42,11 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
         let n = (-shading_count) as usize;
         let raw = view.slice(at, n * 2)?;
         at += n * 2;
-        Shading::Shades(raw.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect())
+        Shading::Shades(
+            raw.chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        )
     };
 
     let polygon_count = view.u16(at)? as usize;
@@ -62,7 +70,11 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
             if *v as usize >= vertex_count {
                 return Err(view.error(
                     index_at,
-                    Problem::IndexOutOfRange { what: "vertex index", index: *v as u64, len: vertex_count as u64 },
+                    Problem::IndexOutOfRange {
+                        what: "vertex index",
+                        index: *v as u64,
+                        len: vertex_count as u64,
+                    },
                 ));
             }
         }
@@ -80,7 +92,13 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
         }
         let attributes = Attributes::from_byte(view.u8(texture_at + 2)?);
         let unused = view.u8(texture_at + 3)?;
-        polygons.push(Polygon { vertices: vertices_of, is_quad, texture, attributes, unused });
+        polygons.push(Polygon {
+            vertices: vertices_of,
+            is_quad,
+            texture,
+            attributes,
+            unused,
+        });
         quads += is_quad as usize;
         at = texture_at + 4;
     }
@@ -93,11 +111,24 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
     } else {
         at
     };
-    Ok(DecodedMesh { mesh: Mesh { sphere, vertices, shading, polygons }, data_end, end })
+    Ok(DecodedMesh {
+        mesh: Mesh {
+            sphere,
+            vertices,
+            shading,
+            polygons,
+        },
+        data_end,
+        end,
+    })
 }
 
 fn i16x3(b: &[u8]) -> [i16; 3] {
-    [i16::from_le_bytes([b[0], b[1]]), i16::from_le_bytes([b[2], b[3]]), i16::from_le_bytes([b[4], b[5]])]
+    [
+        i16::from_le_bytes([b[0], b[1]]),
+        i16::from_le_bytes([b[2], b[3]]),
+        i16::from_le_bytes([b[4], b[5]]),
+    ]
 }
 
 /// Triangles: bit 15 flip, bits 12..14 shape, bits 0..11 sample. Quads: the sample index, or its
@@ -105,17 +136,33 @@ fn i16x3(b: &[u8]) -> [i16; 3] {
 fn decode_texture(word: u16, is_quad: bool) -> PolygonTexture {
     if is_quad {
         if word & 0x8000 != 0 {
-            PolygonTexture { sample: word.wrapping_neg(), shape: 0, flipped: true }
+            PolygonTexture {
+                sample: word.wrapping_neg(),
+                shape: 0,
+                flipped: true,
+            }
         } else {
-            PolygonTexture { sample: word, shape: 0, flipped: false }
+            PolygonTexture {
+                sample: word,
+                shape: 0,
+                flipped: false,
+            }
         }
     } else {
-        PolygonTexture { sample: word & 0x0FFF, shape: ((word >> 12) & 7) as u8, flipped: word & 0x8000 != 0 }
+        PolygonTexture {
+            sample: word & 0x0FFF,
+            shape: ((word >> 12) & 7) as u8,
+            flipped: word & 0x8000 != 0,
+        }
     }
 }
 
 fn encode_texture(texture: PolygonTexture, is_quad: bool) -> Result<u16, WriteError> {
-    let PolygonTexture { sample, shape, flipped } = texture;
+    let PolygonTexture {
+        sample,
+        shape,
+        flipped,
+    } = texture;
     let fits = if is_quad {
         if flipped {
             (1..=0x8000).contains(&sample)
@@ -127,9 +174,15 @@ fn encode_texture(texture: PolygonTexture, is_quad: bool) -> Result<u16, WriteEr
     };
     if !fits {
         let (max, hint) = if is_quad {
-            (0x7FFF, "a quad reaches at most 32767 samples, and a flipped quad cannot use sample 0")
+            (
+                0x7FFF,
+                "a quad reaches at most 32767 samples, and a flipped quad cannot use sample 0",
+            )
         } else {
-            (0x0FFF, "triangles reach only the first 4096 samples and shapes 0..7")
+            (
+                0x0FFF,
+                "triangles reach only the first 4096 samples and shapes 0..7",
+            )
         };
         return Err(WriteError::OutOfRange {
             what: format!("polygon texture (sample {sample}, shape {shape}, flipped {flipped})"),
@@ -155,7 +208,11 @@ pub(crate) fn encoded_size(mesh: &Mesh) -> usize {
         Shading::Normals(n) => n.len() * 6,
         Shading::Shades(s) => s.len() * 2,
     };
-    let polygons: usize = mesh.polygons.iter().map(|p| if p.is_quad { 14 } else { 12 }).sum();
+    let polygons: usize = mesh
+        .polygons
+        .iter()
+        .map(|p| if p.is_quad { 14 } else { 12 })
+        .sum();
     let quads = mesh.polygons.iter().filter(|p| p.is_quad).count();
     10 + 2 + mesh.vertices.len() * 6 + 2 + shading + 2 + polygons + (quads % 2) * 2
 }
@@ -176,7 +233,11 @@ pub(crate) fn encode(mesh: &Mesh) -> Result<Vec<u8>, WriteError> {
     out.put_u16(mesh.sphere.radius);
     out.put_u16(mesh.sphere.flag);
     if mesh.vertices.len() > u16::MAX as usize {
-        return Err(too_many("vertices in a mesh", mesh.vertices.len(), u16::MAX as usize));
+        return Err(too_many(
+            "vertices in a mesh",
+            mesh.vertices.len(),
+            u16::MAX as usize,
+        ));
     }
     out.put_u16(mesh.vertices.len() as u16);
     for v in &mesh.vertices {
@@ -201,7 +262,11 @@ pub(crate) fn encode(mesh: &Mesh) -> Result<Vec<u8>, WriteError> {
         }
     }
     if mesh.polygons.len() > u16::MAX as usize {
-        return Err(too_many("polygons in a mesh", mesh.polygons.len(), u16::MAX as usize));
+        return Err(too_many(
+            "polygons in a mesh",
+            mesh.polygons.len(),
+            u16::MAX as usize,
+        ));
     }
     out.put_u16(mesh.polygons.len() as u16);
     for p in &mesh.polygons {

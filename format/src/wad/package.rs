@@ -23,14 +23,23 @@ impl Coverage {
         let mut pos = 0;
         for (start, end) in self.ranges {
             if start > pos {
-                gaps.push(Gap { offset: pos, bytes: bytes[pos..start].to_vec() });
+                gaps.push(Gap {
+                    offset: pos,
+                    bytes: bytes[pos..start].to_vec(),
+                });
             }
             pos = pos.max(end);
         }
         if pos < bytes.len() {
-            gaps.push(Gap { offset: pos, bytes: bytes[pos..].to_vec() });
+            gaps.push(Gap {
+                offset: pos,
+                bytes: bytes[pos..].to_vec(),
+            });
         }
-        Package { len: bytes.len(), gaps }
+        Package {
+            len: bytes.len(),
+            gaps,
+        }
     }
 }
 
@@ -44,7 +53,11 @@ pub(crate) struct PackageWriter {
 
 impl PackageWriter {
     pub fn new(name: &'static str, package: &Package) -> Result<Self, WriteError> {
-        let mut w = PackageWriter { name, bytes: vec![0; package.len], placed: vec![false; package.len] };
+        let mut w = PackageWriter {
+            name,
+            bytes: vec![0; package.len],
+            placed: vec![false; package.len],
+        };
         for gap in &package.gaps {
             w.put(gap.offset, &gap.bytes)?;
         }

@@ -75,13 +75,26 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
     d.keyframe_counts = d.keyframe_counts()?;
 
     let mesh_pointers = read_pointers(&pointers)?;
-    let MeshTable { meshes: wad_meshes, offsets: mesh_offsets, mesh_of_pointer: mesh_pointers } =
-        read_meshes(&meshes, &pointers, &mesh_pointers, samples.len(), &mut d.covered.meshes)?;
+    let MeshTable {
+        meshes: wad_meshes,
+        offsets: mesh_offsets,
+        mesh_of_pointer: mesh_pointers,
+    } = read_meshes(
+        &meshes,
+        &pointers,
+        &mesh_pointers,
+        samples.len(),
+        &mut d.covered.meshes,
+    )?;
 
-    let records: Vec<MoveableRecord> =
-        (0..moveable_count).map(|i| MoveableRecord::read(&moveables, i)).collect::<Result<_, _>>()?;
-    let mut first_animations: Vec<usize> =
-        records.iter().filter(|r| r.animations_index >= 0).map(|r| r.animations_index as usize).collect();
+    let records: Vec<MoveableRecord> = (0..moveable_count)
+        .map(|i| MoveableRecord::read(&moveables, i))
+        .collect::<Result<_, _>>()?;
+    let mut first_animations: Vec<usize> = records
+        .iter()
+        .filter(|r| r.animations_index >= 0)
+        .map(|r| r.animations_index as usize)
+        .collect();
     first_animations.sort_unstable();
     first_animations.dedup();
 
@@ -216,14 +229,22 @@ fn read_meshes(
         if offset as usize >= view.len() {
             return Err(pointer_view.error(
                 pointer * 4,
-                Problem::IndexOutOfRange { what: "mesh offset", index: offset as u64, len: view.len() as u64 },
+                Problem::IndexOutOfRange {
+                    what: "mesh offset",
+                    index: offset as u64,
+                    len: view.len() as u64,
+                },
             ));
         }
         if let Some((start, end)) = previous {
             if (offset as usize) < end {
                 return Err(pointer_view.error(
                     pointer * 4,
-                    Problem::MeshPointerNotAtMeshStart { pointer, offset, inside: start },
+                    Problem::MeshPointerNotAtMeshStart {
+                        pointer,
+                        offset,
+                        inside: start,
+                    },
                 ));
             }
         }
@@ -233,9 +254,15 @@ fn read_meshes(
         previous = Some((offset, decoded.end));
         meshes.push(decoded.mesh);
     }
-    let mesh_of_pointer =
-        pointers.iter().map(|p| offsets.binary_search(p).expect("every pointer was decoded")).collect();
-    Ok(MeshTable { meshes, offsets, mesh_of_pointer })
+    let mesh_of_pointer = pointers
+        .iter()
+        .map(|p| offsets.binary_search(p).expect("every pointer was decoded"))
+        .collect();
+    Ok(MeshTable {
+        meshes,
+        offsets,
+        mesh_of_pointer,
+    })
 }
 
 struct MoveableRecord {
@@ -315,16 +342,18 @@ impl Decoder<'_> {
         first_animations: &[usize],
     ) -> Result<(Moveable, MoveableLayout), ReadError> {
         let first = r.pointers_index as usize;
-        let meshes = mesh_pointers.get(first..first + r.mesh_count as usize).ok_or_else(|| {
-            view.error(
-                r.at + 6,
-                Problem::IndexOutOfRange {
-                    what: "last mesh pointer",
-                    index: (first + r.mesh_count as usize).saturating_sub(1) as u64,
-                    len: mesh_pointers.len() as u64,
-                },
-            )
-        })?;
+        let meshes = mesh_pointers
+            .get(first..first + r.mesh_count as usize)
+            .ok_or_else(|| {
+                view.error(
+                    r.at + 6,
+                    Problem::IndexOutOfRange {
+                        what: "last mesh pointer",
+                        index: (first + r.mesh_count as usize).saturating_sub(1) as u64,
+                        len: mesh_pointers.len() as u64,
+                    },
+                )
+            })?;
 
         let link_count = (r.mesh_count as usize).saturating_sub(1);
         let (links, link_ops) = self.links(r, view, link_count)?;
@@ -343,7 +372,11 @@ impl Decoder<'_> {
                     },
                 ));
             }
-            let end = first_animations.iter().copied().find(|&s| s > start).unwrap_or(self.animation_count);
+            let end = first_animations
+                .iter()
+                .copied()
+                .find(|&s| s > start)
+                .unwrap_or(self.animation_count);
             for g in start..end {
                 let (a, l) = self
                     .animation(g, start, meshes.len())
@@ -353,7 +386,12 @@ impl Decoder<'_> {
             }
         }
 
-        let moveable = Moveable { id: r.id, meshes: meshes.to_vec(), links, animations };
+        let moveable = Moveable {
+            id: r.id,
+            meshes: meshes.to_vec(),
+            links,
+            animations,
+        };
         let layout = MoveableLayout {
             pointers_index: r.pointers_index,
             links_index: r.links_index,
@@ -365,12 +403,20 @@ impl Decoder<'_> {
         Ok((moveable, layout))
     }
 
-    fn links(&mut self, r: &MoveableRecord, view: &View, count: usize) -> Result<(Vec<Link>, Vec<i32>), ReadError> {
+    fn links(
+        &mut self,
+        r: &MoveableRecord,
+        view: &View,
+        count: usize,
+    ) -> Result<(Vec<Link>, Vec<i32>), ReadError> {
         if count == 0 {
             return Ok((Vec::new(), Vec::new()));
         }
         let start = r.links_index as usize * 4;
-        if start.checked_add(count * LINK_SIZE).is_none_or(|end| end > self.links.len()) {
+        if start
+            .checked_add(count * LINK_SIZE)
+            .is_none_or(|end| end > self.links.len())
+        {
             return Err(view.error(
                 r.at + 8,
                 Problem::IndexOutOfRange {
@@ -385,16 +431,28 @@ impl Decoder<'_> {
         for i in 0..count {
             let at = start + i * LINK_SIZE;
             ops.push(self.links.i32(at)?);
-            offsets.push([self.links.i32(at + 4)?, self.links.i32(at + 8)?, self.links.i32(at + 12)?]);
+            offsets.push([
+                self.links.i32(at + 4)?,
+                self.links.i32(at + 8)?,
+                self.links.i32(at + 12)?,
+            ]);
         }
         self.covered.links.cover(start, count * LINK_SIZE);
-        let links =
-            parents_from_ops(&ops).into_iter().zip(offsets).map(|(parent, offset)| Link { parent, offset }).collect();
+        let links = parents_from_ops(&ops)
+            .into_iter()
+            .zip(offsets)
+            .map(|(parent, offset)| Link { parent, offset })
+            .collect();
         Ok((links, ops))
     }
 
     /// Decodes animation `g` of the table for a moveable whose animations start at `first`.
-    fn animation(&mut self, g: usize, first: usize, mesh_count: usize) -> Result<(Animation, AnimationLayout), ReadError> {
+    fn animation(
+        &mut self,
+        g: usize,
+        first: usize,
+        mesh_count: usize,
+    ) -> Result<(Animation, AnimationLayout), ReadError> {
         let v = self.animations;
         let at = g * ANIMATION_SIZE;
         self.covered.animations.cover(at, ANIMATION_SIZE);
@@ -408,9 +466,16 @@ impl Decoder<'_> {
         let command_count = v.u16(at + 36)? as usize;
         let command_offset = v.u16(at + 38)?;
 
-        let (state_changes, dispatch_indices) = self.state_changes(changes_index as usize, change_count, at + 34, first)?;
+        let (state_changes, dispatch_indices) =
+            self.state_changes(changes_index as usize, change_count, at + 34, first)?;
         let commands = self.commands(command_offset as usize, command_count, at + 38)?;
-        let keyframes = self.keyframes(g, keyframe_offset as usize, keyframe_size as usize, mesh_count, at)?;
+        let keyframes = self.keyframes(
+            g,
+            keyframe_offset as usize,
+            keyframe_size as usize,
+            mesh_count,
+            at,
+        )?;
 
         let animation = Animation {
             frame_duration,
@@ -487,7 +552,13 @@ impl Decoder<'_> {
         Ok((changes, dispatch_indices))
     }
 
-    fn dispatches(&mut self, index: usize, count: usize, field_at: usize, first: usize) -> Result<Vec<Dispatch>, ReadError> {
+    fn dispatches(
+        &mut self,
+        index: usize,
+        count: usize,
+        field_at: usize,
+        first: usize,
+    ) -> Result<Vec<Dispatch>, ReadError> {
         let table = self.dispatches;
         if (index + count) * DISPATCH_SIZE > table.len() {
             return Err(self.state_changes.error(
@@ -513,7 +584,12 @@ impl Decoder<'_> {
             .collect()
     }
 
-    fn commands(&mut self, offset_words: usize, count: usize, field_at: usize) -> Result<Vec<Command>, ReadError> {
+    fn commands(
+        &mut self,
+        offset_words: usize,
+        count: usize,
+        field_at: usize,
+    ) -> Result<Vec<Command>, ReadError> {
         let package = self.commands;
         let start = offset_words * 2;
         if count > 0 && start >= package.len() {
@@ -571,7 +647,14 @@ impl Decoder<'_> {
             ));
         }
         let too_small = |needed: usize| {
-            package.error(offset, Problem::KeyframeTooSmall { size: size_words as u8, meshes: mesh_count, needed })
+            package.error(
+                offset,
+                Problem::KeyframeTooSmall {
+                    size: size_words as u8,
+                    meshes: mesh_count,
+                    needed,
+                },
+            )
         };
         let count = self.keyframe_counts[g];
         if count > 0 && size_words < KEYFRAME_HEADER_WORDS + mesh_count {
@@ -597,7 +680,11 @@ impl Decoder<'_> {
                 used += n;
             }
             self.covered.keyframes.cover(at, used * 2);
-            keyframes.push(Keyframe { bounding_box, offset: root_offset, rotations });
+            keyframes.push(Keyframe {
+                bounding_box,
+                offset: root_offset,
+                rotations,
+            });
         }
         Ok(keyframes)
     }

@@ -20,10 +20,18 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
         )));
     }
     if layout.statics.len() != wad.statics.len() {
-        return Err(mismatch(format!("{} statics in the model, {} in the layout", wad.statics.len(), layout.statics.len())));
+        return Err(mismatch(format!(
+            "{} statics in the model, {} in the layout",
+            wad.statics.len(),
+            layout.statics.len()
+        )));
     }
     if layout.mesh_offsets.len() != wad.meshes.len() {
-        return Err(mismatch(format!("{} meshes in the model, {} in the layout", wad.meshes.len(), layout.mesh_offsets.len())));
+        return Err(mismatch(format!(
+            "{} meshes in the model, {} in the layout",
+            wad.meshes.len(),
+            layout.mesh_offsets.len()
+        )));
     }
     for (name, package, unit) in [
         ("meshes", &layout.meshes, 2),
@@ -35,7 +43,10 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
         ("keyframes", &layout.keyframes, 2),
     ] {
         if package.len % unit != 0 || package.len / unit > u32::MAX as usize {
-            return Err(mismatch(format!("the {name} package is {} bytes, not a whole number of {unit}-byte units", package.len)));
+            return Err(mismatch(format!(
+                "the {name} package is {} bytes, not a whole number of {unit}-byte units",
+                package.len
+            )));
         }
     }
 
@@ -54,7 +65,12 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
         }
         out.extend_from_slice(&[s.x, s.y]);
         out.put_u16(s.page);
-        out.extend_from_slice(&[s.flip_x as u8, (s.width - 1) as u8, s.flip_y as u8, (s.height - 1) as u8]);
+        out.extend_from_slice(&[
+            s.flip_x as u8,
+            (s.width - 1) as u8,
+            s.flip_y as u8,
+            (s.height - 1) as u8,
+        ]);
     }
     let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
     out.put_u32(count(texture_bytes, "texture bytes")?);
@@ -66,10 +82,12 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
     out.put_u32(count(layout.mesh_pointers.len(), "mesh pointers")?);
     let mut referenced = vec![false; wad.meshes.len()];
     for &m in &layout.mesh_pointers {
-        let offset = *layout
-            .mesh_offsets
-            .get(m)
-            .ok_or_else(|| mismatch(format!("a mesh pointer names mesh {m}, the model has {}", wad.meshes.len())))?;
+        let offset = *layout.mesh_offsets.get(m).ok_or_else(|| {
+            mismatch(format!(
+                "a mesh pointer names mesh {m}, the model has {}",
+                wad.meshes.len()
+            ))
+        })?;
         referenced[m] = true;
         out.put_u32(offset);
     }
@@ -107,11 +125,19 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
     out.put_u32(count(wad.statics.len(), "statics")?);
     for (i, (s, &pointer)) in wad.statics.iter().zip(&layout.statics).enumerate() {
         if layout.mesh_pointers.get(pointer as usize) != Some(&s.mesh) {
-            return Err(mismatch(format!("static #{i} (id {}): mesh pointer {pointer} does not name mesh {}", s.id, s.mesh)));
+            return Err(mismatch(format!(
+                "static #{i} (id {}): mesh pointer {pointer} does not name mesh {}",
+                s.id, s.mesh
+            )));
         }
         out.put_u32(s.id);
         out.put_u16(pointer);
-        for v in s.visibility.to_file_order().into_iter().chain(s.collision.to_file_order()) {
+        for v in s
+            .visibility
+            .to_file_order()
+            .into_iter()
+            .chain(s.collision.to_file_order())
+        {
             out.put_i16(v);
         }
         out.put_u16(s.flags);
@@ -131,20 +157,31 @@ fn count(n: usize, what: &str) -> Result<u32, WriteError> {
 fn in_object(e: WriteError, object: &str) -> WriteError {
     match e {
         WriteError::LayoutMismatch(s) => WriteError::LayoutMismatch(format!("{object}: {s}")),
-        WriteError::OutOfRange { what, value, max, hint } => {
-            WriteError::OutOfRange { what: format!("{object}: {what}"), value, max, hint }
-        }
+        WriteError::OutOfRange {
+            what,
+            value,
+            max,
+            hint,
+        } => WriteError::OutOfRange {
+            what: format!("{object}: {what}"),
+            value,
+            max,
+            hint,
+        },
         WriteError::Invalid(s) => WriteError::Invalid(format!("{object}: {s}")),
     }
 }
 
 fn to_u16(v: i64, what: &str, max: u64, hint: &'static str) -> Result<u16, WriteError> {
-    u16::try_from(v).ok().filter(|&x| (x as u64) <= max).ok_or(WriteError::OutOfRange {
-        what: what.to_string(),
-        value: v.max(0) as u64,
-        max,
-        hint,
-    })
+    u16::try_from(v)
+        .ok()
+        .filter(|&x| (x as u64) <= max)
+        .ok_or(WriteError::OutOfRange {
+            what: what.to_string(),
+            value: v.max(0) as u64,
+            max,
+            hint,
+        })
 }
 
 /// The animation-side tables and packages being filled.
@@ -177,7 +214,9 @@ impl Tables {
         let mismatch = WriteError::LayoutMismatch;
         let first = ml.pointers_index as usize;
         if layout.mesh_pointers.get(first..first + m.meshes.len()) != Some(&m.meshes[..]) {
-            return Err(mismatch(format!("mesh pointers {first}.. do not name its meshes")));
+            return Err(mismatch(format!(
+                "mesh pointers {first}.. do not name its meshes"
+            )));
         }
         let parents: Vec<usize> = m.links.iter().map(|l| l.parent).collect();
         if ml.link_ops.len() != m.links.len() || parents_from_ops(&ml.link_ops) != parents {
@@ -189,8 +228,11 @@ impl Tables {
             link.offset.iter().for_each(|&c| record.put_i32(c));
             self.links.put(ml.links_index as usize * 4 + i * 16, &record)?;
         }
-        if ml.animations.len() != m.animations.len() || (!m.animations.is_empty() && ml.animations_index < 0) {
-            return Err(mismatch("its animations are not where the layout puts them".into()));
+        if ml.animations.len() != m.animations.len() || (!m.animations.is_empty() && ml.animations_index < 0)
+        {
+            return Err(mismatch(
+                "its animations are not where the layout puts them".into(),
+            ));
         }
         for (k, (a, al)) in m.animations.iter().zip(&ml.animations).enumerate() {
             let first = ml.animations_index as i64;
@@ -199,7 +241,12 @@ impl Tables {
         }
         let record = &mut self.moveables;
         record.put_u32(m.id);
-        record.put_u16(to_u16(m.meshes.len() as i64, "meshes in a moveable", 0xFFFF, "use fewer meshes")?);
+        record.put_u16(to_u16(
+            m.meshes.len() as i64,
+            "meshes in a moveable",
+            0xFFFF,
+            "use fewer meshes",
+        )?);
         record.put_u16(ml.pointers_index);
         record.put_u32(ml.links_index);
         record.put_u32(ml.keyframe_offset);
@@ -235,22 +282,41 @@ impl Tables {
         record.put_u16(a.frame_end);
         record.put_u16(anim_ref(a.next_animation)?);
         record.put_u16(a.next_frame);
-        record.put_u16(to_u16(a.state_changes.len() as i64, "state changes of an animation", 0xFFFF, hint)?);
+        record.put_u16(to_u16(
+            a.state_changes.len() as i64,
+            "state changes of an animation",
+            0xFFFF,
+            hint,
+        )?);
         record.put_u16(al.state_changes_index);
-        record.put_u16(to_u16(a.commands.len() as i64, "commands of an animation", 0xFFFF, hint)?);
+        record.put_u16(to_u16(
+            a.commands.len() as i64,
+            "commands of an animation",
+            0xFFFF,
+            hint,
+        )?);
         record.put_u16(al.command_offset);
-        let at = usize::try_from(global).map_err(|_| WriteError::LayoutMismatch("negative animation index".into()))?;
+        let at = usize::try_from(global)
+            .map_err(|_| WriteError::LayoutMismatch("negative animation index".into()))?;
         self.animations.put(at * 40, &record)?;
 
         if al.dispatch_indices.len() != a.state_changes.len() {
-            return Err(WriteError::LayoutMismatch("state changes are not where the layout puts them".into()));
+            return Err(WriteError::LayoutMismatch(
+                "state changes are not where the layout puts them".into(),
+            ));
         }
         for (j, (change, &dispatch_index)) in a.state_changes.iter().zip(&al.dispatch_indices).enumerate() {
             let mut r = Vec::with_capacity(6);
             r.put_u16(change.state);
-            r.put_u16(to_u16(change.dispatches.len() as i64, "dispatches of a state change", 0xFFFF, hint)?);
+            r.put_u16(to_u16(
+                change.dispatches.len() as i64,
+                "dispatches of a state change",
+                0xFFFF,
+                hint,
+            )?);
             r.put_u16(dispatch_index);
-            self.state_changes.put((al.state_changes_index as usize + j) * 6, &r)?;
+            self.state_changes
+                .put((al.state_changes_index as usize + j) * 6, &r)?;
             for (d, dispatch) in change.dispatches.iter().enumerate() {
                 let mut r = Vec::with_capacity(8);
                 r.put_u16(dispatch.frame_start);
@@ -266,20 +332,32 @@ impl Tables {
             words.push(c.opcode());
             words.extend(c.operands());
         }
-        self.commands.put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
+        self.commands
+            .put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
 
         let size = al.keyframe_size as usize;
         for (k, keyframe) in a.keyframes.iter().enumerate() {
-            let mut words: Vec<u16> = keyframe.bounding_box.to_file_order().iter().map(|&v| v as u16).collect();
+            let mut words: Vec<u16> = keyframe
+                .bounding_box
+                .to_file_order()
+                .iter()
+                .map(|&v| v as u16)
+                .collect();
             words.extend(keyframe.offset.iter().map(|&v| v as u16));
-            keyframe.rotations.iter().for_each(|r| angles::encode(r, &mut words));
+            keyframe
+                .rotations
+                .iter()
+                .for_each(|r| angles::encode(r, &mut words));
             if words.len() > size {
                 return Err(WriteError::LayoutMismatch(format!(
                     "keyframe {k} needs {} words, the layout gives {size}",
                     words.len()
                 )));
             }
-            self.keyframes.put(al.keyframe_offset as usize + k * size * 2, &words_to_bytes(&words))?;
+            self.keyframes.put(
+                al.keyframe_offset as usize + k * size * 2,
+                &words_to_bytes(&words),
+            )?;
         }
         Ok(())
     }
