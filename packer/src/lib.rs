@@ -1,6 +1,21 @@
-//! Texture samples and pages.
+//! Texture samples and the 256×256 pages they sit on, between the WAD's terms and glTF's.
 //!
-//! Will own: cutting a polygon's texels out of its page (sample + shape + flip → UV corners), the
-//! reverse (UV corners on whole texels → sample rectangle, shape and flip; resampling otherwise),
-//! deduplicating samples and packing them into 256×256 pages with `texture_packer`.
-//! Nothing here yet: the foundation issue lays the workspace out; the import and build issues fill it.
+//! - [`corners`]: where a polygon's corners sit on its sample (sample + shape + flip → corner
+//!   points, the table of `shared/notes/format-facts.md`), and back (corner points on whole
+//!   texels → sample rectangle, shape and flip; `None` for artist-made UVs, which the importer
+//!   resamples).
+//! - [`uv`]: texel-edge points ↔ glTF UVs on an atlas of whole pages stacked vertically, rounding
+//!   away Blender's float32 noise, and which page a polygon's corners are on.
+//! - [`pack`]: for building a WAD, deduplicating sample images and packing them into as few
+//!   24-bit pages as the skyline heuristic of `texture_packer` finds, never rotated, never across
+//!   a page's edge, deterministically.
+//!
+//! No glTF or image files here: callers bring texels and UVs as plain numbers.
+
+pub mod corners;
+pub mod pack;
+pub mod uv;
+
+pub use corners::{polygon_corners, recover_texture, Corner, RecoveredTexture, SampleRect, TexelPoint};
+pub use pack::{pack_samples, PackError, PackedPages, PixelFormat, Placement, SampleImage};
+pub use uv::{corners_from_uvs, from_uv, texel_offset, to_uv};
