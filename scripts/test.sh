@@ -10,5 +10,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "== real clients: Blender 5.0.1 (bpy) and the Khronos glTF validator, under target/harness"
+bash tests/harness/setup.sh
+
 echo "== cargo test"
 cargo test --workspace --release

@@ -1,6 +1,9 @@
 //! `wadforge`: moves Tomb Raider objects between TRLE WADs and glTF + YAML manifest directories.
 
+mod import;
 mod info;
+mod output;
+mod progress;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,12 +27,53 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Turn every moveable and static of a WAD into a manifest directory: rigged, animated,
+    /// textured glTF files that Blender opens as they are, plus YAML manifests.
+    Import {
+        /// The .wad file to import (never modified).
+        file: PathBuf,
+        /// The manifest directory to write: new or empty (see --force).
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Import only these objects: slot names or ids, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// TR units per glTF metre (a sector is 1024 units).
+        #[arg(long, default_value_t = wadforge_importer::DEFAULT_TR_UNITS_PER_METRE, allow_negative_numbers = true)]
+        scale: f64,
+        /// Write .gltf + .bin + .png files instead of one .glb per object.
+        #[arg(long)]
+        gltf: bool,
+        /// No progress bar and no summary.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Write into a directory that already holds files (same-named files are replaced).
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { file, json } => info::run(&file, json),
+        Command::Import {
+            file,
+            out,
+            only,
+            scale,
+            gltf,
+            quiet,
+            force,
+        } => import::run(import::ImportArgs {
+            file: &file,
+            out: &out,
+            only,
+            tr_units_per_metre: scale,
+            separate_gltf: gltf,
+            quiet,
+            force,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,333 @@
 //! Import: a model (from a WAD or a level) → a manifest directory of glTF files and manifests.
 //!
-//! Will own: TR space → glTF space (rotation, never a mirror, and a scale), one joint per mesh with
-//! a skin, one glTF animation per TR animation, textures as PNG with exact sample-corner UVs, and
-//! the manifests. Nothing here yet: see the import issue.
+//! - [`space`]: TR space → glTF space (a rotation of 180° about Z, never a mirror; a scale).
+//! - moveables become one joint per TR mesh with a skin and **one skinned mesh**: Blender turns
+//!   that into one armature and one mesh object, which artists edit as one body; build splits it
+//!   back by joint weight. Statics become one mesh with shades as vertex colours.
+//! - one glTF animation per TR animation with keyframes, named `NNN_STATE`.
+//! - the texture pages an object uses, stacked into one PNG; UVs sit exactly on sample corners.
+//! - manifests (see `wadforge-manifests`) carry what glTF cannot.
+//!
+//! Meshes shared between objects (several mesh pointers naming one mesh) are written once, by the
+//! first object that shows them; later users say `same_as`. A moveable whose meshes are all
+//! placeholders shared with others (TR4's LARA) is shown dressed in the moveables the catalogue
+//! names (LARA_SKIN, LARA_SKIN_JOINTS) so Blender shows Lara animated in her outfit.
+
+mod atlas;
+mod document;
+mod geometry;
+mod manifest;
+mod names;
+mod object;
+pub mod space;
+
+use std::collections::HashMap;
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::{MeshIndex, Moveable, Wad};
+use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
+
+pub use document::GltfFormat;
+pub use geometry::{TR_NORMAL, TR_SHADE};
+pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
+
+/// What to import and how.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    pub game: Game,
+    pub tr_units_per_metre: f64,
+    pub format: GltfFormat,
+    /// Import only these objects: slot names or ids.
+    pub only: Option<Vec<String>>,
+    /// Where the model came from, for the top-level manifest.
+    pub source: manifests::Source,
+}
+
+/// One file of the manifest directory.
+#[derive(Debug, Clone)]
+pub struct OutputFile {
+    /// Path relative to the directory, `/`-separated.
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("--only names {name}, which is neither the slot name nor the id of an object in this file (it has: {known})")]
+    UnknownObject { name: String, known: String },
+}
+
+/// One object to import.
+#[derive(Clone, Copy)]
+enum Object {
+    Moveable(usize),
+    Static(usize),
+}
+
+/// Imports `wad`; `progress(done, total, slot)` is called after each object.
+pub fn import(
+    wad: &Wad,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<OutputFile>, ImportError> {
+    let game = options.game;
+    let space = Space {
+        tr_units_per_metre: options.tr_units_per_metre,
+    };
+    let moveable_slots: Vec<String> = wad
+        .moveables
+        .iter()
+        .map(|m| catalog::moveable_slot(game, m.id))
+        .collect();
+    let static_slots: Vec<String> = wad
+        .statics
+        .iter()
+        .map(|s| catalog::static_slot(game, s.id))
+        .collect();
+
+    let mut objects: Vec<Object> = (0..wad.moveables.len())
+        .map(Object::Moveable)
+        .chain((0..wad.statics.len()).map(Object::Static))
+        .collect();
+    if let Some(only) = &options.only {
+        let matches = |o: &Object, name: &str| match *o {
+            Object::Moveable(i) => moveable_slots[i] == name || wad.moveables[i].id.to_string() == name,
+            Object::Static(i) => static_slots[i] == name || wad.statics[i].id.to_string() == name,
+        };
+        for name in only {
+            if !objects.iter().any(|o| matches(o, name)) {
+                let known = moveable_slots
+                    .iter()
+                    .chain(&static_slots)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(ImportError::UnknownObject {
+                    name: name.clone(),
+                    known,
+                });
+            }
+        }
+        objects.retain(|o| only.iter().any(|n| matches(o, n)));
+    }
+
+    let bones: Vec<Vec<String>> = wad
+        .moveables
+        .iter()
+        .map(|m| names::bone_names(game, m.id, m.meshes.len()))
+        .collect();
+    let dressing = plan_dressing(wad, game);
+    let owners = plan_owners(wad, &dressing, &bones);
+
+    let mut files = Vec::new();
+    let mut listed = Vec::new();
+    let total = objects.len();
+    for (done, object) in objects.iter().enumerate() {
+        let (kind, stem, slot) = match *object {
+            Object::Moveable(i) => (
+                "moveables",
+                format!("{:03}_{}", wad.moveables[i].id, moveable_slots[i]),
+                &moveable_slots[i],
+            ),
+            Object::Static(i) => (
+                "statics",
+                format!("{:03}_{}", wad.statics[i].id, static_slots[i]),
+                &static_slots[i],
+            ),
+        };
+        let (document, manifest) = match *object {
+            Object::Moveable(i) => {
+                let m = &wad.moveables[i];
+                let animation_names = names::animation_names(
+                    game,
+                    m.id,
+                    &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
+                );
+                let dress = dressing[i].map(|(body, joints)| object::Dress {
+                    body: &wad.moveables[body],
+                    joints: joints.map(|j| &wad.moveables[j]),
+                });
+                let names_of = object::MoveableNames {
+                    slot,
+                    bones: &bones[i],
+                    animations: &animation_names,
+                };
+                let document = object::moveable(wad, m, dress.as_ref(), &names_of, &space);
+                let bone_manifests = m
+                    .meshes
+                    .iter()
+                    .zip(&bones[i])
+                    .enumerate()
+                    .map(|(b, (&mesh, name))| manifests::Bone {
+                        name: name.clone(),
+                        mesh: manifest::mesh_info(
+                            &wad.meshes[mesh],
+                            owners.same_as(Owner::Bone(i, b), mesh, wad),
+                        ),
+                    })
+                    .collect();
+                let manifest = ObjectManifest::Moveable(manifests::MoveableManifest {
+                    id: m.id,
+                    slot: slot.clone(),
+                    gltf: String::new(),
+                    dressed_by: dressing[i].map(|(body, joints)| manifests::Dressing {
+                        body: wad.moveables[body].id,
+                        joints: joints.map(|j| wad.moveables[j].id),
+                    }),
+                    bones: bone_manifests,
+                    animations: manifest::animations(game, m, &animation_names),
+                });
+                (document, manifest)
+            }
+            Object::Static(i) => {
+                let s = &wad.statics[i];
+                let document = object::static_object(wad, s, slot, &space);
+                let same_as = owners.same_as(Owner::Static(i), s.mesh, wad);
+                let manifest = ObjectManifest::Static(manifest::static_manifest(
+                    s,
+                    slot,
+                    String::new(),
+                    &wad.meshes[s.mesh],
+                    same_as,
+                ));
+                (document, manifest)
+            }
+        };
+        let gltf_files = document.into_files(&stem, options.format);
+        let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
+        let manifest = with_gltf(manifest, gltf_name);
+        let header =
+            format!("wadforge object manifest: {slot}. Edit the glTF beside it in Blender; see README.md.");
+        files.extend(gltf_files.into_iter().map(|(name, bytes)| OutputFile {
+            path: format!("{kind}/{name}"),
+            bytes,
+        }));
+        let yaml = format!("{kind}/{stem}.yaml");
+        files.push(OutputFile {
+            path: yaml.clone(),
+            bytes: manifests::write_yaml(&manifest, &header).into_bytes(),
+        });
+        listed.push(yaml);
+        progress(done + 1, total, slot);
+    }
+
+    let project = Project {
+        wadforge: manifests::SCHEMA_VERSION,
+        source: options.source.clone(),
+        game: game.name().to_string(),
+        units: Units {
+            tr_units_per_metre: options.tr_units_per_metre,
+            axes: manifests::AXES.to_string(),
+        },
+        objects: listed,
+    };
+    let header = "wadforge manifest directory. `wadforge build` turns it back into a WAD; see README.md.";
+    files.push(OutputFile {
+        path: manifests::PROJECT_FILE.to_string(),
+        bytes: manifests::write_yaml(&project, header).into_bytes(),
+    });
+    Ok(files)
+}
+
+fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
+    match manifest {
+        ObjectManifest::Moveable(mut m) => {
+            m.gltf = gltf;
+            ObjectManifest::Moveable(m)
+        }
+        ObjectManifest::Static(mut s) => {
+            s.gltf = gltf;
+            ObjectManifest::Static(s)
+        }
+    }
+}
+
+/// For each moveable, the moveables (indices) that dress it: its catalogue body (and joints) when
+/// they are in the file with the same mesh count and every one of its own meshes is a shared
+/// placeholder that an undressed object shows.
+fn plan_dressing(wad: &Wad, game: Game) -> Vec<Option<(usize, Option<usize>)>> {
+    let index_of = |id: u32| wad.moveables.iter().position(|m| m.id == id);
+    let candidates: Vec<Option<(usize, Option<usize>)>> = wad
+        .moveables
+        .iter()
+        .map(|m| {
+            let body = catalog::body_from(game, m.id).and_then(index_of)?;
+            let fits = |i: usize| wad.moveables[i].meshes.len() == m.meshes.len();
+            if !fits(body) || std::ptr::eq(&wad.moveables[body], m) {
+                return None;
+            }
+            let joints = catalog::joints_from(game, wad.moveables[body].id)
+                .and_then(index_of)
+                .filter(|&j| fits(j));
+            Some((body, joints))
+        })
+        .collect();
+    // Meshes shown by undressed objects.
+    let mut shown = vec![false; wad.meshes.len()];
+    for (i, m) in wad.moveables.iter().enumerate() {
+        if candidates[i].is_none() {
+            m.meshes.iter().for_each(|&k| shown[k] = true);
+        }
+    }
+    wad.statics.iter().for_each(|s| shown[s.mesh] = true);
+    candidates
+        .into_iter()
+        .zip(&wad.moveables)
+        .map(|(c, m)| c.filter(|_| m.meshes.iter().all(|&k| shown[k])))
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Bone(usize, usize),
+    Static(usize),
+}
+
+/// Which object writes each shared mesh: the first undressed object (in file order) that shows it.
+struct Owners {
+    by_mesh: HashMap<MeshIndex, Owner>,
+    bone_names: Vec<Vec<String>>,
+}
+
+fn plan_owners(wad: &Wad, dressing: &[Option<(usize, Option<usize>)>], bones: &[Vec<String>]) -> Owners {
+    let mut by_mesh = HashMap::new();
+    for (i, m) in wad
+        .moveables
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| dressing[*i].is_none())
+    {
+        for (b, &k) in m.meshes.iter().enumerate() {
+            by_mesh.entry(k).or_insert(Owner::Bone(i, b));
+        }
+    }
+    for (i, s) in wad.statics.iter().enumerate() {
+        by_mesh.entry(s.mesh).or_insert(Owner::Static(i));
+    }
+    Owners {
+        by_mesh,
+        bone_names: bones.to_vec(),
+    }
+}
+
+impl Owners {
+    /// The reference for `user`'s mesh `mesh`, or `None` when `user` writes it itself.
+    fn same_as(&self, user: Owner, mesh: MeshIndex, wad: &Wad) -> Option<MeshRef> {
+        match *self.by_mesh.get(&mesh)? {
+            owner if owner == user => None,
+            Owner::Bone(i, b) => Some(MeshRef::Moveable {
+                id: wad.moveables[i].id,
+                bone: self.bone_names[i][b].clone(),
+            }),
+            Owner::Static(i) => Some(MeshRef::Static {
+                id: wad.statics[i].id,
+            }),
+        }
+    }
+}
+
+/// The moveable a catalogue body id names, if present (used by tests).
+pub fn dressed_by(wad: &Wad, game: Game, m: &Moveable) -> Option<u32> {
+    let i = wad.moveables.iter().position(|x| std::ptr::eq(x, m))?;
+    plan_dressing(wad, game)[i].map(|(body, _)| wad.moveables[body].id)
+}

@@ -114,19 +114,19 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
     }
 
     let mut objects = Vec::with_capacity(project.objects.len());
-    let mut slots = HashSet::new();
+    let mut ids = HashSet::new();
     for relative in &project.objects {
         let path = dir.join(relative);
         let manifest: ObjectManifest = parse(&path, &read(&path)?)?;
         validate_object(dir, &path, &manifest)?;
-        let (kind, slot) = match &manifest {
-            ObjectManifest::Moveable(m) => ("moveable", &m.slot),
-            ObjectManifest::Static(s) => ("static", &s.slot),
+        let (kind, id) = match &manifest {
+            ObjectManifest::Moveable(m) => ("moveable", m.id),
+            ObjectManifest::Static(s) => ("static", s.id),
         };
-        if !slots.insert((kind, slot.clone())) {
+        if !ids.insert((kind, id)) {
             return Err(invalid(
                 &path,
-                format!("a second {kind} with slot {slot}; each slot appears once"),
+                format!("a second {kind} with id {id}; each id appears once"),
             ));
         }
         objects.push(LoadedObject {

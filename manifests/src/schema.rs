@@ -70,7 +70,7 @@ pub struct MoveableManifest {
     /// The glTF file, relative to this manifest.
     pub gltf: String,
     /// When the glTF shows meshes of other moveables (Lara's skeleton dressed in LARA_SKIN), their
-    /// slots; build writes each mesh back to its own object.
+    /// ids; build writes each mesh back to its own object and takes this one's from `same_as`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dressed_by: Option<Dressing>,
     /// One per TR mesh, in TR mesh order (the skeleton's depth-first order). Names are the glTF
@@ -80,14 +80,15 @@ pub struct MoveableManifest {
     pub animations: Vec<AnimationManifest>,
 }
 
+/// The moveables (by id) whose meshes the glTF shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dressing {
     /// The moveable whose meshes are the body.
-    pub body: String,
+    pub body: u32,
     /// The moveable whose meshes fill the joints, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub joints: Option<String>,
+    pub joints: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -118,12 +119,14 @@ pub enum Lighting {
     Shades,
 }
 
-/// A mesh of another object: its slot and bone name (statics have the bone `mesh`).
+/// A mesh of another object (slot names repeat in older games, so objects are named by id).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeshRef {
-    pub object: String,
-    pub bone: String,
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum MeshRef {
+    /// A bone of a moveable.
+    Moveable { id: u32, bone: String },
+    /// The mesh of a static.
+    Static { id: u32 },
 }
 
 /// Bounding sphere in TR units, relative to the mesh's pivot.

@@ -34,7 +34,7 @@ to it, the bounding box at rest ("rest", pose_position = REST) and, for every
 action used by the armature (active + NLA strips; all actions if none), for
 every key frame: the world-space axis-aligned bounding box (min, max, Blender
 Z-up world coordinates, full float precision) of all evaluated (deformed)
-vertices of those meshes. Before every frame all pose bones are reset to
+vertices of those meshes, and "per_mesh": the same box per mesh object. Before every frame all pose bones are reset to
 identity so channels an action does not key cannot leak in from the previous
 action, and NLA evaluation is switched off so only the assigned action acts.
 
@@ -427,7 +427,9 @@ def eval_poses():
                 whole = math.floor(f)
                 scene.frame_set(int(whole), subframe=float(f - whole))
                 bb = deformed_bbox(meshes)
-                poses.append({"frame": num(f), "min": bb["min"], "max": bb["max"]})
+                # Per mesh object too: a skeleton may show several (a body and its joint meshes).
+                per_mesh = {o.name: {k: v for k, v in deformed_bbox([o]).items() if k != "vertices"} for o in meshes}
+                poses.append({"frame": num(f), "min": bb["min"], "max": bb["max"], "per_mesh": per_mesh})
             entry["actions"].append({"name": act.name, "slot": slot, "frames": poses})
         # restore
         ad.action = saved[0]
@@ -442,31 +444,41 @@ def eval_poses():
 
 
 # ----------------------------------------------------------------- main
+def inspect(path, eval_poses_too):
+    fresh_scene()
+    imported = import_faithful(path)
+    doc = {"blender": bpy.app.version_string, "gltf_addon": addon_version(),
+           "import": {"file": imported, "settings": IMPORT_SETTINGS}}
+    doc.update(describe_scene())
+    if eval_poses_too:
+        doc["poses"] = eval_poses()
+    return doc
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     flags = {a for a in argv[1:] if a.startswith("--")}
-    unknown = flags - {"--eval-poses"}
-    if len(args) != 1 or unknown:
-        sys.stderr.write("usage: blender_inspect.py FILE.glb|FILE.gltf [--eval-poses]\n")
+    unknown = flags - {"--eval-poses", "--batch"}
+    batch = "--batch" in flags
+    if not args or (len(args) != 1 and not batch) or unknown:
+        sys.stderr.write("usage: blender_inspect.py FILE.glb|FILE.gltf [--eval-poses]\n"
+                         "       blender_inspect.py --batch FILE... [--eval-poses]  (one JSON list, one entry per file)\n")
         return 64
     with json_stdout() as emit:
-        try:
-            fresh_scene()
-            path = import_faithful(args[0])
-            doc = {"blender": bpy.app.version_string, "gltf_addon": addon_version(),
-                   "import": {"file": path, "settings": IMPORT_SETTINGS}}
-            doc.update(describe_scene())
-            if "--eval-poses" in flags:
-                doc["poses"] = eval_poses()
-        except Exception as e:  # noqa: BLE001 - report and fail
-            import traceback
+        docs = []
+        status = 0
+        for path in args:
+            try:
+                docs.append(inspect(path, "--eval-poses" in flags))
+            except Exception as e:  # noqa: BLE001 - report and fail
+                import traceback
 
-            traceback.print_exc()
-            sys.stderr.write(f"blender_inspect.py: FAILED: {e}\n")
-            emit({"error": str(e), "file": args[0]})
-            return 1
-        emit(doc)
-    return 0
+                traceback.print_exc()
+                sys.stderr.write(f"blender_inspect.py: FAILED on {path}: {e}\n")
+                docs.append({"error": str(e), "file": path})
+                status = 1
+        emit(docs if batch else docs[0])
+    return status
 
 
 if __name__ == "__main__":

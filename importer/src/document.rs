@@ -1,0 +1,220 @@
+//! A glTF document under construction: JSON arrays and one binary buffer, written as a GLB or
+//! as `.gltf` + `.bin` + `.png` files.
+
+use serde_json::{json, Map, Value};
+
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const FLOAT: u32 = 5126;
+const UNSIGNED_BYTE: u32 = 5121;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+
+/// How a glTF file is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GltfFormat {
+    /// One binary `.glb` with the buffer and images inside.
+    Glb,
+    /// `.gltf` JSON beside a `.bin` buffer and `.png` images.
+    Separate,
+}
+
+pub(crate) struct Document {
+    arrays: Map<String, Value>,
+    bin: Vec<u8>,
+    /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
+    images: Vec<(String, Vec<u8>)>,
+    pub extras: Option<Value>,
+}
+
+impl Document {
+    pub fn new() -> Self {
+        Document {
+            arrays: Map::new(),
+            bin: Vec::new(),
+            images: Vec::new(),
+            extras: None,
+        }
+    }
+
+    /// Appends `value` to the top-level array `array`; returns its index.
+    pub fn push(&mut self, array: &str, value: Value) -> usize {
+        let list = self
+            .arrays
+            .entry(array)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let list = list.as_array_mut().expect("top-level entries are arrays");
+        list.push(value);
+        list.len() - 1
+    }
+
+    pub fn get_mut(&mut self, array: &str, index: usize) -> Option<&mut Value> {
+        self.arrays.get_mut(array)?.as_array_mut()?.get_mut(index)
+    }
+
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        let mut view = json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() });
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        self.push("bufferViews", view)
+    }
+
+    /// A float accessor of `kind` (SCALAR, VEC2, VEC3, VEC4) over `values`, with min and max when
+    /// `bounds` (the validator requires them on POSITION and animation inputs).
+    pub fn floats(&mut self, kind: &str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
+        let width = components(kind);
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.view(&bytes, vertex_data.then_some(ARRAY_BUFFER));
+        let mut accessor = json!({
+            "bufferView": view, "componentType": FLOAT, "count": values.len() / width, "type": kind,
+        });
+        if bounds && !values.is_empty() {
+            let mut min = vec![f32::INFINITY; width];
+            let mut max = vec![f32::NEG_INFINITY; width];
+            for chunk in values.chunks_exact(width) {
+                for (k, &v) in chunk.iter().enumerate() {
+                    min[k] = min[k].min(v);
+                    max[k] = max[k].max(v);
+                }
+            }
+            accessor["min"] = json!(min);
+            accessor["max"] = json!(max);
+        }
+        self.push("accessors", accessor)
+    }
+
+    /// Triangle indices, in the smallest component type that holds them.
+    pub fn indices(&mut self, indices: &[u32]) -> usize {
+        let max = indices.iter().copied().max().unwrap_or(0);
+        let (bytes, component): (Vec<u8>, u32) = if max < u16::MAX as u32 {
+            (
+                indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),
+                UNSIGNED_SHORT,
+            )
+        } else {
+            (
+                indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+                UNSIGNED_INT,
+            )
+        };
+        let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER));
+        self.push(
+            "accessors",
+            json!({ "bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR" }),
+        )
+    }
+
+    /// JOINTS_0: four joint indices per vertex.
+    pub fn joints(&mut self, joints: &[[u16; 4]]) -> usize {
+        let (bytes, component): (Vec<u8>, u32) = if joints.iter().flatten().all(|&j| j < 256) {
+            (joints.iter().flatten().map(|&j| j as u8).collect(), UNSIGNED_BYTE)
+        } else {
+            (
+                joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect(),
+                UNSIGNED_SHORT,
+            )
+        };
+        let view = self.view(&bytes, Some(ARRAY_BUFFER));
+        self.push(
+            "accessors",
+            json!({ "bufferView": view, "componentType": component, "count": joints.len(), "type": "VEC4" }),
+        )
+    }
+
+    /// Inverse bind matrices (MAT4, column-major).
+    pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> usize {
+        let bytes: Vec<u8> = matrices.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.view(&bytes, None);
+        self.push(
+            "accessors",
+            json!({ "bufferView": view, "componentType": FLOAT, "count": matrices.len(), "type": "MAT4" }),
+        )
+    }
+
+    /// A PNG image; returns its index in `images`.
+    pub fn png(&mut self, name: &str, png: Vec<u8>) -> usize {
+        self.images.push((name.to_string(), png));
+        self.images.len() - 1
+    }
+
+    /// The files of this document named after `stem`: one `.glb`, or `.gltf` + `.bin` + `.png`s.
+    pub fn into_files(mut self, stem: &str, format: GltfFormat) -> Vec<(String, Vec<u8>)> {
+        let mut files = Vec::new();
+        let images = std::mem::take(&mut self.images);
+        for (i, (name, png)) in images.into_iter().enumerate() {
+            match format {
+                GltfFormat::Glb => {
+                    let view = self.view(&png, None);
+                    self.push(
+                        "images",
+                        json!({ "name": name, "bufferView": view, "mimeType": "image/png" }),
+                    );
+                }
+                GltfFormat::Separate => {
+                    let file = format!("{stem}_{i}.png");
+                    self.push("images", json!({ "name": name, "uri": file }));
+                    files.push((file, png));
+                }
+            }
+        }
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        let mut root = Map::new();
+        root.insert(
+            "asset".into(),
+            json!({ "version": "2.0", "generator": concat!("wadforge ", env!("CARGO_PKG_VERSION")) }),
+        );
+        root.insert("scene".into(), json!(0));
+        if !self.bin.is_empty() {
+            let mut buffer = json!({ "byteLength": self.bin.len() });
+            if format == GltfFormat::Separate {
+                buffer["uri"] = json!(format!("{stem}.bin"));
+            }
+            root.insert("buffers".into(), json!([buffer]));
+        }
+        root.extend(self.arrays);
+        if let Some(extras) = self.extras {
+            root.insert("extras".into(), extras);
+        }
+        let json = serde_json::to_vec(&Value::Object(root)).expect("JSON values serialise");
+        match format {
+            GltfFormat::Glb => {
+                let glb = gltf::binary::Glb {
+                    header: gltf::binary::Header {
+                        magic: *b"glTF",
+                        version: 2,
+                        length: 0,
+                    },
+                    json: json.into(),
+                    bin: (!self.bin.is_empty()).then(|| self.bin.into()),
+                };
+                files.push((format!("{stem}.glb"), glb.to_vec().expect("GLB fits in memory")));
+            }
+            GltfFormat::Separate => {
+                if !self.bin.is_empty() {
+                    files.push((format!("{stem}.bin"), self.bin));
+                }
+                files.push((format!("{stem}.gltf"), json));
+            }
+        }
+        files
+    }
+}
+
+fn components(kind: &str) -> usize {
+    match kind {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        "MAT4" => 16,
+        other => unreachable!("accessor type {other} is not used"),
+    }
+}

@@ -1,0 +1,274 @@
+//! TR meshes → glTF primitives: one primitive per material (TR attribute byte), vertices split
+//! only where UVs differ, TR normals and shades carried exactly in float attributes beside the
+//! standard ones.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{json, Value};
+use wadforge_format::{Mesh, Polygon, Shading, Wad};
+use wadforge_packer::corners::polygon_corners;
+
+use crate::atlas::Atlas;
+use crate::document::Document;
+use crate::names::NameSet;
+use crate::space::Space;
+
+/// Name of the float attribute holding TR normals as stored (length about 16300).
+pub const TR_NORMAL: &str = "_TR_NORMAL";
+/// Name of the float attribute holding TR shades as stored (0 light … 8191 dark).
+pub const TR_SHADE: &str = "_TR_SHADE";
+
+/// One TR mesh placed in the file: the joint it follows and where its pivot sits in the bind pose.
+pub(crate) struct Part<'a> {
+    pub joint: u16,
+    /// Pivot position in TR units in the bind pose (the sum of link offsets).
+    pub origin: [i64; 3],
+    pub mesh: &'a Mesh,
+}
+
+/// Materials of one file, one per distinct TR attribute byte.
+pub(crate) struct Materials<'a> {
+    prefix: &'a str,
+    texture: Option<usize>,
+    by_attributes: BTreeMap<u8, usize>,
+}
+
+impl<'a> Materials<'a> {
+    pub fn new(prefix: &'a str, texture: Option<usize>) -> Self {
+        Materials {
+            prefix,
+            texture,
+            by_attributes: BTreeMap::new(),
+        }
+    }
+
+    /// The object's slot name, which prefixes its materials.
+    pub fn prefix(&self) -> &'a str {
+        self.prefix
+    }
+
+    fn get(&mut self, doc: &mut Document, names: &mut NameSet, polygon: &Polygon) -> usize {
+        let byte = polygon.attributes.to_byte();
+        if let Some(&m) = self.by_attributes.get(&byte) {
+            return m;
+        }
+        let a = polygon.attributes;
+        let mut label = if a.additive {
+            "additive".to_string()
+        } else {
+            "opaque".to_string()
+        };
+        if a.shine || a.shine_intensity > 0 {
+            label.push_str(&format!(
+                "_shine{}{}",
+                a.shine_intensity,
+                if a.shine { "" } else { "off" }
+            ));
+        }
+        if a.unknown_bit {
+            label.push_str("_bit7");
+        }
+        let mut material = json!({
+            "name": names.unique(&format!("{}_{label}", self.prefix)),
+            "pbrMetallicRoughness": { "metallicFactor": 0.0, "roughnessFactor": 1.0 },
+            // Additive blending has no glTF equivalent: BLEND shows it see-through, extras keep it.
+            "alphaMode": if a.additive { "BLEND" } else { "MASK" },
+            "extras": {
+                "tr_additive": a.additive,
+                "tr_shine": a.shine,
+                "tr_shine_intensity": a.shine_intensity,
+                "tr_unknown_bit": a.unknown_bit,
+            },
+        });
+        if let Some(texture) = self.texture {
+            material["pbrMetallicRoughness"]["baseColorTexture"] = json!({ "index": texture });
+        }
+        let index = doc.push("materials", material);
+        self.by_attributes.insert(byte, index);
+        index
+    }
+}
+
+/// Vertex data of one primitive under construction.
+#[derive(Default)]
+struct Vertices {
+    positions: Vec<f32>,
+    normals: Vec<f32>,
+    uvs: Vec<f32>,
+    joints: Vec<[u16; 4]>,
+    tr_normals: Vec<f32>,
+    tr_shades: Vec<f32>,
+    colours: Vec<f32>,
+    indices: Vec<u32>,
+    /// (part, TR vertex, UV bits) → glTF vertex.
+    seen: HashMap<(usize, u16, u32, u32), u32>,
+}
+
+/// Meshes shown by one glTF mesh, on one texture atlas, in one role (`body` or `joints`).
+pub(crate) struct MeshSet<'a> {
+    pub parts: &'a [Part<'a>],
+    pub atlas: &'a Atlas,
+    pub role: &'static str,
+}
+
+/// Writes the primitives of `shown` into `doc`; returns the mesh's primitive list.
+pub(crate) fn primitives(
+    doc: &mut Document,
+    names: &mut NameSet,
+    materials: &mut Materials,
+    wad: &Wad,
+    shown: &MeshSet,
+    space: &Space,
+    skinned: bool,
+) -> Vec<Value> {
+    let MeshSet { parts, atlas, .. } = *shown;
+    let any_normals = parts
+        .iter()
+        .any(|p| matches!(p.mesh.shading, Shading::Normals(_)));
+    let any_shades = parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_)));
+    let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
+    for (part_index, part) in parts.iter().enumerate() {
+        let computed = computed_normals(part.mesh);
+        for polygon in &part.mesh.polygons {
+            let material = materials.get(doc, names, polygon);
+            let v = groups.entry(material).or_default();
+            let uvs = match wad.samples.get(polygon.texture.sample as usize) {
+                Some(sample) => polygon_corners(sample, polygon.texture, polygon.is_quad)
+                    .into_iter()
+                    .map(|point| atlas.uv(sample.page, point))
+                    .collect(),
+                None => vec![[0.0, 0.0]; polygon.corners().len()],
+            };
+            let corner_vertex: Vec<u32> = polygon
+                .corners()
+                .iter()
+                .zip(&uvs)
+                .map(|(&tr_vertex, &uv)| {
+                    let key = (part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits());
+                    if let Some(&i) = v.seen.get(&key) {
+                        return i;
+                    }
+                    let index = (v.positions.len() / 3) as u32;
+                    let p = part.mesh.vertices[tr_vertex as usize];
+                    let world = [0, 1, 2].map(|k| (part.origin[k] + p[k] as i64) as f64);
+                    v.positions.extend(space.point(world));
+                    v.uvs.extend(uv);
+                    let t = tr_vertex as usize;
+                    let (stored_normal, shade) = match &part.mesh.shading {
+                        Shading::Normals(n) => (n.get(t).copied(), None),
+                        Shading::Shades(s) => (None, s.get(t).copied()),
+                    };
+                    let display = stored_normal
+                        .map(|n| [n[0] as f64, n[1] as f64, n[2] as f64])
+                        .and_then(unit)
+                        .unwrap_or(computed[t]);
+                    v.normals.extend(Space::direction(display).map(|c| c as f32));
+                    if any_normals {
+                        v.tr_normals
+                            .extend(stored_normal.unwrap_or([0, 0, 0]).map(|c| c as f32));
+                    }
+                    if any_shades {
+                        let s = shade.unwrap_or(0);
+                        v.tr_shades.push(s as f32);
+                        // Shades run from 0 (light) to 8191 (dark).
+                        let grey = (1.0 - (s as f32 / 8191.0)).clamp(0.0, 1.0);
+                        v.colours.extend([grey, grey, grey]);
+                    }
+                    v.joints.push([part.joint, 0, 0, 0]);
+                    v.seen.insert(key, index);
+                    index
+                })
+                .collect();
+            // TR lists corners clockwise seen from the visible side; glTF wants counter-clockwise.
+            v.indices
+                .extend([corner_vertex[0], corner_vertex[2], corner_vertex[1]]);
+            if polygon.is_quad {
+                v.indices
+                    .extend([corner_vertex[0], corner_vertex[3], corner_vertex[2]]);
+            }
+        }
+    }
+
+    groups
+        .into_iter()
+        .map(|(material, v)| {
+            let mut attributes = serde_json::Map::new();
+            attributes.insert(
+                "POSITION".into(),
+                json!(doc.floats("VEC3", &v.positions, true, true)),
+            );
+            attributes.insert(
+                "NORMAL".into(),
+                json!(doc.floats("VEC3", &v.normals, false, true)),
+            );
+            if !atlas.is_empty() {
+                attributes.insert(
+                    "TEXCOORD_0".into(),
+                    json!(doc.floats("VEC2", &v.uvs, false, true)),
+                );
+            }
+            if skinned {
+                let weights: Vec<f32> = v.joints.iter().flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
+                attributes.insert("JOINTS_0".into(), json!(doc.joints(&v.joints)));
+                attributes.insert(
+                    "WEIGHTS_0".into(),
+                    json!(doc.floats("VEC4", &weights, false, true)),
+                );
+            }
+            if !v.tr_normals.is_empty() {
+                attributes.insert(
+                    TR_NORMAL.into(),
+                    json!(doc.floats("VEC3", &v.tr_normals, false, true)),
+                );
+            }
+            if !v.tr_shades.is_empty() {
+                attributes.insert(
+                    TR_SHADE.into(),
+                    json!(doc.floats("SCALAR", &v.tr_shades, false, true)),
+                );
+                attributes.insert(
+                    "COLOR_0".into(),
+                    json!(doc.floats("VEC3", &v.colours, false, true)),
+                );
+            }
+            json!({ "attributes": attributes, "indices": doc.indices(&v.indices), "material": material })
+        })
+        .collect()
+}
+
+fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
+    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    (len > 1e-9).then(|| v.map(|c| c / len))
+}
+
+/// Area-weighted vertex normals in TR axes, from the polygons' outward faces; straight up
+/// (TR −Y) where a vertex has no faces.
+pub(crate) fn computed_normals(mesh: &Mesh) -> Vec<[f64; 3]> {
+    let mut sums = vec![[0.0f64; 3]; mesh.vertices.len()];
+    let vertex = |i: u16| mesh.vertices.get(i as usize).map(|v| v.map(|c| c as f64));
+    for p in &mesh.polygons {
+        let corners = p.corners();
+        for k in 1..corners.len() - 1 {
+            let (Some(a), Some(b), Some(c)) =
+                (vertex(corners[0]), vertex(corners[k]), vertex(corners[k + 1]))
+            else {
+                continue;
+            };
+            let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| c[i] - a[i]));
+            // Clockwise from the visible side: the outward normal is w × u.
+            let n = [
+                w[1] * u[2] - w[2] * u[1],
+                w[2] * u[0] - w[0] * u[2],
+                w[0] * u[1] - w[1] * u[0],
+            ];
+            for &i in [corners[0], corners[k], corners[k + 1]].iter() {
+                if let Some(s) = sums.get_mut(i as usize) {
+                    (0..3).for_each(|j| s[j] += n[j]);
+                }
+            }
+        }
+    }
+    sums.into_iter()
+        .map(|s| unit(s).unwrap_or([0.0, -1.0, 0.0]))
+        .collect()
+}

@@ -1,0 +1,172 @@
+//! Model → object manifests: everything glTF cannot carry, with frames relative to each
+//! animation's first frame and animations referred to by name.
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::{Animation, BoundingBox, Command, Mesh, Moveable, Shading, Static};
+use wadforge_manifests::*;
+
+pub(crate) fn mesh_info(mesh: &Mesh, same_as: Option<MeshRef>) -> MeshInfo {
+    MeshInfo {
+        sphere: Sphere {
+            center: mesh.sphere.center,
+            radius: mesh.sphere.radius,
+            flag: mesh.sphere.flag,
+        },
+        lighting: match mesh.shading {
+            Shading::Normals(_) => Lighting::Normals,
+            Shading::Shades(_) => Lighting::Shades,
+        },
+        same_as,
+    }
+}
+
+pub(crate) fn bounds(b: BoundingBox) -> BoxBounds {
+    BoxBounds {
+        min: b.min,
+        max: b.max,
+    }
+}
+
+fn state(game: Game, moveable: u32, id: u16) -> StateRef {
+    StateRef {
+        id,
+        name: catalog::state_name(game, moveable, id).map(str::to_string),
+    }
+}
+
+/// The animation named by `relative` (an index into the moveable's list), and the frame offset
+/// that makes its frames relative.
+fn target(animations: &[Animation], names: &[String], relative: i32) -> (AnimationName, i32) {
+    match usize::try_from(relative)
+        .ok()
+        .and_then(|i| animations.get(i).map(|a| (i, a)))
+    {
+        Some((i, a)) => (AnimationName::Name(names[i].clone()), a.frame_start as i32),
+        None => (AnimationName::Index(relative), 0),
+    }
+}
+
+pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<AnimationManifest> {
+    m.animations
+        .iter()
+        .zip(names)
+        .map(|(a, name)| {
+            let first = a.frame_start as i32;
+            let (next, next_first) = target(&m.animations, names, a.next_animation);
+            AnimationManifest {
+                name: name.clone(),
+                state: state(game, m.id, a.state),
+                frame_duration: a.frame_duration,
+                first_frame: Some(a.frame_start),
+                frames: a.frame_end.wrapping_sub(a.frame_start).wrapping_add(1),
+                speed: a.speed.to_f64(),
+                acceleration: a.acceleration.to_f64(),
+                lateral_speed: a.lateral_speed.to_f64(),
+                lateral_acceleration: a.lateral_acceleration.to_f64(),
+                next: AnimationTarget {
+                    animation: next,
+                    frame: a.next_frame as i32 - next_first,
+                },
+                state_changes: a
+                    .state_changes
+                    .iter()
+                    .map(|c| StateChangeManifest {
+                        state: state(game, m.id, c.state),
+                        dispatches: c
+                            .dispatches
+                            .iter()
+                            .map(|d| {
+                                let (animation, target_first) =
+                                    target(&m.animations, names, d.next_animation);
+                                DispatchManifest {
+                                    frames: [d.frame_start as i32 - first, d.frame_end as i32 - first],
+                                    animation,
+                                    frame: d.next_frame as i32 - target_first,
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+                commands: a.commands.iter().map(|c| command(c, first)).collect(),
+                keyframe_boxes: a.keyframes.iter().map(|k| bounds(k.bounding_box)).collect(),
+            }
+        })
+        .collect()
+}
+
+fn command(c: &Command, first: i32) -> CommandManifest {
+    match *c {
+        Command::SetPosition { x, y, z } => CommandManifest::SetPosition([x, y, z]),
+        Command::JumpVelocity { vertical, horizontal } => CommandManifest::Jump { vertical, horizontal },
+        Command::EmptyHands => CommandManifest::EmptyHands,
+        Command::Kill => CommandManifest::Kill,
+        Command::PlaySound {
+            frame,
+            sound,
+            on_land,
+            in_water,
+        } => CommandManifest::Sound {
+            frame: frame as i32 - first,
+            id: sound,
+            on: match (on_land, in_water) {
+                (false, false) => SoundPlace::Anywhere,
+                (true, false) => SoundPlace::Land,
+                (false, true) => SoundPlace::Water,
+                (true, true) => SoundPlace::LandAndWater,
+            },
+        },
+        Command::Effect { frame, effect } => CommandManifest::Effect {
+            frame: frame as i32 - first,
+            id: effect,
+            name: effect_name(effect).map(str::to_string),
+        },
+    }
+}
+
+/// TR4 flip effects triggered from animations (the WAD document's command table).
+fn effect_name(effect: u16) -> Option<&'static str> {
+    Some(match effect {
+        0 => "ROTATE_180",
+        1 => "FLOOR_SHAKE",
+        2 => "FLOOD_SOUND",
+        3 => "LARA_BUBBLES",
+        4 => "FINISH_LEVEL",
+        5 => "ACTIVATE_CAMERA",
+        6 => "ACTIVATE_KEY",
+        7 => "HEAVY_EARTHQUAKE",
+        8 => "GET_CROWBAR",
+        11 => "SOFT_EARTHQUAKE",
+        12 => "DISABLE_GUNS",
+        14 => "GET_RIGHT_GUN",
+        15 => "GET_LEFT_GUN",
+        16 => "FIRE_RIGHT_GUN",
+        17 => "FIRE_LEFT_GUN",
+        18 => "MESHSWAP_1",
+        19 => "MESHSWAP_2",
+        20 => "MESHSWAP_3",
+        23 => "HIDE_OBJECT",
+        24 => "SHOW_OBJECT",
+        26 => "REMOVE_PONYTAIL",
+        43 => "GET_WATERSKIN",
+        44 => "PUT_BACK_WATERSKIN",
+        _ => return None,
+    })
+}
+
+pub(crate) fn static_manifest(
+    s: &Static,
+    slot: &str,
+    gltf: String,
+    mesh: &Mesh,
+    same_as: Option<MeshRef>,
+) -> StaticManifest {
+    StaticManifest {
+        id: s.id,
+        slot: slot.to_string(),
+        gltf,
+        mesh: mesh_info(mesh, same_as),
+        visibility_box: bounds(s.visibility),
+        collision_box: bounds(s.collision),
+        flags: s.flags,
+    }
+}

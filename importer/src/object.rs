@@ -1,0 +1,261 @@
+//! One glTF document per object: a moveable as a skinned, animated armature, a static as one mesh.
+
+use serde_json::json;
+use wadforge_format::{Mesh, Moveable, Rotation, Static, Wad};
+
+use crate::atlas::Atlas;
+use crate::document::Document;
+use crate::geometry::{primitives, Materials, MeshSet, Part};
+use crate::names::NameSet;
+use crate::space::{quaternion, Space};
+
+/// What the glTF of a moveable shows instead of its own meshes, when other moveables dress it.
+pub(crate) struct Dress<'a> {
+    pub body: &'a Moveable,
+    pub joints: Option<&'a Moveable>,
+}
+
+pub(crate) struct MoveableNames<'a> {
+    pub slot: &'a str,
+    pub bones: &'a [String],
+    pub animations: &'a [String],
+}
+
+/// Bind-pose pivot of each mesh: the sum of link offsets from the root.
+pub(crate) fn bind_origins(m: &Moveable) -> Vec<[i64; 3]> {
+    let mut origins = vec![[0i64; 3]; m.meshes.len()];
+    for (i, link) in m.links.iter().enumerate() {
+        let child = i + 1;
+        if child < origins.len() {
+            let parent = origins.get(link.parent).copied().unwrap_or([0; 3]);
+            origins[child] = [0, 1, 2].map(|k| parent[k] + link.offset[k] as i64);
+        }
+    }
+    origins
+}
+
+/// The glTF of a moveable: one joint per TR mesh (rest pose = link offsets, identity rotations),
+/// one skinned mesh with every vertex weighted 1.0 to its joint, one animation per TR animation
+/// that has keyframes.
+pub(crate) fn moveable(
+    wad: &Wad,
+    m: &Moveable,
+    dress: Option<&Dress>,
+    names_of: &MoveableNames,
+    space: &Space,
+) -> Document {
+    let mut doc = Document::new();
+    let mut names = NameSet::default();
+    let slot = names_of.slot;
+    let joint_count = m.meshes.len();
+    let bones: Vec<String> = names_of.bones.iter().map(|b| names.unique(b)).collect();
+    let origins = bind_origins(m);
+
+    let mesh_of = |owner: &Moveable, i: usize| owner.meshes.get(i).and_then(|&k| wad.meshes.get(k));
+    let body_owner = dress.map_or(m, |d| d.body);
+    let place = |owner: &Moveable| -> Vec<Part> {
+        origins
+            .iter()
+            .enumerate()
+            .filter_map(|(joint, origin)| {
+                mesh_of(owner, joint).map(|mesh| Part {
+                    joint: joint as u16,
+                    origin: *origin,
+                    mesh,
+                })
+            })
+            .collect()
+    };
+    let body = place(body_owner);
+    let joints = dress.and_then(|d| d.joints).map(place).unwrap_or_default();
+
+    // Joint nodes come first so that node i is joint i.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); joint_count];
+    for (i, link) in m.links.iter().enumerate() {
+        if i + 1 < joint_count && link.parent < joint_count {
+            children[link.parent].push(i + 1);
+        }
+    }
+    for (j, bone) in bones.iter().enumerate() {
+        let mut node = json!({ "name": bone, "extras": { "tr_mesh": j } });
+        if j > 0 {
+            let offset = m.links[j - 1].offset.map(|c| c as f64);
+            node["translation"] = json!(space.point(offset));
+        }
+        if !children[j].is_empty() {
+            node["children"] = json!(children[j]);
+        }
+        doc.push("nodes", node);
+    }
+
+    let mut scene_nodes = Vec::new();
+    if joint_count > 0 {
+        scene_nodes.push(0);
+    }
+    let (atlas, texture) = texture(&mut doc, wad, body.iter().chain(&joints), slot);
+    let mut materials = Materials::new(slot, texture);
+    let mut mesh_nodes = Vec::new();
+    // The joint meshes of a dressed skeleton are their own object, as in TR's tools: the stored
+    // keyframe boxes enclose the body alone.
+    for (parts, role) in [(&body, "body"), (&joints, "joints")] {
+        let shown = MeshSet {
+            parts,
+            atlas: &atlas,
+            role,
+        };
+        if let Some(node) = mesh_node(
+            &mut doc,
+            &mut names,
+            &mut materials,
+            wad,
+            &shown,
+            space,
+            joint_count > 0,
+        ) {
+            mesh_nodes.push(node);
+        }
+    }
+    if !mesh_nodes.is_empty() && joint_count > 0 {
+        let inverse_binds: Vec<[f32; 16]> = origins
+            .iter()
+            .map(|o| {
+                let t = space.point(o.map(|c| c as f64));
+                [
+                    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -t[0], -t[1], -t[2], 1.0,
+                ]
+            })
+            .collect();
+        let matrices = doc.matrices(&inverse_binds);
+        let skin = doc.push(
+            "skins",
+            json!({ "name": names.unique(slot), "joints": (0..joint_count).collect::<Vec<_>>(),
+                    "inverseBindMatrices": matrices, "skeleton": 0 }),
+        );
+        for &node in &mesh_nodes {
+            doc.get_mut("nodes", node).expect("the mesh node was just added")["skin"] = json!(skin);
+        }
+    }
+    scene_nodes.extend(mesh_nodes);
+
+    for (a, name) in m.animations.iter().zip(names_of.animations) {
+        if a.keyframes.is_empty() || joint_count == 0 {
+            continue;
+        }
+        let tick = a.frame_duration.max(1) as f32 / 30.0;
+        let times: Vec<f32> = (0..a.keyframes.len()).map(|k| k as f32 * tick).collect();
+        let input = doc.floats("SCALAR", &times, true, false);
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        let mut channel = |doc: &mut Document, node: usize, path: &str, output: usize| {
+            channels.push(json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }));
+            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+            let _ = doc;
+        };
+        let offsets: Vec<f32> = a
+            .keyframes
+            .iter()
+            .flat_map(|k| space.point(k.offset.map(|c| c as f64)))
+            .collect();
+        let output = doc.floats("VEC3", &offsets, false, false);
+        channel(&mut doc, 0, "translation", output);
+        for j in 0..joint_count {
+            let mut previous = [0.0, 0.0, 0.0, 1.0];
+            let mut quaternions = Vec::with_capacity(a.keyframes.len() * 4);
+            for k in &a.keyframes {
+                let r = k.rotations.get(j).copied().unwrap_or(Rotation::default());
+                let mut q = quaternion(&r);
+                // Keep consecutive keys in one hemisphere so LINEAR takes the short way.
+                if (0..4).map(|i| q[i] * previous[i]).sum::<f64>() < 0.0 {
+                    q = q.map(|c| -c);
+                }
+                previous = q;
+                quaternions.extend(q.map(|c| c as f32));
+            }
+            let output = doc.floats("VEC4", &quaternions, false, false);
+            channel(&mut doc, j, "rotation", output);
+        }
+        doc.push(
+            "animations",
+            json!({ "name": names.unique(name), "channels": channels, "samplers": samplers }),
+        );
+    }
+
+    doc.push("scenes", json!({ "name": slot, "nodes": scene_nodes }));
+    doc.extras = Some(json!({ "wadforge_kind": "moveable", "wadforge_id": m.id, "wadforge_slot": slot }));
+    doc
+}
+
+/// The glTF of a static: one mesh node, shades as vertex colours.
+pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, space: &Space) -> Document {
+    let mut doc = Document::new();
+    let mut names = NameSet::default();
+    let parts: Vec<Part> = wad
+        .meshes
+        .get(s.mesh)
+        .map(|mesh| Part {
+            joint: 0,
+            origin: [0; 3],
+            mesh,
+        })
+        .into_iter()
+        .collect();
+    let (atlas, texture) = texture(&mut doc, wad, &parts, slot);
+    let mut materials = Materials::new(slot, texture);
+    let shown = MeshSet {
+        parts: &parts,
+        atlas: &atlas,
+        role: "body",
+    };
+    let nodes: Vec<usize> = mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
+        .into_iter()
+        .collect();
+    doc.push("scenes", json!({ "name": slot, "nodes": nodes }));
+    doc.extras = Some(json!({ "wadforge_kind": "static", "wadforge_id": s.id, "wadforge_slot": slot }));
+    doc
+}
+
+/// The texture image of the pages `parts` use, and the glTF texture showing it.
+fn texture<'a>(
+    doc: &mut Document,
+    wad: &Wad,
+    parts: impl IntoIterator<Item = &'a Part<'a>>,
+    slot: &str,
+) -> (Atlas, Option<usize>) {
+    let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh));
+    let texture = (!atlas.is_empty()).then(|| {
+        let image = doc.png(&format!("{slot}_texture"), atlas.png(wad));
+        // Texels are texels: no filtering, no wrapping.
+        let sampler = doc.push(
+            "samplers",
+            json!({ "magFilter": 9728, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071 }),
+        );
+        doc.push("textures", json!({ "sampler": sampler, "source": image }))
+    });
+    (atlas, texture)
+}
+
+/// The mesh of `shown` and the node that shows it; `None` when it has no polygons.
+fn mesh_node(
+    doc: &mut Document,
+    names: &mut NameSet,
+    materials: &mut Materials,
+    wad: &Wad,
+    shown: &MeshSet,
+    space: &Space,
+    skinned: bool,
+) -> Option<usize> {
+    let slot = materials.prefix();
+    if shown.parts.iter().all(|p| p.mesh.polygons.is_empty()) {
+        return None;
+    }
+    let primitives = primitives(doc, names, materials, wad, shown, space, skinned);
+    let role = shown.role;
+    let mesh = doc.push(
+        "meshes",
+        json!({ "name": names.unique(&format!("{slot}_{role}_mesh")), "primitives": primitives }),
+    );
+    Some(doc.push(
+        "nodes",
+        json!({ "name": names.unique(&format!("{slot}_{role}")), "mesh": mesh, "extras": { "tr_role": role } }),
+    ))
+}

@@ -1,0 +1,90 @@
+//! `wadforge import`: a WAD → a manifest directory of glTF files and YAML manifests.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use wadforge_format::catalog::Game;
+use wadforge_format::wad;
+use wadforge_importer::{GltfFormat, ImportOptions};
+
+use crate::output::{prepare_output_dir, write_atomically};
+use crate::progress::Progress;
+
+pub struct ImportArgs<'a> {
+    pub file: &'a Path,
+    pub out: &'a Path,
+    pub only: Option<Vec<String>>,
+    pub tr_units_per_metre: f64,
+    pub separate_gltf: bool,
+    pub quiet: bool,
+    pub force: bool,
+}
+
+pub fn run(args: ImportArgs) -> anyhow::Result<()> {
+    let extension = args
+        .file
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if matches!(extension.as_str(), "phd" | "tub" | "tr2" | "tr4") {
+        bail!(
+            "{}: importing level files (.phd, .tub, .tr2, .tr4) is not supported yet; import a .wad",
+            args.file.display()
+        );
+    }
+    if !(args.tr_units_per_metre.is_finite() && args.tr_units_per_metre > 0.0) {
+        bail!(
+            "--scale must be a positive number of TR units per metre, not {}",
+            args.tr_units_per_metre
+        );
+    }
+    let bytes = std::fs::read(args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let (model, _) =
+        wad::read(&bytes).with_context(|| format!("{} is not a valid WAD", args.file.display()))?;
+    prepare_output_dir(args.out, args.force)?;
+
+    let options = ImportOptions {
+        game: Game::Tr4,
+        tr_units_per_metre: args.tr_units_per_metre,
+        format: if args.separate_gltf {
+            GltfFormat::Separate
+        } else {
+            GltfFormat::Glb
+        },
+        only: args.only,
+        source: wadforge_manifests::Source {
+            file: args
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            format: "wad".into(),
+            version: model.version,
+        },
+    };
+    let objects = model.moveables.len() + model.statics.len();
+    let progress = Progress::new(objects as u64, "importing", args.quiet);
+    let files = wadforge_importer::import(&model, &options, &mut |done, _, slot| {
+        progress.set(done as u64, slot)
+    })?;
+    progress.finish();
+    for file in &files {
+        write_atomically(&args.out.join(&file.path), &file.bytes)?;
+    }
+    if !args.quiet {
+        let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+        eprintln!(
+            "imported {} objects from {} into {} ({} files, {:.1} MB)",
+            files
+                .iter()
+                .filter(|f| f.path.ends_with(".yaml"))
+                .count()
+                .saturating_sub(1),
+            args.file.display(),
+            args.out.display(),
+            files.len(),
+            bytes as f64 / 1e6
+        );
+    }
+    Ok(())
+}

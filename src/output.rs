@@ -1,0 +1,48 @@
+//! Writing outputs safely: every file is written beside its target and renamed into place, and a
+//! directory that already holds files is only written into when the user says so.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+/// Writes `bytes` to `path` atomically (temp file in the same directory, then rename).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp: PathBuf = dir.join(format!(".{name}.wadforge-tmp"));
+    std::fs::write(&temp, bytes).with_context(|| format!("cannot write {}", temp.display()))?;
+    std::fs::rename(&temp, path).with_context(|| {
+        let _ = std::fs::remove_file(&temp);
+        format!("cannot move {} into place as {}", temp.display(), path.display())
+    })
+}
+
+/// Checks that `dir` is new or empty, or that the user allowed writing into it.
+pub fn prepare_output_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() && !force {
+                bail!(
+                    "{} already exists and is not empty; choose a new directory, or pass --force to write into it \
+                     (files of the same name are replaced, others are left alone)",
+                    dir.display()
+                );
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            bail!("{} exists and is not a directory", dir.display())
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    }
+}
