@@ -374,3 +374,105 @@ mod tests {
         assert_eq!(posed_bounding_box(&[], &keyframe, &[]), BoundingBox::default());
     }
 }
+
+/// The keyframe angles of a rotation matrix (TR axes, row-major): the inverse of
+/// [`Transform::rotation_yxz`], in units of 4096 per turn, encoded as [`Rotation::compact`] would
+/// (one axis when the other two are zero; three-axis angles rounded to multiples of 4).
+///
+/// Two angle sets give every rotation: (x, y, z) and (180° − x, y + 180°, z + 180°). The game
+/// interpolates each angle between keyframes, so the choice matters: the set nearest `near` (the
+/// previous keyframe's) is taken, or without it the one with the smaller angles.
+pub fn rotation_from_matrix(m: [[f64; 3]; 3], near: Option<&Rotation>) -> Rotation {
+    // M = Ry·Rx·Rz: M[1][2] = −sin x, M[0][2] = sin y cos x, M[2][2] = cos y cos x,
+    // M[1][0] = cos x sin z, M[1][1] = cos x cos z.
+    let sx = (-m[1][2]).clamp(-1.0, 1.0);
+    let x = sx.asin();
+    let (y, z) = if sx.abs() < 1.0 - 1e-9 {
+        (m[0][2].atan2(m[2][2]), m[1][0].atan2(m[1][1]))
+    } else {
+        // Gimbal lock: only y ± z is defined; put it all in y.
+        ((-m[2][0]).atan2(m[0][0]), 0.0)
+    };
+    let turn = Rotation::FULL_TURN as f64;
+    let units = |a: f64| (a / std::f64::consts::TAU * turn).round().rem_euclid(turn);
+    let first = [units(x), units(y), units(z)];
+    let half = turn / 2.0;
+    let second = [
+        (half - first[0]).rem_euclid(turn),
+        (first[1] + half) % turn,
+        (first[2] + half) % turn,
+    ];
+    let target = near.map_or([0.0; 3], |r| [r.x, r.y, r.z].map(|a| (a as f64).rem_euclid(turn)));
+    let distance = |a: &[f64; 3]| -> f64 {
+        (0..3)
+            .map(|i| {
+                let d = (a[i] - target[i]).rem_euclid(turn);
+                d.min(turn - d)
+            })
+            .sum()
+    };
+    let [x, y, z] = if distance(&second) < distance(&first) {
+        second
+    } else {
+        first
+    };
+    Rotation::compact(x as u16, y as u16, z as u16)
+}
+
+#[cfg(test)]
+mod inverse_tests {
+    use super::*;
+
+    fn matrix(r: &Rotation) -> [[f64; 3]; 3] {
+        let t = Transform::rotation_yxz(r);
+        [0, 1, 2].map(|i| [t.m[i][0], t.m[i][1], t.m[i][2]])
+    }
+
+    #[test]
+    fn the_angle_set_nearest_the_previous_keyframe_is_chosen() {
+        // x beyond 90°: the principal solution differs, the previous keyframe decides.
+        let previous = Rotation::compact(1100, 20, 40);
+        let r = Rotation::compact(1120, 24, 48);
+        assert_eq!(rotation_from_matrix(matrix(&r), Some(&previous)), r);
+        let mirrored = Rotation::compact(2048 - 1120, 2048 + 24, 2048 + 48);
+        assert_eq!(rotation_from_matrix(matrix(&r), Some(&mirrored)), mirrored);
+    }
+
+    #[test]
+    fn matrices_give_back_their_angles() {
+        for (x, y, z) in [
+            (0, 0, 0),
+            (1000, 0, 0),
+            (0, 2000, 0),
+            (0, 0, 4092),
+            (100, 900, 300),
+            (3996, 16, 900),
+        ] {
+            let r = Rotation::compact(x, y, z);
+            let t = Transform::rotation_yxz(&r);
+            let m = [0, 1, 2].map(|i| [t.m[i][0], t.m[i][1], t.m[i][2]]);
+            let back = rotation_from_matrix(m, None);
+            // The same rotation: compare the matrices (Euler angles are not unique).
+            let t2 = Transform::rotation_yxz(&back);
+            for i in 0..3 {
+                for j in 0..3 {
+                    assert!((t.m[i][j] - t2.m[i][j]).abs() < 2e-3, "{r:?} -> {back:?}");
+                }
+            }
+            assert_eq!(back, r, "the smaller angle set is the one given");
+        }
+    }
+
+    #[test]
+    fn gimbal_lock_still_gives_the_same_rotation() {
+        let r = Rotation::compact(1024, 400, 800);
+        let t = Transform::rotation_yxz(&r);
+        let back = rotation_from_matrix([0, 1, 2].map(|i| [t.m[i][0], t.m[i][1], t.m[i][2]]), None);
+        let t2 = Transform::rotation_yxz(&back);
+        for i in 0..3 {
+            for j in 0..3 {
+                assert!((t.m[i][j] - t2.m[i][j]).abs() < 2e-3, "{back:?}");
+            }
+        }
+    }
+}

@@ -214,9 +214,27 @@ fn check_in_blender(model: &Wad, dir: &Path) {
                         keyframes += 1;
                     }
                 }
-                check_mesh_counts(report, &m.slot);
+                // What each mesh object shows: the body (its own meshes, or the dressing body's)
+                // and, for a dressed skeleton, the joint meshes.
+                let meshes_of = |id: u32| {
+                    let owner = model.moveables.iter().find(|x| x.id == id).unwrap();
+                    owner.meshes.iter().map(|&k| &model.meshes[k]).collect::<Vec<_>>()
+                };
+                let body_id = m.dressed_by.as_ref().map_or(m.id, |d| d.body);
+                let mut expected = vec![(format!("{}_body", m.slot), meshes_of(body_id))];
+                if let Some(joints) = m.dressed_by.as_ref().and_then(|d| d.joints) {
+                    expected.push((format!("{}_joints", m.slot), meshes_of(joints)));
+                }
+                check_mesh_counts(report, &m.slot, &expected);
             }
-            ObjectManifest::Static(s) => check_mesh_counts(by_file[&s.gltf], &s.slot),
+            ObjectManifest::Static(s) => {
+                let mesh = &model.meshes[model.statics.iter().find(|x| x.id == s.id).unwrap().mesh];
+                check_mesh_counts(
+                    by_file[&s.gltf],
+                    &s.slot,
+                    &[(format!("{}_body", s.slot), vec![mesh])],
+                );
+            }
         }
     }
     eprintln!(
@@ -226,17 +244,38 @@ fn check_in_blender(model: &Wad, dir: &Path) {
     assert!(keyframes > 0);
 }
 
-/// Blender keeps every glTF vertex (merge_vertices off) and triangle, and the texture.
-fn check_mesh_counts(report: &Value, slot: &str) {
-    for mesh in report["meshes"].as_array().unwrap() {
-        let name = mesh["name"].as_str().unwrap();
-        assert!(
-            mesh["vertices"].as_u64().unwrap() > 0,
-            "{slot}: {name} has no vertices"
-        );
+/// Blender shows each expected mesh object with one triangle per TR triangle and two per quad,
+/// at least one vertex per TR vertex used and at most one per polygon corner, and the texture.
+fn check_mesh_counts(report: &Value, slot: &str, expected: &[(String, Vec<&wadforge_format::Mesh>)]) {
+    let meshes = report["meshes"].as_array().unwrap();
+    assert_eq!(meshes.len(), expected.len(), "{slot}: mesh objects");
+    for (name, tr_meshes) in expected {
+        let mesh = meshes
+            .iter()
+            .find(|m| m["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("{slot}: no {name}"));
+        let polygons = tr_meshes.iter().flat_map(|m| &m.polygons);
+        let triangles: usize = polygons.clone().map(|p| if p.is_quad { 2 } else { 1 }).sum();
+        let corners: usize = polygons.map(|p| p.corners().len()).sum();
+        let used: usize = tr_meshes
+            .iter()
+            .map(|m| {
+                m.polygons
+                    .iter()
+                    .flat_map(|p| p.corners())
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+            })
+            .sum();
         assert_eq!(
-            mesh["polygons"], mesh["triangles"],
-            "{slot}: {name}: every face is a triangle"
+            mesh["polygons"].as_u64().unwrap() as usize,
+            triangles,
+            "{slot}: {name} faces"
+        );
+        let vertices = mesh["vertices"].as_u64().unwrap() as usize;
+        assert!(
+            (used..=corners).contains(&vertices),
+            "{slot}: {name}: {vertices} vertices, expected {used}..={corners}"
         );
         let materials = mesh["materials"].as_array().unwrap();
         assert!(!materials.is_empty(), "{slot}: {name} has no material");

@@ -1,0 +1,37 @@
+//! Import time on the largest fixture: the whole model → glTF + manifests in memory.
+//! `cargo bench -p wadforge-importer --bench import`
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use wadforge_format::catalog::Game;
+use wadforge_format::wad;
+use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
+
+fn import(c: &mut Criterion) {
+    let model = wadforge_fixtures::largest();
+    let bytes = wad::write(&model, None).expect("the largest fixture writes");
+    let options = ImportOptions {
+        game: Game::Tr4,
+        tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
+        format: GltfFormat::Glb,
+        only: None,
+        source: wadforge_manifests::Source {
+            file: "largest.wad".into(),
+            format: "wad".into(),
+            version: 129,
+        },
+    };
+    let mut group = c.benchmark_group("import");
+    group.sample_size(10);
+    // Throughput in bytes of the WAD read, so MB/s compares with the codec's.
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("largest fixture, read + import", |b| {
+        b.iter(|| {
+            let (model, _) = wad::read(std::hint::black_box(&bytes)).unwrap();
+            wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, import);
+criterion_main!(benches);
