@@ -1,5 +1,6 @@
 //! `wadforge`: moves Tomb Raider objects between TRLE WADs and glTF + YAML manifest directories.
 
+mod build;
 mod import;
 mod info;
 mod output;
@@ -51,12 +52,43 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names).
+    Build {
+        /// The manifest directory (made by `wadforge import`, edited in Blender).
+        dir: PathBuf,
+        /// The WAD to write; never one of the inputs.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Start from this WAD: the directory's objects replace the same ids or are added, every
+        /// other object keeps its exact content; its .swd, .sam and .sfx are copied beside OUT.
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Also write every packed texture page as PNG, and a copy with each sample outlined.
+        #[arg(long, value_name = "DIR")]
+        pages: Option<PathBuf>,
+        /// No progress bar and no summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { file, json } => info::run(&file, json),
+        Command::Build {
+            dir,
+            out,
+            base,
+            pages,
+            quiet,
+        } => build::run(build::BuildArgs {
+            dir: &dir,
+            out: &out,
+            base: base.as_deref(),
+            pages: pages.as_deref(),
+            quiet,
+        }),
         Command::Import {
             file,
             out,

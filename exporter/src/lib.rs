@@ -1,5 +1,21 @@
 //! Build: a manifest directory → a model ready for the WAD writer.
 //!
-//! Will own: gathering each joint's triangles, welding (meshopt), rebuilding quads, normals and
-//! spheres, texture samples from UVs, link stacks from the skeleton, keyframes from the glTF
-//! animations. Nothing here yet: see the build issue.
+//! - `texture`: polygons' UV corners on their material images → texture samples (exact when the
+//!   corners sit on a sample rectangle, resampled otherwise), deduplicated and packed into pages.
+//! - `states`: manifest animations (names, relative frames) → the model's state machine.
+//! - `spheres`: bounding spheres kept from the manifest when they still enclose the mesh.
+//! - the glTF side (skeleton, geometry, keyframes) and the assembly of the model.
+
+mod build;
+mod error;
+mod geometry;
+mod input;
+mod keyframes;
+mod math;
+mod skeleton;
+pub mod spheres;
+pub mod states;
+pub mod texture;
+
+pub use build::{build, BuildOutput, KEPT_BOX_TOLERANCE};
+pub use error::{BuildError, Place};

@@ -141,8 +141,9 @@ pub(crate) fn moveable(
         if a.keyframes.is_empty() || joint_count == 0 {
             continue;
         }
-        let tick = a.frame_duration.max(1) as f32 / 30.0;
-        let times: Vec<f32> = (0..a.keyframes.len()).map(|k| k as f32 * tick).collect();
+        // One rounding of k × duration / 30 s: build samples at exactly these times.
+        let tick = a.frame_duration.max(1) as f64 / 30.0;
+        let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
         let input = doc.floats("SCALAR", &times, true, false);
         let mut samplers = Vec::new();
         let mut channels = Vec::new();

@@ -1,0 +1,491 @@
+//! The assembly: every object's manifest and glTF → one model, textures packed once for all
+//! objects, shared meshes resolved, a base WAD patched.
+
+use std::collections::HashMap;
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::pose::{posed_bounding_box, Transform};
+use wadforge_format::{BoundingBox, Mesh, MeshIndex, Moveable, Polygon, Shading, Static, Wad};
+use wadforge_manifests::{Lighting, ManifestDir, MeshInfo, MeshRef, ObjectManifest};
+
+use crate::error::{BuildError, Place};
+use crate::geometry::{gather, RawMesh, Target};
+use crate::input::{self, MeshNode, Scene};
+use crate::skeleton::skeleton;
+use crate::texture::{build_textures, PolygonUvs, RgbaImage, TextureStart};
+use crate::{keyframes, spheres, states};
+
+/// How far (TR units) a manifest's keyframe box may sit from the box of the built pose and still
+/// be kept: real files' boxes differ from their poses by a few units, an edit moves them more.
+pub const KEPT_BOX_TOLERANCE: i32 = 8;
+
+/// A built model and what the build did.
+pub struct BuildOutput {
+    pub wad: Wad,
+    /// Slot names in file order, moveables then statics (the `.was` file's lines).
+    pub names: Vec<String>,
+    /// Things worth telling the user (reordered bones, recomputed boxes, resampled textures).
+    pub notes: Vec<String>,
+}
+
+/// One TR mesh of an object: built from its glTF, or the same as another object's.
+enum MeshSlot {
+    /// Index into the build's raw meshes (and so into the built meshes).
+    Built(usize),
+    Same(MeshRef),
+}
+
+struct PendingMoveable {
+    place: Place,
+    id: u32,
+    slot: String,
+    bones: Vec<String>,
+    meshes: Vec<MeshSlot>,
+    links: Vec<wadforge_format::Link>,
+    animations: Vec<wadforge_format::Animation>,
+    boxes: Vec<Vec<wadforge_manifests::BoxBounds>>,
+    dressed_by: Option<u32>,
+}
+
+struct PendingStatic {
+    manifest: wadforge_manifests::StaticManifest,
+    mesh: MeshSlot,
+}
+
+/// Builds the model of `dir`, on top of `base` when given.
+pub fn build(
+    dir: &ManifestDir,
+    base: Option<&Wad>,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<BuildOutput, BuildError> {
+    let scale = dir.project.units.tr_units_per_metre;
+    let game = game(&dir.project.game);
+    let mut notes = Vec::new();
+    let mut images: Vec<RgbaImage> = Vec::new();
+    let mut raws: Vec<(RawMesh, MeshInfo)> = Vec::new();
+    let mut moveables = Vec::new();
+    let mut statics = Vec::new();
+
+    let total = dir.objects.len();
+    for (done, object) in dir.objects.iter().enumerate() {
+        let manifest_path = dir.root.join(&object.path);
+        let gltf_path = object.gltf_path(&dir.root);
+        match &object.manifest {
+            ObjectManifest::Moveable(m) => {
+                let place = Place {
+                    file: manifest_path,
+                    object: format!("{} (moveable {})", m.slot, m.id),
+                };
+                let gltf_place = Place {
+                    file: gltf_path.clone(),
+                    object: place.object.clone(),
+                };
+                let scene = input::read(&gltf_path).map_err(|e| gltf_place.error(None, e))?;
+                let skinned: Vec<&MeshNode> = scene.meshes.iter().filter(|n| n.skin.is_some()).collect();
+                let names: Vec<String> = m.bones.iter().map(|b| b.name.clone()).collect();
+                let (skeleton, note) =
+                    skeleton(&scene, &skinned, &names).map_err(|e| gltf_place.error(None, e))?;
+                notes.extend(note.map(|n| format!("{}: {n}", place.object)));
+                let links = skeleton.links(scale).map_err(|e| gltf_place.error(None, e))?;
+                let bone_info: HashMap<&str, &MeshInfo> =
+                    m.bones.iter().map(|b| (b.name.as_str(), &b.mesh)).collect();
+
+                // A dressed skeleton shows other objects' meshes: its own come from `same_as`.
+                let geometry_nodes: Vec<&MeshNode> = if m.dressed_by.is_some() {
+                    Vec::new()
+                } else {
+                    skinned
+                        .iter()
+                        .copied()
+                        .filter(|n| n.role.as_deref() != Some("joints"))
+                        .collect()
+                };
+                let (first_image, solid) = add_images(&mut images, &scene);
+                let target = Target {
+                    scene: &scene,
+                    meshes: skeleton.nodes.len(),
+                    tr_units_per_metre: scale,
+                    pivots: &skeleton.bind_positions,
+                    first_image,
+                    solid_images: &solid,
+                };
+                let joint_of = |node: &MeshNode, p: &input::Primitive, v: usize| -> Option<usize> {
+                    let (joints, weights) = (p.joints.as_ref()?, p.weights.as_ref()?);
+                    let k =
+                        (0..4).max_by(|&a, &b| weights[v][a].total_cmp(&weights[v][b]).then(b.cmp(&a)))?;
+                    skeleton
+                        .skin_to_tr
+                        .get(&node.node)?
+                        .get(joints[v][k] as usize)
+                        .copied()
+                        .flatten()
+                };
+                let gathered = gather(&target, &geometry_nodes, &joint_of, &|_| Transform::IDENTITY)
+                    .map_err(|e| gltf_place.error(None, e))?;
+                let mut meshes = Vec::with_capacity(gathered.len());
+                for (j, raw) in gathered.into_iter().enumerate() {
+                    let bone = &skeleton.names[j];
+                    let info = (*bone_info[bone.as_str()]).clone();
+                    meshes.push(match info.same_as.clone() {
+                        Some(r) => MeshSlot::Same(r),
+                        None => {
+                            raws.push((raw, info));
+                            MeshSlot::Built(raws.len() - 1)
+                        }
+                    });
+                }
+
+                let mut animations = states::animations(m, &place)?;
+                for (a, manifest_a) in animations.iter_mut().zip(&m.animations) {
+                    match scene.animations.iter().find(|x| x.name == manifest_a.name) {
+                        Some(gltf_a) => {
+                            a.keyframes =
+                                keyframes::keyframes(&scene, &skeleton, gltf_a, a.frame_duration, scale)
+                                    .map_err(|e| {
+                                        gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
+                                    })?;
+                        }
+                        None if !manifest_a.keyframe_boxes.is_empty() => {
+                            return Err(gltf_place.error(
+                                Some(format!("animation {}", manifest_a.name)),
+                                "the glTF has no animation of this name; keep the action's name in Blender (or remove the animation from the manifest)",
+                            ));
+                        }
+                        None => {}
+                    }
+                }
+                moveables.push(PendingMoveable {
+                    id: m.id,
+                    slot: m.slot.clone(),
+                    bones: skeleton.names.clone(),
+                    meshes,
+                    links,
+                    boxes: m.animations.iter().map(|a| a.keyframe_boxes.clone()).collect(),
+                    animations,
+                    dressed_by: m.dressed_by.as_ref().map(|d| d.body),
+                    place,
+                });
+                progress(done + 1, total, &m.slot);
+            }
+            ObjectManifest::Static(s) => {
+                let place = Place {
+                    file: gltf_path.clone(),
+                    object: format!("{} (static {})", s.slot, s.id),
+                };
+                let scene = input::read(&gltf_path).map_err(|e| place.error(None, e))?;
+                let mesh = match s.mesh.same_as.clone() {
+                    Some(r) => MeshSlot::Same(r),
+                    None => {
+                        let nodes: Vec<&MeshNode> = scene.meshes.iter().collect();
+                        let (first_image, solid) = add_images(&mut images, &scene);
+                        let target = Target {
+                            scene: &scene,
+                            meshes: 1,
+                            tr_units_per_metre: scale,
+                            pivots: &[[0.0; 3]],
+                            first_image,
+                            solid_images: &solid,
+                        };
+                        let world = |n: &MeshNode| world_transform(&scene, n.node);
+                        let mut gathered = gather(&target, &nodes, &|_, _, _| Some(0), &world)
+                            .map_err(|e| place.error(None, e))?;
+                        raws.push((gathered.remove(0), s.mesh.clone()));
+                        MeshSlot::Built(raws.len() - 1)
+                    }
+                };
+                statics.push(PendingStatic {
+                    manifest: s.clone(),
+                    mesh,
+                });
+                progress(done + 1, total, &s.slot);
+            }
+        }
+    }
+
+    // Textures of every polygon at once: samples shared across objects are stored once.
+    let polygons: Vec<PolygonUvs> = raws
+        .iter()
+        .flat_map(|(raw, _)| raw.polygons.iter())
+        .map(|p| PolygonUvs {
+            image: p.image,
+            uvs: p.uvs.clone(),
+            is_quad: p.corners.len() == 4,
+        })
+        .collect();
+    let start = TextureStart {
+        first_sample: base.map_or(0, |b| b.samples.len()),
+        first_page: base.map_or(0, |b| b.pages.len()) as u16,
+    };
+    let textures = build_textures(&images, &polygons, start).map_err(|e| BuildError::Object {
+        file: dir.root.clone(),
+        object: "textures".into(),
+        place: None,
+        message: e.to_string(),
+    })?;
+    let resampled = textures.polygons.iter().filter(|p| p.resampled).count();
+    if resampled > 0 {
+        notes.push(format!(
+            "{resampled} polygons had UVs off the sample grid: their texels were resampled"
+        ));
+    }
+
+    let mut wad = base.cloned().unwrap_or(Wad {
+        version: Wad::VERSION,
+        ..Wad::default()
+    });
+    wad.samples.extend(textures.samples);
+    wad.pages.extend(textures.pages);
+    let mut polygon_textures = textures.polygons.into_iter();
+    let mut built: Vec<MeshIndex> = Vec::with_capacity(raws.len());
+    for (raw, info) in raws {
+        let polygons = raw
+            .polygons
+            .iter()
+            .map(|p| {
+                let out = polygon_textures.next().expect("one texture per polygon");
+                let n = p.corners.len();
+                let corners: Vec<u16> = (0..n).map(|i| p.corners[(i + out.shift as usize) % n]).collect();
+                if n == 4 {
+                    Polygon::quad(
+                        [corners[0], corners[1], corners[2], corners[3]],
+                        out.texture,
+                        p.attributes,
+                    )
+                } else {
+                    Polygon::triangle([corners[0], corners[1], corners[2]], out.texture, p.attributes)
+                }
+            })
+            .collect();
+        let shading = match info.lighting {
+            Lighting::Normals => Shading::Normals(raw.normals),
+            Lighting::Shades => Shading::Shades(raw.shades),
+        };
+        let sphere = spheres::bounding_sphere(&raw.vertices, &info.sphere);
+        built.push(wad.meshes.len());
+        wad.meshes.push(Mesh {
+            sphere,
+            vertices: raw.vertices,
+            shading,
+            polygons,
+        });
+    }
+
+    // Shared meshes: a bone or static that is `same_as` another object's takes that mesh.
+    let mut by_bone: HashMap<(u32, &str), &MeshSlot> = HashMap::new();
+    for m in &moveables {
+        for (bone, slot) in m.bones.iter().zip(&m.meshes) {
+            by_bone.insert((m.id, bone.as_str()), slot);
+        }
+    }
+    let by_static: HashMap<u32, &MeshSlot> = statics.iter().map(|s| (s.manifest.id, &s.mesh)).collect();
+    let resolve = |slot: &MeshSlot, place: &Place, what: &str| -> Result<MeshIndex, BuildError> {
+        let mut slot = slot;
+        for _ in 0..64 {
+            let r = match slot {
+                MeshSlot::Built(i) => return Ok(built[*i]),
+                MeshSlot::Same(r) => r,
+            };
+            let next = match r {
+                MeshRef::Moveable { id, bone } => by_bone.get(&(*id, bone.as_str())).copied(),
+                MeshRef::Static { id } => by_static.get(id).copied(),
+            };
+            match next {
+                Some(n) => slot = n,
+                None => {
+                    return base_mesh(base, game, r).ok_or_else(|| {
+                        place.error(
+                            Some(what.to_string()),
+                            format!(
+                                "same_as names {r:?}, which is neither in this directory nor in the base WAD;                                  import that object too or build with --base"
+                            ),
+                        )
+                    })
+                }
+            }
+        }
+        Err(place.error(Some(what.to_string()), "same_as references form a loop"))
+    };
+
+    let mut new_moveables = Vec::with_capacity(moveables.len());
+    for m in &moveables {
+        let meshes = m
+            .bones
+            .iter()
+            .zip(&m.meshes)
+            .map(|(bone, slot)| resolve(slot, &m.place, &format!("bone {bone}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        new_moveables.push((m, meshes));
+    }
+    // Keyframe boxes pose the body the game poses: a dressed skeleton's dressing body.
+    let body_of = |id: u32, own: &[MeshIndex]| -> Vec<MeshIndex> {
+        new_moveables
+            .iter()
+            .find(|(m, _)| m.id == id)
+            .map(|(_, meshes)| meshes.clone())
+            .or_else(|| {
+                wad.moveables
+                    .iter()
+                    .find(|m| m.id == id)
+                    .map(|m| m.meshes.clone())
+            })
+            .unwrap_or_else(|| own.to_vec())
+    };
+    let mut recomputed = 0usize;
+    let mut finished = Vec::with_capacity(new_moveables.len());
+    for (m, meshes) in &new_moveables {
+        let body_indices = m
+            .dressed_by
+            .map_or_else(|| meshes.clone(), |id| body_of(id, meshes));
+        let body: Vec<&Mesh> = body_indices.iter().map(|&i| &wad.meshes[i]).collect();
+        let mut animations = m.animations.clone();
+        for (a, boxes) in animations.iter_mut().zip(&m.boxes) {
+            for (k, keyframe) in a.keyframes.iter_mut().enumerate() {
+                let posed = posed_bounding_box(&m.links, keyframe, &body);
+                keyframe.bounding_box = match boxes.get(k) {
+                    Some(b) if close(posed, b) => BoundingBox {
+                        min: b.min,
+                        max: b.max,
+                    },
+                    _ => {
+                        recomputed += 1;
+                        posed
+                    }
+                };
+            }
+        }
+        finished.push(Moveable {
+            id: m.id,
+            meshes: meshes.clone(),
+            links: m.links.clone(),
+            animations,
+        });
+    }
+    if recomputed > 0 {
+        notes.push(format!(
+            "{recomputed} keyframe bounding boxes were recomputed from the posed meshes (edited poses)"
+        ));
+    }
+    let mut finished_statics = Vec::with_capacity(statics.len());
+    for s in &statics {
+        let place = Place {
+            file: dir.root.clone(),
+            object: format!("{} (static {})", s.manifest.slot, s.manifest.id),
+        };
+        let mesh = resolve(&s.mesh, &place, "mesh")?;
+        finished_statics.push(Static {
+            id: s.manifest.id,
+            mesh,
+            visibility: BoundingBox {
+                min: s.manifest.visibility_box.min,
+                max: s.manifest.visibility_box.max,
+            },
+            collision: BoundingBox {
+                min: s.manifest.collision_box.min,
+                max: s.manifest.collision_box.max,
+            },
+            flags: s.manifest.flags,
+        });
+    }
+
+    // Objects of the directory replace the base's of the same id, or are added.
+    for m in finished {
+        match wad.moveables.iter_mut().find(|x| x.id == m.id) {
+            Some(existing) => *existing = m,
+            None => wad.moveables.push(m),
+        }
+    }
+    for s in finished_statics {
+        match wad.statics.iter_mut().find(|x| x.id == s.id) {
+            Some(existing) => *existing = s,
+            None => wad.statics.push(s),
+        }
+    }
+    let slot_of: HashMap<u32, &str> = moveables.iter().map(|m| (m.id, m.slot.as_str())).collect();
+    let static_slot_of: HashMap<u32, &str> = statics
+        .iter()
+        .map(|s| (s.manifest.id, s.manifest.slot.as_str()))
+        .collect();
+    let names = wad
+        .moveables
+        .iter()
+        .map(|m| {
+            slot_of
+                .get(&m.id)
+                .map_or_else(|| catalog::moveable_slot(game, m.id), |s| s.to_string())
+        })
+        .chain(wad.statics.iter().map(|s| {
+            static_slot_of
+                .get(&s.id)
+                .map_or_else(|| catalog::static_slot(game, s.id), |n| n.to_string())
+        }))
+        .collect();
+    Ok(BuildOutput { wad, names, notes })
+}
+
+/// Whether a manifest box is within [`KEPT_BOX_TOLERANCE`] of the posed box on every side.
+fn close(posed: BoundingBox, kept: &wadforge_manifests::BoxBounds) -> bool {
+    (0..3).all(|k| {
+        (posed.min[k] as i32 - kept.min[k] as i32).abs() <= KEPT_BOX_TOLERANCE
+            && (posed.max[k] as i32 - kept.max[k] as i32).abs() <= KEPT_BOX_TOLERANCE
+    })
+}
+
+/// A mesh of the base WAD that a `same_as` names: bones by the names import gives them.
+fn base_mesh(base: Option<&Wad>, game: Game, r: &MeshRef) -> Option<MeshIndex> {
+    let base = base?;
+    match r {
+        MeshRef::Static { id } => base.statics.iter().find(|s| s.id == *id).map(|s| s.mesh),
+        MeshRef::Moveable { id, bone } => {
+            let m = base.moveables.iter().find(|m| m.id == *id)?;
+            let index = match catalog::mesh_names(game, *id) {
+                Some(names) if names.len() == m.meshes.len() => names.iter().position(|n| n == bone),
+                _ => bone.strip_prefix("mesh_").and_then(|n| n.parse().ok()),
+            }?;
+            m.meshes.get(index).copied()
+        }
+    }
+}
+
+fn game(name: &str) -> Game {
+    match name {
+        "TR1" => Game::Tr1,
+        "TR2" => Game::Tr2,
+        "TR3" => Game::Tr3,
+        _ => Game::Tr4,
+    }
+}
+
+/// Adds the scene's images to the build's list, plus a solid image for each material without a
+/// texture; returns the index of the scene's first image and the (material, image) pairs.
+fn add_images(images: &mut Vec<RgbaImage>, scene: &Scene) -> (usize, Vec<(usize, usize)>) {
+    let first = images.len();
+    images.extend(scene.images.iter().cloned());
+    let mut solid = Vec::new();
+    for (i, m) in scene
+        .materials
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.image.is_none())
+    {
+        let c = m.base_colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
+        images.push(RgbaImage {
+            width: 8,
+            height: 8,
+            pixels: c.iter().copied().cycle().take(8 * 8 * 4).collect(),
+        });
+        solid.push((i, images.len() - 1));
+    }
+    (first, solid)
+}
+
+fn world_transform(scene: &Scene, node: usize) -> Transform {
+    let mut t = scene.nodes[node].local();
+    let mut n = scene.nodes[node].parent;
+    let mut depth = 0;
+    while let Some(p) = n.filter(|_| depth < 1024) {
+        t = scene.nodes[p].local().then(&t);
+        n = scene.nodes[p].parent;
+        depth += 1;
+    }
+    t
+}

@@ -1,0 +1,338 @@
+//! Reading a glTF file (.glb or .gltf with its .bin and images) into plain data: nodes, skinned
+//! meshes, materials with their TR attributes, images as RGBA, animations.
+
+use std::path::Path;
+
+use gltf::animation::util::ReadOutputs;
+use wadforge_format::pose::Transform;
+use wadforge_format::Attributes;
+
+use crate::math;
+use crate::texture::RgbaImage;
+
+pub(crate) struct Scene {
+    pub nodes: Vec<Node>,
+    /// Mesh nodes, in node order.
+    pub meshes: Vec<MeshNode>,
+    pub materials: Vec<Material>,
+    pub images: Vec<RgbaImage>,
+    pub animations: Vec<Animation>,
+}
+
+pub(crate) struct Node {
+    pub name: String,
+    pub parent: Option<usize>,
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+}
+
+impl Node {
+    pub fn local(&self) -> Transform {
+        math::trs(self.translation, self.rotation, self.scale)
+    }
+}
+
+pub(crate) struct MeshNode {
+    pub node: usize,
+    /// `body` or `joints` (node extras written by import), `None` for other meshes.
+    pub role: Option<String>,
+    pub skin: Option<Skin>,
+    pub primitives: Vec<Primitive>,
+}
+
+pub(crate) struct Skin {
+    /// Joint nodes, in the skin's order.
+    pub joints: Vec<usize>,
+    /// Inverse bind matrix of each joint (identity where the file has none).
+    pub inverse_binds: Vec<Transform>,
+}
+
+#[derive(Default)]
+pub(crate) struct Primitive {
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Option<Vec<[f32; 3]>>,
+    pub uvs: Option<Vec<[f32; 2]>>,
+    pub joints: Option<Vec<[u16; 4]>>,
+    pub weights: Option<Vec<[f32; 4]>>,
+    pub colours: Option<Vec<[f32; 4]>>,
+    pub tr_normals: Option<Vec<[f32; 3]>>,
+    pub tr_shades: Option<Vec<f32>>,
+    pub triangles: Vec<[u32; 3]>,
+    pub material: Option<usize>,
+}
+
+pub(crate) struct Material {
+    pub attributes: Attributes,
+    /// Index into [`Scene::images`] of the base colour texture.
+    pub image: Option<usize>,
+    pub base_colour: [f32; 4],
+}
+
+pub(crate) struct Animation {
+    pub name: String,
+    pub channels: Vec<Channel>,
+}
+
+pub(crate) enum Property {
+    Translation,
+    Rotation,
+    Scale,
+}
+
+pub(crate) struct Channel {
+    pub node: usize,
+    pub property: Property,
+    pub step: bool,
+    pub times: Vec<f32>,
+    /// Translations and scales use the first three components.
+    pub values: Vec<[f64; 4]>,
+}
+
+/// Reads `path`; errors are messages for the caller to place.
+pub(crate) fn read(path: &Path) -> Result<Scene, String> {
+    let (doc, buffers, images) =
+        gltf::import(path).map_err(|e| format!("cannot read the glTF: {e}; export it again from Blender"))?;
+    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
+
+    let mut nodes: Vec<Node> = doc
+        .nodes()
+        .map(|n| {
+            let (t, r, s) = n.transform().decomposed();
+            Node {
+                name: n.name().unwrap_or("").to_string(),
+                parent: None,
+                translation: t.map(f64::from),
+                rotation: r.map(f64::from),
+                scale: s.map(f64::from),
+            }
+        })
+        .collect();
+    for n in doc.nodes() {
+        for c in n.children() {
+            nodes[c.index()].parent = Some(n.index());
+        }
+    }
+
+    let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
+    let materials = doc.materials().map(material).collect();
+
+    let mut meshes = Vec::new();
+    for n in doc.nodes() {
+        let Some(mesh) = n.mesh() else { continue };
+        let skin = n.skin().map(|s| {
+            let joints: Vec<usize> = s.joints().map(|j| j.index()).collect();
+            let inverse_binds = match s.reader(get).read_inverse_bind_matrices() {
+                Some(m) => m.map(math::from_columns).collect(),
+                None => vec![Transform::IDENTITY; joints.len()],
+            };
+            Skin {
+                joints,
+                inverse_binds,
+            }
+        });
+        let role =
+            extras(n.extras()).and_then(|e| e.get("tr_role").and_then(|r| r.as_str()).map(str::to_string));
+        let mut primitives = Vec::new();
+        for p in mesh.primitives() {
+            if p.mode() != gltf::mesh::Mode::Triangles {
+                return Err(format!(
+                    "mesh {} has a {:?} primitive; only triangles become TR polygons (triangulate it in Blender)",
+                    mesh.name().unwrap_or("?"),
+                    p.mode()
+                ));
+            }
+            primitives.push(primitive(&p, &buffers)?);
+        }
+        meshes.push(MeshNode {
+            node: n.index(),
+            role,
+            skin,
+            primitives,
+        });
+    }
+
+    let mut animations = Vec::new();
+    for a in doc.animations() {
+        let mut channels = Vec::new();
+        for c in a.channels() {
+            let reader = c.reader(get);
+            let times: Vec<f32> = reader.read_inputs().map(|i| i.collect()).unwrap_or_default();
+            let cubic = c.sampler().interpolation() == gltf::animation::Interpolation::CubicSpline;
+            let (property, mut values): (Property, Vec<[f64; 4]>) = match reader.read_outputs() {
+                Some(ReadOutputs::Translations(t)) => (
+                    Property::Translation,
+                    t.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
+                ),
+                Some(ReadOutputs::Rotations(r)) => (
+                    Property::Rotation,
+                    r.into_f32().map(|q| q.map(f64::from)).collect(),
+                ),
+                Some(ReadOutputs::Scales(s)) => (
+                    Property::Scale,
+                    s.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
+                ),
+                _ => continue,
+            };
+            if cubic {
+                // In-tangent, value, out-tangent per key: keep the values.
+                values = values.chunks(3).filter_map(|c| c.get(1).copied()).collect();
+            }
+            if values.len() != times.len() || times.is_empty() {
+                return Err(format!(
+                    "animation {}: a channel has {} keys but {} values",
+                    a.name().unwrap_or("?"),
+                    times.len(),
+                    values.len()
+                ));
+            }
+            channels.push(Channel {
+                node: c.target().node().index(),
+                property,
+                step: c.sampler().interpolation() == gltf::animation::Interpolation::Step,
+                times,
+                values,
+            });
+        }
+        animations.push(Animation {
+            name: a.name().unwrap_or("").to_string(),
+            channels,
+        });
+    }
+    Ok(Scene {
+        nodes,
+        meshes,
+        materials,
+        images,
+        animations,
+    })
+}
+
+fn extras(raw: &gltf::json::Extras) -> Option<serde_json::Value> {
+    raw.as_ref().and_then(|r| serde_json::from_str(r.get()).ok())
+}
+
+fn material(m: gltf::Material) -> Material {
+    let e = extras(m.extras()).unwrap_or_default();
+    let flag = |k: &str| {
+        e.get(k)
+            .and_then(|v| v.as_bool().or_else(|| v.as_i64().map(|i| i != 0)))
+    };
+    // Without TR extras (a material made in Blender), blending says whether it is additive.
+    let additive = flag("tr_additive").unwrap_or(m.alpha_mode() == gltf::material::AlphaMode::Blend);
+    let attributes = Attributes {
+        additive,
+        shine: flag("tr_shine").unwrap_or(false),
+        shine_intensity: e
+            .get("tr_shine_intensity")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+            .min(31) as u8,
+        unknown_bit: flag("tr_unknown_bit").unwrap_or(false),
+    };
+    let pbr = m.pbr_metallic_roughness();
+    Material {
+        attributes,
+        image: pbr.base_color_texture().map(|t| t.texture().source().index()),
+        base_colour: pbr.base_color_factor(),
+    }
+}
+
+fn primitive(p: &gltf::Primitive, buffers: &[gltf::buffer::Data]) -> Result<Primitive, String> {
+    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
+    let r = p.reader(get);
+    let positions: Vec<[f32; 3]> = r.read_positions().map(|i| i.collect()).unwrap_or_default();
+    let indices: Vec<u32> = match r.read_indices() {
+        Some(i) => i.into_u32().collect(),
+        None => (0..positions.len() as u32).collect(),
+    };
+    if let Some(&bad) = indices.iter().find(|&&i| i as usize >= positions.len()) {
+        return Err(format!("a triangle names vertex {bad} of {}", positions.len()));
+    }
+    let mut out = Primitive {
+        normals: r.read_normals().map(|i| i.collect()),
+        uvs: r.read_tex_coords(0).map(|t| t.into_f32().collect()),
+        joints: r.read_joints(0).map(|j| j.into_u16().collect()),
+        weights: r.read_weights(0).map(|w| w.into_f32().collect()),
+        colours: r.read_colors(0).map(|c| c.into_rgba_f32().collect()),
+        triangles: indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+        material: p.material().index(),
+        positions,
+        ..Primitive::default()
+    };
+    for (semantic, accessor) in p.attributes() {
+        let gltf::Semantic::Extras(name) = semantic else {
+            continue;
+        };
+        // Blender upper-cases custom attribute names on export.
+        match name.to_ascii_uppercase().as_str() {
+            "TR_NORMAL" => {
+                out.tr_normals = gltf::accessor::Iter::<[f32; 3]>::new(accessor, get).map(|i| i.collect())
+            }
+            "TR_SHADE" => {
+                out.tr_shades = gltf::accessor::Iter::<f32>::new(accessor, get).map(|i| i.collect())
+            }
+            _ => {}
+        }
+    }
+    let n = out.positions.len();
+    let lengths = [
+        out.normals.as_ref().map(Vec::len),
+        out.uvs.as_ref().map(Vec::len),
+        out.joints.as_ref().map(Vec::len),
+        out.weights.as_ref().map(Vec::len),
+        out.colours.as_ref().map(Vec::len),
+        out.tr_normals.as_ref().map(Vec::len),
+        out.tr_shades.as_ref().map(Vec::len),
+    ];
+    if lengths.iter().flatten().any(|&l| l != n) {
+        return Err(format!("a primitive's attributes do not all have {n} vertices"));
+    }
+    Ok(out)
+}
+
+fn rgba(image: gltf::image::Data) -> RgbaImage {
+    use gltf::image::Format;
+    let (w, h) = (image.width, image.height);
+    let px = &image.pixels;
+    let pixels: Vec<u8> = match image.format {
+        Format::R8G8B8A8 => px.clone(),
+        Format::R8G8B8 => px.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
+        Format::R8G8 => px
+            .chunks_exact(2)
+            .flat_map(|c| [c[0], c[0], c[0], c[1]])
+            .collect(),
+        Format::R8 => px.iter().flat_map(|&c| [c, c, c, 255]).collect(),
+        Format::R16G16B16A16 => px
+            .chunks_exact(8)
+            .flat_map(|c| [c[1], c[3], c[5], c[7]])
+            .collect(),
+        Format::R16G16B16 => px.chunks_exact(6).flat_map(|c| [c[1], c[3], c[5], 255]).collect(),
+        Format::R16G16 => px
+            .chunks_exact(4)
+            .flat_map(|c| [c[1], c[1], c[1], c[3]])
+            .collect(),
+        Format::R16 => px.chunks_exact(2).flat_map(|c| [c[1], c[1], c[1], 255]).collect(),
+        Format::R32G32B32FLOAT | Format::R32G32B32A32FLOAT => {
+            let channels = if image.format == Format::R32G32B32FLOAT {
+                3
+            } else {
+                4
+            };
+            px.chunks_exact(4 * channels)
+                .flat_map(|c| {
+                    let f = |i: usize| {
+                        let v = f32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]]);
+                        (v.clamp(0.0, 1.0) * 255.0).round() as u8
+                    };
+                    [f(0), f(1), f(2), if channels == 4 { f(3) } else { 255 }]
+                })
+                .collect()
+        }
+    };
+    RgbaImage {
+        width: w,
+        height: h,
+        pixels,
+    }
+}

@@ -1,0 +1,137 @@
+//! glTF animations → TR keyframes: sample at k × frame duration / 30 s, take each joint's
+//! rotation relative to its parent from the evaluated joint transforms and inverse bind matrices
+//! (never assuming identity rest rotations), and decompose it into TR's Y·X·Z angles.
+
+use wadforge_format::pose::{rotation_from_matrix, Transform};
+use wadforge_format::{BoundingBox, Keyframe, Rotation};
+
+use crate::input::{Animation, Property, Scene};
+use crate::math;
+use crate::skeleton::{to_tr, Skeleton};
+
+/// Keyframes of `animation` (bounding boxes left empty for the caller).
+pub(crate) fn keyframes(
+    scene: &Scene,
+    skeleton: &Skeleton,
+    animation: &Animation,
+    frame_duration: u8,
+    tr_units_per_metre: f64,
+) -> Result<Vec<Keyframe>, String> {
+    let tick = frame_duration.max(1) as f64 / 30.0;
+    let end = animation
+        .channels
+        .iter()
+        .filter_map(|c| c.times.last())
+        .fold(0.0f32, |a, &b| a.max(b)) as f64;
+    let count = (end / tick).round() as usize + 1;
+    if count > 65535 {
+        return Err(format!(
+            "animation {} is {end} s long: too many keyframes",
+            animation.name
+        ));
+    }
+    let mut keyframes: Vec<Keyframe> = Vec::with_capacity(count);
+    for k in 0..count {
+        let t = (k as f64 * tick) as f32;
+        let world = world_transforms(scene, animation, t);
+        // The TR frame of each mesh: the skinning transform (joint world · inverse bind), whose
+        // rotation is the mesh's rotation relative to the bind (= TR rest) pose.
+        let skinning: Vec<Transform> = (0..skeleton.nodes.len())
+            .map(|j| world[skeleton.nodes[j]].then(&skeleton.inverse_binds[j]))
+            .collect();
+        let c = [[-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]];
+        let tr_rotation: Vec<[[f64; 3]; 3]> = skinning
+            .iter()
+            .map(|s| math::multiply(math::multiply(c, math::rotation_part(s)), c))
+            .collect();
+        let previous = keyframes.last().map(|k: &Keyframe| k.rotations.clone());
+        let rotations: Vec<Rotation> = (0..skeleton.nodes.len())
+            .map(|j| {
+                let local = if j == 0 {
+                    tr_rotation[0]
+                } else {
+                    math::multiply(math::transpose(tr_rotation[skeleton.parents[j]]), tr_rotation[j])
+                };
+                rotation_from_matrix(local, previous.as_ref().and_then(|p| p.get(j)))
+            })
+            .collect();
+        let pivot = skinning[0].apply(skeleton.bind_positions[0]);
+        let offset = to_tr(pivot).map(|c| c * tr_units_per_metre);
+        if offset.iter().any(|c| c.abs() > i16::MAX as f64) {
+            return Err(format!(
+                "animation {}, keyframe {k}: the root moves {offset:?} TR units away; TR offsets reach ±32767",
+                animation.name
+            ));
+        }
+        keyframes.push(Keyframe {
+            bounding_box: BoundingBox::default(),
+            offset: offset.map(|c| c.round() as i16),
+            rotations,
+        });
+    }
+    Ok(keyframes)
+}
+
+/// World transform of every node at time `t`: rest TRS, overridden by the animation's channels.
+fn world_transforms(scene: &Scene, animation: &Animation, t: f32) -> Vec<Transform> {
+    let mut trs: Vec<([f64; 3], [f64; 4], [f64; 3])> = scene
+        .nodes
+        .iter()
+        .map(|n| (n.translation, n.rotation, n.scale))
+        .collect();
+    for c in &animation.channels {
+        let Some(node) = trs.get_mut(c.node) else { continue };
+        let v = sample(c, t);
+        match c.property {
+            Property::Translation => node.0 = [v[0], v[1], v[2]],
+            Property::Rotation => node.1 = v,
+            Property::Scale => node.2 = [v[0], v[1], v[2]],
+        }
+    }
+    let mut world: Vec<Option<Transform>> = vec![None; scene.nodes.len()];
+    fn resolve(
+        i: usize,
+        scene: &Scene,
+        trs: &[([f64; 3], [f64; 4], [f64; 3])],
+        world: &mut Vec<Option<Transform>>,
+        depth: usize,
+    ) -> Transform {
+        if let Some(w) = world[i] {
+            return w;
+        }
+        let (t, r, s) = trs[i];
+        let local = math::trs(t, r, s);
+        let w = match scene.nodes[i].parent {
+            // A cycle cannot come from a valid glTF; the depth guard keeps a broken one finite.
+            Some(p) if depth < 1024 => resolve(p, scene, trs, world, depth + 1).then(&local),
+            _ => local,
+        };
+        world[i] = Some(w);
+        w
+    }
+    (0..scene.nodes.len())
+        .map(|i| resolve(i, scene, &trs, &mut world, 0))
+        .collect()
+}
+
+/// The channel's value at `t`: exact at keys, interpolated between them.
+fn sample(c: &crate::input::Channel, t: f32) -> [f64; 4] {
+    let times = &c.times;
+    if t <= times[0] {
+        return c.values[0];
+    }
+    let last = times.len() - 1;
+    if t >= times[last] {
+        return c.values[last];
+    }
+    let i = times.partition_point(|&k| k <= t) - 1;
+    if (t - times[i]).abs() <= f32::EPSILON * times[i].abs().max(1.0) || c.step {
+        return c.values[i];
+    }
+    let f = ((t - times[i]) / (times[i + 1] - times[i])) as f64;
+    let (a, b) = (c.values[i], c.values[i + 1]);
+    match c.property {
+        Property::Rotation => math::slerp(a, b, f),
+        _ => [0, 1, 2, 3].map(|k| a[k] + (b[k] - a[k]) * f),
+    }
+}

@@ -1,0 +1,400 @@
+//! The texture half of `wadforge build`: polygons' UVs on their materials' images → texture
+//! samples, deduplicated and packed into 256×256 pages.
+//!
+//! Each polygon gets one sample, cut from its image in one of two ways:
+//!
+//! - **Exact** ([`exact`]): when every UV lies on a whole texel edge of a page atlas (the image
+//!   import writes: pages stacked vertically, 256 texels to a page edge, or that image scaled
+//!   uniformly; see [`wadforge_packer::uv`]) to within [`exact::ON_TEXEL`] of a texel, and the
+//!   rounded corners sit on the corners of an axis-aligned rectangle in one of the arrangements
+//!   of `shared/notes/format-facts.md` ([`wadforge_packer::corners::recover_texture`]), the
+//!   image's pixels under that rectangle are the sample, copied texel for texel, with the
+//!   recovered shape and flip. A corner order that is a cyclic shift of a legal one (a texture
+//!   rotated on its polygon) is used as well, and [`PolygonTextureOut::shift`] says how far the
+//!   polygon's vertex list must be rotated. UVs moved by whole repeats (say `u` in 1..2) count as
+//!   on the atlas. On a scaled atlas the sample keeps the image's resolution (a 64×64 texel
+//!   rectangle of a 512-wide atlas is a 128×128 sample) as long as it fits on a page.
+//! - **Resampled** ([`resample`]): anything else (rotated, skewed or off-grid UVs, an image that
+//!   is not a page atlas, a rectangle too large for a page at the image's resolution). The
+//!   sample is as many texels wide and high as the UV footprint is long in image texels (the
+//!   edges the sample's top and left edges map to; at least 1, and scaled down keeping the
+//!   aspect to at most 256), and each sample texel is the image texel containing the point the
+//!   polygon's UV mapping sends the sample texel's centre to (triangles: the affine map taking
+//!   the sample's `nw ne sw` to the three UVs; quads: the bilinear map taking `nw ne se sw` to
+//!   the four UVs); UVs outside 0..1 repeat. The polygon gets shape 0, unflipped, shift 0.
+//!
+//! **Tolerance of resampling.** Every resampled texel is the nearest image texel (the one
+//! containing the mapped point) to where the polygon's UVs put that texel's centre: at most half
+//! a texel off per axis, plus the rounding of the sample's size to whole texels. For an
+//! axis-aligned UV rectangle off the texel grid, compared with the texel-for-texel copy of the
+//! rectangle its corners round to, every resampled texel comes from a source texel at most one
+//! position away in each direction (measured in `exporter/tests/texture.rs` over off-grid
+//! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
+//! atlas resamples texel for texel. Triangles are mapped affinely, as the renderer maps them; a
+//! quad that is not a parallelogram in UV space is filled bilinearly, so along its diagonal the
+//! resampled texture may differ from the two affine halves a glTF viewer draws by a few texels.
+//!
+//! Then: texels with alpha below 128 become magenta; samples with the same size and stored texels
+//! are kept once; the distinct samples are numbered from [`TextureStart::first_sample`], those
+//! that triangles use first (a triangle's texture word holds only 12 bits of sample index), each
+//! group in order of first use; and they are packed with [`wadforge_packer::pack_samples`] into
+//! pages numbered from [`TextureStart::first_page`]. The result depends only on the input.
+//!
+//! A flipped quad cannot use sample 0 (its word is the negated index). When numbering starts at 0
+//! and the first sample is used by a flipped quad, the first sample no flipped quad uses takes
+//! index 0; when every sample is used by a flipped quad, a 1×1 magenta sample (as TRLE's own
+//! WADs start with) takes index 0.
+
+mod exact;
+mod resample;
+
+use std::collections::HashMap;
+
+use wadforge_format::{Page, PolygonTexture, Sample};
+use wadforge_packer::pack::{pack_samples, PackError, SampleImage, ALPHA_CUTOFF, MAGENTA};
+
+/// An RGBA8 image: a material's base colour texture, rows top to bottom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+impl RgbaImage {
+    /// What a page stores for the pixel at (x, y): its colour, or magenta when transparent.
+    fn page_texel(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = (y as usize * self.width as usize + x as usize) * 4;
+        let p = &self.pixels[i..i + 4];
+        if p[3] < ALPHA_CUTOFF {
+            MAGENTA
+        } else {
+            [p[0], p[1], p[2]]
+        }
+    }
+
+    fn is_valid(&self) -> bool {
+        self.width > 0
+            && self.height > 0
+            && Some(self.pixels.len()) == (self.width as usize).checked_mul(self.height as usize * 4)
+    }
+}
+
+/// One polygon to texture: the UVs of its corners in TR corner order (3 or 4) on `images[image]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolygonUvs {
+    pub image: usize,
+    pub uvs: Vec<[f32; 2]>,
+    pub is_quad: bool,
+}
+
+/// Where new samples and pages start (after a base WAD's own when patching).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextureStart {
+    pub first_sample: usize,
+    pub first_page: u16,
+}
+
+/// The texture of one polygon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolygonTextureOut {
+    pub texture: PolygonTexture,
+    /// How many places the polygon's vertex list must be rotated left so its first vertex is the
+    /// texture's anchor (0 when the given order works): vertex `i` of the new list is vertex
+    /// `(i + shift) % n` of the given one.
+    pub shift: u8,
+    /// The sample was resampled from the image rather than copied texel for texel.
+    pub resampled: bool,
+}
+
+/// Samples and pages to append to a WAD (from [`TextureStart`]), and each polygon's texture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Textures {
+    pub samples: Vec<Sample>,
+    pub pages: Vec<Page>,
+    /// One per input polygon, in input order.
+    pub polygons: Vec<PolygonTextureOut>,
+}
+
+/// What keeps polygons from being textured; each names the polygon (its index in the input) and
+/// says what to change.
+#[derive(Debug, thiserror::Error)]
+pub enum TextureError {
+    #[error(
+        "polygon {polygon} uses image {image}, but there are only {images} images: give its material a \
+         base colour texture"
+    )]
+    NoImage {
+        polygon: usize,
+        image: usize,
+        images: usize,
+    },
+    #[error(
+        "polygon {polygon} uses image {image}, which is {width}×{height} pixels with {bytes} bytes of \
+         pixels: it needs at least 1×1 pixels of 8-bit RGBA (4 bytes each); re-save the texture"
+    )]
+    BadImage {
+        polygon: usize,
+        image: usize,
+        width: u32,
+        height: u32,
+        bytes: usize,
+    },
+    #[error("polygon {polygon} is a {} with {count} UVs: give it one UV per corner", if *.is_quad { "quad" } else { "triangle" })]
+    WrongUvCount {
+        polygon: usize,
+        is_quad: bool,
+        count: usize,
+    },
+    #[error("polygon {polygon} has a UV that is not a finite number at corner {corner}: fix its UV map")]
+    BadUv { polygon: usize, corner: usize },
+    #[error(
+        "polygon {polygon} is a triangle and would use sample {sample}, but triangles reach only samples \
+         0..=4095 ({triangle_samples} distinct textures on triangles, numbered from sample {first_sample}): \
+         let triangles share textures (UVs on the same texel rectangles), turn triangles into quads, or \
+         patch a WAD with fewer samples"
+    )]
+    TriangleSampleOutOfRange {
+        polygon: usize,
+        sample: usize,
+        triangle_samples: usize,
+        first_sample: usize,
+    },
+    #[error(
+        "polygon {polygon} is a quad and would use sample {sample}, but quads reach only samples 0..=32767 \
+         (a flipped quad 1..=32768): use fewer distinct textures, or patch a WAD with fewer samples"
+    )]
+    QuadSampleOutOfRange { polygon: usize, sample: usize },
+    #[error(
+        "polygon {polygon}'s texture would go on page {page}, but a WAD addresses at most 65536 pages: use \
+         fewer or smaller textures, or patch a WAD with fewer pages"
+    )]
+    TooManyPages { polygon: usize, page: usize },
+    #[error("the texture of polygon {polygon} cannot be packed into pages ({source}): use smaller textures")]
+    Pack {
+        polygon: usize,
+        #[source]
+        source: PackError,
+    },
+}
+
+/// Triangles' texture words hold 12 bits of sample index.
+const TRIANGLE_SAMPLES: usize = 0x1000;
+/// A quad's word is the index, or its negation when flipped: unflipped below 0x8000.
+const QUAD_SAMPLES: usize = 0x8000;
+
+/// A sample cut from an image for one polygon: its size, stored texels (magenta where
+/// transparent) and how the polygon sits on it.
+pub(crate) struct Cut {
+    pub width: u32,
+    pub height: u32,
+    pub texels: Vec<[u8; 3]>,
+    pub shape: u8,
+    pub flipped: bool,
+    pub shift: u8,
+    pub resampled: bool,
+}
+
+/// A distinct sample and who uses it.
+struct Unique {
+    width: u32,
+    height: u32,
+    texels: Vec<[u8; 3]>,
+    first_polygon: usize,
+    by_triangle: bool,
+    by_flipped_quad: bool,
+}
+
+/// Cuts, deduplicates, numbers and packs the samples of `polygons`; see the module documentation.
+pub fn build_textures(
+    images: &[RgbaImage],
+    polygons: &[PolygonUvs],
+    start: TextureStart,
+) -> Result<Textures, TextureError> {
+    // 1. A sample per polygon, deduplicated by stored texels.
+    let mut uniques: Vec<Unique> = Vec::new();
+    let mut seen: HashMap<(u32, u32, Vec<[u8; 3]>), usize> = HashMap::new();
+    // Per polygon: its distinct sample and the cut (texels moved out).
+    let mut uses: Vec<(usize, Cut)> = Vec::with_capacity(polygons.len());
+    for (index, polygon) in polygons.iter().enumerate() {
+        let image = check(index, polygon, images)?;
+        let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
+            .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
+        let texels = std::mem::take(&mut cut.texels);
+        let next = uniques.len();
+        let unique = *seen
+            .entry((cut.width, cut.height, texels))
+            .or_insert_with_key(|(w, h, t)| {
+                uniques.push(Unique {
+                    width: *w,
+                    height: *h,
+                    texels: t.clone(),
+                    first_polygon: index,
+                    by_triangle: false,
+                    by_flipped_quad: false,
+                });
+                next
+            });
+        let u = &mut uniques[unique];
+        u.by_triangle |= !polygon.is_quad;
+        u.by_flipped_quad |= polygon.is_quad && cut.flipped;
+        uses.push((unique, cut));
+    }
+
+    // 2. Numbering: samples triangles use first, each group in order of first use.
+    let mut by_use: Vec<usize> = (0..uniques.len()).collect();
+    by_use.sort_by_key(|&u| !uniques[u].by_triangle);
+    // `None` is the placeholder.
+    let mut order: Vec<Option<usize>> = by_use.into_iter().map(Some).collect();
+    let flipped_quad = |u: &Option<usize>| u.is_some_and(|u| uniques[u].by_flipped_quad);
+    if start.first_sample == 0 && order.first().is_some_and(flipped_quad) {
+        match order.iter().position(|u| !flipped_quad(u)) {
+            Some(k) => {
+                let u = order.remove(k);
+                order.insert(0, u);
+            }
+            None => order.insert(0, None),
+        }
+    }
+    let mut number = vec![0usize; uniques.len()];
+    for (position, u) in order.iter().enumerate() {
+        if let Some(u) = *u {
+            number[u] = start.first_sample + position;
+        }
+    }
+
+    // 3. Index limits, checked in polygon order.
+    let triangle_samples = uniques.iter().filter(|u| u.by_triangle).count();
+    for (index, (polygon, (unique, cut))) in polygons.iter().zip(&uses).enumerate() {
+        let sample = number[*unique];
+        if !polygon.is_quad && sample >= TRIANGLE_SAMPLES {
+            return Err(TextureError::TriangleSampleOutOfRange {
+                polygon: index,
+                sample,
+                triangle_samples,
+                first_sample: start.first_sample,
+            });
+        }
+        let quad_fits = if cut.flipped {
+            (1..=QUAD_SAMPLES).contains(&sample)
+        } else {
+            sample < QUAD_SAMPLES
+        };
+        if polygon.is_quad && !quad_fits {
+            return Err(TextureError::QuadSampleOutOfRange {
+                polygon: index,
+                sample,
+            });
+        }
+    }
+
+    // 4. Pages.
+    let placeholder = [MAGENTA];
+    let sample_images: Vec<SampleImage> = order
+        .iter()
+        .map(|u| match *u {
+            Some(u) => {
+                let u = &uniques[u];
+                SampleImage::rgb(u.width, u.height, u.texels.as_flattened())
+            }
+            None => SampleImage::rgb(1, 1, placeholder.as_flattened()),
+        })
+        .collect();
+    // The polygon to name for a sample in `order`.
+    let polygon_of = |position: usize| {
+        order
+            .get(position)
+            .copied()
+            .flatten()
+            .map_or(0, |u| uniques[u].first_polygon)
+    };
+    let packed = pack_samples(&sample_images).map_err(|source| {
+        let position = match source {
+            PackError::EmptySample { index, .. }
+            | PackError::SampleTooLarge { index, .. }
+            | PackError::WrongByteCount { index, .. }
+            | PackError::Packer { index, .. } => index,
+            PackError::TooManyPages { .. } => order.len().saturating_sub(1),
+        };
+        TextureError::Pack {
+            polygon: polygon_of(position),
+            source,
+        }
+    })?;
+    let mut samples = Vec::with_capacity(order.len());
+    for (position, (placement, image)) in packed.placements.iter().zip(&sample_images).enumerate() {
+        let page = usize::from(start.first_page) + usize::from(placement.page);
+        let page = u16::try_from(page).map_err(|_| TextureError::TooManyPages {
+            polygon: polygon_of(position),
+            page,
+        })?;
+        samples.push(Sample {
+            x: placement.x,
+            y: placement.y,
+            page,
+            flip_x: -1,
+            flip_y: -1,
+            width: image.width as u16,
+            height: image.height as u16,
+        });
+    }
+
+    let polygons = uses
+        .iter()
+        .map(|(unique, cut)| PolygonTextureOut {
+            texture: PolygonTexture {
+                // Checked against the limits above.
+                sample: number[*unique] as u16,
+                shape: cut.shape,
+                flipped: cut.flipped,
+            },
+            shift: cut.shift,
+            resampled: cut.resampled,
+        })
+        .collect();
+    Ok(Textures {
+        samples,
+        pages: packed.pages,
+        polygons,
+    })
+}
+
+/// The polygon's image, once its image, UV count and UVs are known to be usable.
+fn check<'a>(
+    index: usize,
+    polygon: &PolygonUvs,
+    images: &'a [RgbaImage],
+) -> Result<&'a RgbaImage, TextureError> {
+    let image = images.get(polygon.image).ok_or(TextureError::NoImage {
+        polygon: index,
+        image: polygon.image,
+        images: images.len(),
+    })?;
+    if !image.is_valid() {
+        return Err(TextureError::BadImage {
+            polygon: index,
+            image: polygon.image,
+            width: image.width,
+            height: image.height,
+            bytes: image.pixels.len(),
+        });
+    }
+    if polygon.uvs.len() != if polygon.is_quad { 4 } else { 3 } {
+        return Err(TextureError::WrongUvCount {
+            polygon: index,
+            is_quad: polygon.is_quad,
+            count: polygon.uvs.len(),
+        });
+    }
+    if let Some(corner) = polygon
+        .uvs
+        .iter()
+        .position(|uv| !uv.iter().all(|c| c.is_finite()))
+    {
+        return Err(TextureError::BadUv {
+            polygon: index,
+            corner,
+        });
+    }
+    Ok(image)
+}

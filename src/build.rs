@@ -1,0 +1,140 @@
+//! `wadforge build`: a manifest directory → a WAD that TRLE loads, optionally patching a base WAD.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use wadforge_format::{wad, Wad, PAGE_SIZE};
+
+use crate::output::write_atomically;
+use crate::progress::Progress;
+
+pub struct BuildArgs<'a> {
+    pub dir: &'a Path,
+    pub out: &'a Path,
+    pub base: Option<&'a Path>,
+    pub pages: Option<&'a Path>,
+    pub quiet: bool,
+}
+
+pub fn run(args: BuildArgs) -> anyhow::Result<()> {
+    let manifests = wadforge_manifests::load(args.dir)?;
+    let base = match args.base {
+        Some(path) => {
+            refuse_overwrite(args.out, path)?;
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Some(
+                wad::read(&bytes)
+                    .with_context(|| format!("{} is not a valid WAD", path.display()))?
+                    .0,
+            )
+        }
+        None => None,
+    };
+    if args.out.starts_with(args.dir)
+        && args
+            .out
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "glb" || e == "gltf")
+    {
+        bail!(
+            "{} would overwrite a file of the manifest directory; choose another output",
+            args.out.display()
+        );
+    }
+    let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
+    let built = wadforge_exporter::build(&manifests, base.as_ref(), &mut |done, _, slot| {
+        progress.set(done as u64, slot)
+    })?;
+    progress.finish();
+    // Everything is validated and built before anything is written.
+    let bytes = wad::write(&built.wad, None).context("the built model cannot be written as a WAD")?;
+    write_atomically(args.out, &bytes)?;
+    let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
+    write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
+    if let Some(base) = args.base {
+        for ext in ["swd", "sam", "sfx"] {
+            let from = base.with_extension(ext);
+            let to = args.out.with_extension(ext);
+            if from.is_file() && !same_file(&from, &to) {
+                let data = std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+                write_atomically(&to, &data)?;
+            }
+        }
+    }
+    if let Some(dir) = args.pages {
+        write_pages(dir, &built.wad)?;
+    }
+    if !args.quiet {
+        for note in &built.notes {
+            eprintln!("note: {note}");
+        }
+        eprintln!(
+            "built {}: {} moveables, {} statics, {} pages, {} samples, {} bytes",
+            args.out.display(),
+            built.wad.moveables.len(),
+            built.wad.statics.len(),
+            built.wad.pages.len(),
+            built.wad.samples.len(),
+            bytes.len()
+        );
+    }
+    Ok(())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn refuse_overwrite(out: &Path, input: &Path) -> anyhow::Result<()> {
+    let stems = |p: &Path| -> PathBuf { p.with_extension("") };
+    if same_file(out, input) || (out.exists() && same_file(&stems(out), &stems(input))) || out == input {
+        bail!(
+            "{} is the base WAD; build into another file (wadforge never writes over its inputs)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Every page as PNG, and a copy with each sample outlined, so a builder sees how space was used.
+fn write_pages(dir: &Path, model: &Wad) -> anyhow::Result<()> {
+    for (i, page) in model.pages.iter().enumerate() {
+        let plain = page.rgb().to_vec();
+        let mut outlined = plain.clone();
+        for s in model.samples.iter().filter(|s| s.page as usize == i) {
+            let (x0, y0) = (s.x as usize, s.y as usize);
+            let (x1, y1) = (
+                (x0 + s.width as usize).min(PAGE_SIZE) - 1,
+                (y0 + s.height as usize).min(PAGE_SIZE) - 1,
+            );
+            let mut mark =
+                |x: usize, y: usize| outlined[(y * PAGE_SIZE + x) * 3..][..3].copy_from_slice(&[0, 255, 0]);
+            for x in x0..=x1 {
+                mark(x, y0);
+                mark(x, y1);
+            }
+            for y in y0..=y1 {
+                mark(x0, y);
+                mark(x1, y);
+            }
+        }
+        for (name, rgb) in [
+            (format!("page_{i:03}.png"), plain),
+            (format!("page_{i:03}_samples.png"), outlined),
+        ] {
+            let mut png = Vec::new();
+            image::ImageEncoder::write_image(
+                image::codecs::png::PngEncoder::new(&mut png),
+                &rgb,
+                PAGE_SIZE as u32,
+                PAGE_SIZE as u32,
+                image::ExtendedColorType::Rgb8,
+            )?;
+            write_atomically(&dir.join(name), &png)?;
+        }
+    }
+    Ok(())
+}
