@@ -83,42 +83,51 @@ def blender_counts():
             "images": len(bpy.data.images), "materials": len(bpy.data.materials)}
 
 
-def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: blender_roundtrip.py IN.glb|IN.gltf OUT.glb|OUT.gltf\n")
-        return 64
-    src, dst = argv[1], os.path.abspath(argv[2])
-    with json_stdout() as emit:
-        try:
-            fresh_scene()
-            src = import_faithful(src)
-            kw, missing = export_keywords(dst)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            if os.path.exists(dst):
-                os.remove(dst)
-            result = bpy.ops.export_scene.gltf(filepath=dst, **kw)
-            if "FINISHED" not in result or not os.path.isfile(dst):
-                raise RuntimeError(f"export_scene.gltf returned {sorted(result)}; {dst} exists: {os.path.isfile(dst)}")
-            doc = {
-                "blender": bpy.app.version_string,
-                "gltf_addon": addon_version(),
-                "input": src,
-                "output": dst,
-                "import_settings": IMPORT_SETTINGS,
-                "export_settings": kw,
-                "missing_keywords": missing,
-                "blender_counts": blender_counts(),
-                "exported_counts": exported_counts(dst),
-            }
-        except Exception as e:  # noqa: BLE001 - report and fail
-            import traceback
+def roundtrip(src, dst):
+    dst = os.path.abspath(dst)
+    fresh_scene()
+    src = import_faithful(src)
+    kw, missing = export_keywords(dst)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if os.path.exists(dst):
+        os.remove(dst)
+    result = bpy.ops.export_scene.gltf(filepath=dst, **kw)
+    if "FINISHED" not in result or not os.path.isfile(dst):
+        raise RuntimeError(f"export_scene.gltf returned {sorted(result)}; {dst} exists: {os.path.isfile(dst)}")
+    return {
+        "blender": bpy.app.version_string,
+        "gltf_addon": addon_version(),
+        "input": src,
+        "output": dst,
+        "import_settings": IMPORT_SETTINGS,
+        "export_settings": kw,
+        "missing_keywords": missing,
+        "blender_counts": blender_counts(),
+        "exported_counts": exported_counts(dst),
+    }
 
-            traceback.print_exc()
-            sys.stderr.write(f"blender_roundtrip.py: FAILED: {e}\n")
-            emit({"error": str(e), "input": argv[1], "output": argv[2]})
-            return 1
-        emit(doc)
-    return 0
+
+def main(argv):
+    batch = len(argv) > 1 and argv[1] == "--batch"
+    pairs = argv[2:] if batch else argv[1:]
+    if len(pairs) < 2 or len(pairs) % 2 or (not batch and len(pairs) != 2):
+        sys.stderr.write("usage: blender_roundtrip.py IN.glb|IN.gltf OUT.glb|OUT.gltf\n"
+                         "       blender_roundtrip.py --batch IN OUT [IN OUT ...]  (one JSON list)\n")
+        return 64
+    with json_stdout() as emit:
+        docs, status = [], 0
+        for src, dst in zip(pairs[0::2], pairs[1::2]):
+            try:
+                docs.append(roundtrip(src, dst))
+            except Exception as e:  # noqa: BLE001 - report and fail
+                import traceback
+
+                traceback.print_exc()
+                sys.stderr.write(f"blender_roundtrip.py: FAILED on {src}: {e}\n")
+                docs.append({"error": str(e), "input": src, "output": dst})
+                status = 1
+        emit(docs if batch else docs[0])
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,128 @@
+"""Edits an imported wadforge glTF in Blender the way an artist would, then exports it.
+
+    target/harness/venv/bin/python tests/harness/blender_edit.py IN.glb OUT.glb
+        [--move-bone BONE DX DY DZ]          move the vertices of BONE's vertex group (metres, Blender axes)
+        [--rotate-key ACTION BONE KEY DEG]   turn BONE about its local X by DEG at key index KEY of ACTION
+        [--invert-texture]                   replace every texel's RGB by 255 - RGB (alpha kept)
+
+Imports and exports with the faithful settings of blender_roundtrip.py. Prints one JSON document
+saying what was edited. Exit codes: 0 ok, 1 failure, 64 usage.
+"""
+
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bpy  # noqa: E402
+
+from blender_inspect import action_channelbags, fresh_scene, import_faithful, json_stdout  # noqa: E402
+from blender_roundtrip import export_keywords  # noqa: E402
+
+
+def move_bone(bone, delta):
+    moved = 0
+    for ob in [o for o in bpy.data.objects if o.type == "MESH"]:
+        group = ob.vertex_groups.get(bone)
+        if group is None:
+            continue
+        for v in ob.data.vertices:
+            if any(g.group == group.index and g.weight > 0.5 for g in v.groups):
+                v.co = (v.co[0] + delta[0], v.co[1] + delta[1], v.co[2] + delta[2])
+                moved += 1
+        ob.data.update()
+    if moved == 0:
+        raise RuntimeError(f"no vertex follows bone {bone}")
+    return moved
+
+
+def rotate_key(action_name, bone, key, degrees):
+    action = bpy.data.actions[action_name]
+    path = f'pose.bones["{bone}"].rotation_quaternion'
+    curves = {}
+    for _, fcs in action_channelbags(action):
+        for fc in fcs:
+            if fc.data_path == path:
+                curves[fc.array_index] = fc
+    if len(curves) != 4:
+        raise RuntimeError(f"{action_name} has no rotation of {bone}")
+    q = [curves[i].keyframe_points[key].co[1] for i in range(4)]  # w, x, y, z
+    h = math.radians(degrees) / 2
+    r = (math.cos(h), math.sin(h), 0.0, 0.0)  # about the bone's local X
+    w1, x1, y1, z1 = q
+    w2, x2, y2, z2 = r
+    turned = (
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+    )
+    for i in range(4):
+        point = curves[i].keyframe_points[key]
+        point.co[1] = turned[i]
+        point.handle_left[1] = turned[i]
+        point.handle_right[1] = turned[i]
+        curves[i].update()
+    return {"frame": curves[0].keyframe_points[key].co[0], "before": q, "after": list(turned)}
+
+
+def invert_texture():
+    inverted = 0
+    for img in [i for i in bpy.data.images if i.type == "IMAGE" and i.size[0] > 0]:
+        px = list(img.pixels)
+        for i in range(0, len(px), 4):
+            px[i], px[i + 1], px[i + 2] = 1.0 - px[i], 1.0 - px[i + 1], 1.0 - px[i + 2]
+        img.pixels[:] = px
+        img.update()
+        img.pack()
+        inverted += 1
+    if inverted == 0:
+        raise RuntimeError("no image to paint")
+    return inverted
+
+
+def main(argv):
+    args = argv[1:]
+    if len(args) < 2:
+        sys.stderr.write(__doc__)
+        return 64
+    src, dst = args[0], os.path.abspath(args[1])
+    rest = args[2:]
+    with json_stdout() as emit:
+        try:
+            fresh_scene()
+            import_faithful(src)
+            report = {"input": src, "output": dst}
+            while rest:
+                flag = rest.pop(0)
+                if flag == "--move-bone":
+                    bone, dx, dy, dz = rest[0], float(rest[1]), float(rest[2]), float(rest[3])
+                    rest = rest[4:]
+                    report["moved_vertices"] = move_bone(bone, (dx, dy, dz))
+                elif flag == "--rotate-key":
+                    action, bone, key, deg = rest[0], rest[1], int(rest[2]), float(rest[3])
+                    rest = rest[4:]
+                    report["rotated"] = rotate_key(action, bone, key, deg)
+                elif flag == "--invert-texture":
+                    report["inverted_images"] = invert_texture()
+                else:
+                    raise RuntimeError(f"unknown option {flag}")
+            kw, _ = export_keywords(dst)
+            if os.path.exists(dst):
+                os.remove(dst)
+            result = bpy.ops.export_scene.gltf(filepath=dst, **kw)
+            if "FINISHED" not in result:
+                raise RuntimeError(f"export returned {sorted(result)}")
+        except Exception as e:  # noqa: BLE001 - report and fail
+            import traceback
+
+            traceback.print_exc()
+            emit({"error": str(e)})
+            return 1
+        emit(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
