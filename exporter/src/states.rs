@@ -93,7 +93,7 @@ impl Context<'_> {
     }
 
     fn animation(&self, a: &AnimationManifest, start: u16) -> Result<Animation, BuildError> {
-        let (next_animation, next_frame) = self.target(a, &a.next.animation, a.next.frame, "next")?;
+        let (next_animation, next_frame) = self.target(a, &a.next.animation, a.next.frame, "next ")?;
         let state_changes = a
             .state_changes
             .iter()
@@ -110,7 +110,7 @@ impl Context<'_> {
                         let frame_end =
                             self.frame(a, start, dispatch.frames[1], &format!("{what}: frames[1]"))?;
                         let (next_animation, next_frame) =
-                            self.target(a, &dispatch.animation, dispatch.frame, &what)?;
+                            self.target(a, &dispatch.animation, dispatch.frame, &format!("{what}: "))?;
                         Ok(Dispatch {
                             frame_start,
                             frame_end,
@@ -172,7 +172,7 @@ impl Context<'_> {
             self.error(
                 a,
                 format!(
-                    "{what} is frame {relative} from first frame {first}, i.e. frame {absolute} of the \
+                    "{what} is {relative}, counted from frame {first}: frame {absolute} of the \
                      object's timeline, which must be from 0 to {}; use a frame from {} to {}",
                     u16::MAX,
                     -i64::from(first),
@@ -182,7 +182,8 @@ impl Context<'_> {
         })
     }
 
-    /// The index of a target animation and its frame on the object's timeline.
+    /// The index of a target animation and its frame on the object's timeline; `what` prefixes
+    /// `animation` and `frame` in messages (`next `, `state change 0 (state 3), dispatch 1: `).
     fn target(
         &self,
         a: &AnimationManifest,
@@ -196,7 +197,7 @@ impl Context<'_> {
                     return Err(self.error(
                         a,
                         format!(
-                            "{what} animation `{name}` is not an animation of this object ({} has {} \
+                            "{what}animation `{name}` is not an animation of this object ({} has {} \
                              animations); name one of them, e.g. `{}`",
                             self.m.slot,
                             self.m.animations.len(),
@@ -207,7 +208,7 @@ impl Context<'_> {
                 let index = i32::try_from(i).map_err(|_| {
                     self.error(
                         a,
-                        format!("{what} animation `{name}` has an index beyond the i32 range"),
+                        format!("{what}animation `{name}` has an index beyond the i32 range"),
                     )
                 })?;
                 (index, self.starts[i])
@@ -221,7 +222,7 @@ impl Context<'_> {
                     .unwrap_or(0),
             ),
         };
-        let frame = self.frame(a, first, frame, &format!("{what} frame"))?;
+        let frame = self.frame(a, first, frame, &format!("{what}frame"))?;
         Ok((index, frame))
     }
 

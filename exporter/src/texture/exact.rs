@@ -45,9 +45,12 @@ pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Option<
     if !(1..=PAGE).contains(&w) || !(1..=PAGE).contains(&h) || x1 > width || y1 > height {
         return None;
     }
-    let texels = (y0..y1)
-        .flat_map(|y| (x0..x1).map(move |x| image.page_texel(x, y)))
-        .collect();
+    let mut texels = Vec::with_capacity(w as usize * h as usize * 3);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            texels.extend_from_slice(&image.page_texel(x, y));
+        }
+    }
     Some(Cut {
         width: w,
         height: h,
@@ -106,8 +109,8 @@ mod tests {
             (c.width, c.height, c.shape, c.flipped, c.shift),
             (4, 3, 0, false, 0)
         );
-        assert_eq!(c.texels[0], img.page_texel(10, 20));
-        assert_eq!(c.texels[11], img.page_texel(13, 22));
+        assert_eq!(c.texels[..3], img.page_texel(10, 20));
+        assert_eq!(c.texels[33..36], img.page_texel(13, 22));
     }
 
     #[test]
@@ -115,7 +118,7 @@ mod tests {
         let img = image(512, 512);
         let c = cut(&img, &[uv(10, 20), uv(14, 20), uv(10, 23)], false).unwrap();
         assert_eq!((c.width, c.height), (8, 6));
-        assert_eq!(c.texels[0], img.page_texel(20, 40));
+        assert_eq!(c.texels[..3], img.page_texel(20, 40));
         // Too large for a page at this resolution: not exact.
         assert!(cut(&img, &[uv(0, 0), uv(200, 0), uv(0, 10)], false).is_none());
         // Half-scale: only whole pixels are exact.
@@ -134,7 +137,7 @@ mod tests {
         ];
         let c = cut(&img, &moved, false).unwrap();
         assert_eq!((c.width, c.height), (4, 3));
-        assert_eq!(c.texels[0], img.page_texel(10, 20));
+        assert_eq!(c.texels[..3], img.page_texel(10, 20));
         let noisy = [[-1e-7, 0.0], [4.0 / 256.0, 0.0], [-1e-7, 3.0 / 256.0]];
         assert_eq!(without_repeats(&noisy), noisy.to_vec());
         assert!(cut(&img, &noisy, false).is_some());

@@ -3,18 +3,18 @@
 //!
 //! Each polygon gets one sample, cut from its image in one of two ways:
 //!
-//! - **Exact** ([`exact`]): when every UV lies on a whole texel edge of a page atlas (the image
+//! - **Exact** (`exact.rs`): when every UV lies on a whole texel edge of a page atlas (the image
 //!   import writes: pages stacked vertically, 256 texels to a page edge, or that image scaled
-//!   uniformly; see [`wadforge_packer::uv`]) to within [`exact::ON_TEXEL`] of a texel, and the
-//!   rounded corners sit on the corners of an axis-aligned rectangle in one of the arrangements
-//!   of `shared/notes/format-facts.md` ([`wadforge_packer::corners::recover_texture`]), the
+//!   uniformly; see [`wadforge_packer::uv`]) to within 0.01 texel, and the rounded corners sit
+//!   on the corners of an axis-aligned rectangle in one of the arrangements of
+//!   `shared/notes/format-facts.md` ([`wadforge_packer::corners::recover_texture`]), the
 //!   image's pixels under that rectangle are the sample, copied texel for texel, with the
 //!   recovered shape and flip. A corner order that is a cyclic shift of a legal one (a texture
 //!   rotated on its polygon) is used as well, and [`PolygonTextureOut::shift`] says how far the
 //!   polygon's vertex list must be rotated. UVs moved by whole repeats (say `u` in 1..2) count as
 //!   on the atlas. On a scaled atlas the sample keeps the image's resolution (a 64×64 texel
 //!   rectangle of a 512-wide atlas is a 128×128 sample) as long as it fits on a page.
-//! - **Resampled** ([`resample`]): anything else (rotated, skewed or off-grid UVs, an image that
+//! - **Resampled** (`resample.rs`): anything else (rotated, skewed or off-grid UVs, an image that
 //!   is not a page atlas, a rectangle too large for a page at the image's resolution). The
 //!   sample is as many texels wide and high as the UV footprint is long in image texels (the
 //!   edges the sample's top and left edges map to; at least 1, and scaled down keeping the
@@ -31,8 +31,8 @@
 //! position away in each direction (measured in `exporter/tests/texture.rs` over off-grid
 //! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
 //! atlas resamples texel for texel. Triangles are mapped affinely, as the renderer maps them; a
-//! quad that is not a parallelogram in UV space is filled bilinearly, so along its diagonal the
-//! resampled texture may differ from the two affine halves a glTF viewer draws by a few texels.
+//! quad that is not a parallelogram in UV space is filled bilinearly, so the resampled texture
+//! bends slightly differently from the two affine halves a glTF viewer draws.
 //!
 //! Then: texels with alpha below 128 become magenta; samples with the same size and stored texels
 //! are kept once; the distinct samples are numbered from [`TextureStart::first_sample`], those
@@ -188,7 +188,8 @@ const QUAD_SAMPLES: usize = 0x8000;
 pub(crate) struct Cut {
     pub width: u32,
     pub height: u32,
-    pub texels: Vec<[u8; 3]>,
+    /// RGB, 3 bytes a texel, rows top to bottom.
+    pub texels: Vec<u8>,
     pub shape: u8,
     pub flipped: bool,
     pub shift: u8,
@@ -199,7 +200,7 @@ pub(crate) struct Cut {
 struct Unique {
     width: u32,
     height: u32,
-    texels: Vec<[u8; 3]>,
+    texels: Vec<u8>,
     first_polygon: usize,
     by_triangle: bool,
     by_flipped_quad: bool,
@@ -213,7 +214,7 @@ pub fn build_textures(
 ) -> Result<Textures, TextureError> {
     // 1. A sample per polygon, deduplicated by stored texels.
     let mut uniques: Vec<Unique> = Vec::new();
-    let mut seen: HashMap<(u32, u32, Vec<[u8; 3]>), usize> = HashMap::new();
+    let mut seen: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
     // Per polygon: its distinct sample and the cut (texels moved out).
     let mut uses: Vec<(usize, Cut)> = Vec::with_capacity(polygons.len());
     for (index, polygon) in polygons.iter().enumerate() {
@@ -295,7 +296,7 @@ pub fn build_textures(
         .map(|u| match *u {
             Some(u) => {
                 let u = &uniques[u];
-                SampleImage::rgb(u.width, u.height, u.texels.as_flattened())
+                SampleImage::rgb(u.width, u.height, &u.texels)
             }
             None => SampleImage::rgb(1, 1, placeholder.as_flattened()),
         })

@@ -19,13 +19,13 @@ pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Cut {
         .collect();
     let (width, height) = size(footprint(&p, is_quad));
     let (w, h) = (f64::from(width), f64::from(height));
-    let mut texels = Vec::with_capacity(width as usize * height as usize);
+    let mut texels = Vec::with_capacity(width as usize * height as usize * 3);
     for j in 0..height {
         for i in 0..width {
             let s = (f64::from(i) + 0.5) / w;
             let t = (f64::from(j) + 0.5) / h;
             let [x, y] = map(&p, is_quad, s, t);
-            texels.push(image.page_texel(wrap(x, image.width), wrap(y, image.height)));
+            texels.extend_from_slice(&image.page_texel(wrap(x, image.width), wrap(y, image.height)));
         }
     }
     Cut {
