@@ -16,13 +16,14 @@ use wadforge_manifests::Sphere;
 /// The manifest's sphere when it still encloses every vertex (exactly: squared integer distance ≤
 /// radius²), otherwise a tight enclosing sphere (Welzl) with the centre rounded to integers and the
 /// radius rounded up so that it encloses every vertex from the rounded centre. The flag word is
-/// kept from the manifest. A mesh without vertices keeps the manifest sphere.
+/// kept from the manifest. A mesh without vertices keeps the manifest sphere, and so does a
+/// sphere of radius 0: that is how a WAD turns a mesh's collision off.
 ///
 /// The radius is clamped to `u16::MAX`. That cannot happen for `i16` vertices (the minimal
 /// sphere's radius is at most half the diagonal of the ±32768 cube, about 56 755); the clamp only
 /// keeps the conversion total.
 pub fn bounding_sphere(vertices: &[[i16; 3]], manifest: &Sphere) -> BoundingSphere {
-    if encloses(vertices, manifest.center, manifest.radius) {
+    if manifest.radius == 0 || encloses(vertices, manifest.center, manifest.radius) {
         return BoundingSphere {
             center: manifest.center,
             radius: manifest.radius,

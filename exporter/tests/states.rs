@@ -438,7 +438,7 @@ fn fixture_meshes_rebuilt_from_scratch() {
     let mut rebuilt = 0;
     for (i, mesh) in wad.meshes.iter().enumerate() {
         let s = mesh.sphere;
-        let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, 0, s.flag));
+        let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, 1, s.flag));
         assert!(encloses(&mesh.vertices, built.center, built.radius), "mesh {i}");
         assert!(
             built.radius <= s.radius + 2,
@@ -493,8 +493,8 @@ fn rebuilt_spheres_enclose_and_are_tight_on_small_sets() {
         let n = 2 + trial % 13;
         let half = [5, 60, 900, 12_000][trial % 4];
         let vertices = rng.points(n, half);
-        // A manifest sphere that is certainly too small (unless every vertex sits on the centre).
-        let s = bounding_sphere(&vertices, &manifest_sphere(vertices[0], 0, 0));
+        // A manifest sphere far away from every vertex: certainly rebuilt.
+        let s = bounding_sphere(&vertices, &manifest_sphere([i16::MIN; 3], 1, 0));
         assert!(
             encloses(&vertices, s.center, s.radius),
             "trial {trial}: {vertices:?}"
@@ -599,4 +599,11 @@ fn rebuilt_spheres_are_tight_on_large_sets() {
             "trial {trial}: {r} vs lower bound {lower}"
         );
     }
+}
+
+#[test]
+fn a_sphere_of_radius_zero_keeps_collision_off() {
+    let vertices = [[0, 0, 0], [100, 0, 0], [0, -300, 40]];
+    let s = bounding_sphere(&vertices, &manifest_sphere([0, -100, 0], 0, 0));
+    assert_eq!((s.center, s.radius), ([0, -100, 0], 0));
 }

@@ -248,22 +248,10 @@ fn validate_object(dir: &Path, path: &Path, manifest: &ObjectManifest) -> Result
                 a.name
             )));
         }
-        if a.frames == 0 {
-            return Err(invalid(format!(
-                "{slot}: animation {}: frames must be at least 1",
-                a.name
-            )));
-        }
         resolve(a, &a.next.animation, "next animation")?;
         for change in &a.state_changes {
             for d in &change.dispatches {
                 resolve(a, &d.animation, "dispatch target")?;
-                if d.frames[0] > d.frames[1] {
-                    return Err(invalid(format!(
-                        "{slot}: animation {}: dispatch frames {:?} end before they start",
-                        a.name, d.frames
-                    )));
-                }
             }
         }
     }
