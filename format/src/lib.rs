@@ -10,6 +10,7 @@
 //! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
 
 pub mod catalog;
+pub mod level;
 pub mod model;
 pub mod pose;
 pub mod wad;
