@@ -7,7 +7,7 @@ use wadforge_format::catalog::Game;
 use wadforge_format::wad;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
-use crate::output::{prepare_output_dir, write_atomically};
+use crate::output::prepare_output_dir;
 use crate::progress::Progress;
 
 pub struct ImportArgs<'a> {
@@ -68,9 +68,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         progress.set(done as u64, slot)
     })?;
     progress.finish();
-    for file in &files {
-        write_atomically(&args.out.join(&file.path), &file.bytes)?;
-    }
+    wadforge_importer::write_directory(&files, args.out)
+        .with_context(|| format!("cannot write the manifest directory {}", args.out.display()))?;
     if !args.quiet {
         let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
         eprintln!(

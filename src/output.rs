@@ -1,27 +1,14 @@
 //! Writing outputs safely: every file is written beside its target and renamed into place, and a
 //! directory that already holds files is only written into when the user says so.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context};
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp: PathBuf = dir.join(format!(".{name}.wadforge-tmp"));
-    std::fs::write(&temp, bytes).with_context(|| format!("cannot write {}", temp.display()))?;
-    std::fs::rename(&temp, path).with_context(|| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot move {} into place as {}", temp.display(), path.display())
-    })
+    wadforge_importer::write_atomically(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Checks that `dir` is new or empty, or that the user allowed writing into it.

@@ -10,24 +10,10 @@ use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 fn build(c: &mut Criterion) {
     let model = wadforge_fixtures::largest();
     let dir = tempfile::tempdir().unwrap();
-    let options = ImportOptions {
-        game: Game::Tr4,
-        tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
-        format: GltfFormat::Glb,
-        only: None,
-        source: wadforge_manifests::Source {
-            file: "largest.wad".into(),
-            format: "wad".into(),
-            version: 129,
-        },
-    };
-    let mut input_bytes = 0u64;
-    for file in wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap() {
-        let path = dir.path().join(&file.path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        input_bytes += file.bytes.len() as u64;
-        std::fs::write(path, file.bytes).unwrap();
-    }
+    let options = ImportOptions::wad("largest.wad", 129);
+    let files = wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap();
+    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    let input_bytes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     let mut group = c.benchmark_group("build");
     group.sample_size(10);
     // Throughput in bytes of the manifest directory read.

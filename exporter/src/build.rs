@@ -256,18 +256,27 @@ pub fn build(
                 }
             })
             .collect();
-        let shading = match info.lighting {
-            Lighting::Normals => Shading::Normals(raw.normals),
-            Lighting::Shades => Shading::Shades(raw.shades),
-        };
-        let sphere = spheres::bounding_sphere(&raw.vertices, &info.sphere);
-        built.push(wad.meshes.len());
-        wad.meshes.push(Mesh {
-            sphere,
+        let mut mesh = Mesh {
+            sphere: spheres::bounding_sphere(&raw.vertices, &info.sphere),
             vertices: raw.vertices,
-            shading,
+            shading: Shading::Normals(Vec::new()),
             polygons,
-        });
+        };
+        mesh.shading = match info.lighting {
+            Lighting::Normals if info.recompute_normals || !raw.has_normals => Shading::Normals(
+                mesh.area_weighted_normals()
+                    .iter()
+                    .map(|n| n.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16))
+                    .collect(),
+            ),
+            Lighting::Normals => Shading::Normals(raw.normals),
+            Lighting::Shades if raw.has_shades => Shading::Shades(raw.shades),
+            Lighting::Shades => {
+                Shading::Shades(mesh.area_weighted_normals().iter().map(computed_shade).collect())
+            }
+        };
+        built.push(wad.meshes.len());
+        wad.meshes.push(mesh);
     }
 
     // Shared meshes: a bone or static that is `same_as` another object's takes that mesh.
@@ -420,6 +429,14 @@ pub fn build(
         }))
         .collect();
     Ok(BuildOutput { wad, names, notes })
+}
+
+/// A shade for a mesh that has none: lit from above and in front (TR −Y is up), never black.
+fn computed_shade(normal: &[f64; 3]) -> i16 {
+    let light = [0.0, -0.857, 0.514];
+    let facing = (0..3).map(|k| normal[k] * light[k]).sum::<f64>().max(0.0);
+    let grey = 0.4 + 0.6 * facing;
+    ((1.0 - grey) * 8191.0).round() as i16
 }
 
 /// Whether a manifest box is within [`KEPT_BOX_TOLERANCE`] of the posed box on every side.

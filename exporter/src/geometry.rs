@@ -14,6 +14,10 @@ use crate::texture::RgbaImage;
 /// One TR mesh before texturing: welded vertices, their lighting, and polygons with UVs.
 #[derive(Default)]
 pub(crate) struct RawMesh {
+    /// Whether the glTF gave normals (standard or TR) for this mesh's vertices.
+    pub has_normals: bool,
+    /// Whether the glTF gave shades (vertex colours or TR shades).
+    pub has_shades: bool,
     pub vertices: Vec<[i16; 3]>,
     pub normals: Vec<[i16; 3]>,
     pub shades: Vec<i16>,
@@ -63,6 +67,7 @@ pub(crate) fn gather(
     let s = target.tr_units_per_metre;
     let mut pending: Vec<(Vec<TrVertex>, Vec<RawPolygon>)> =
         (0..target.meshes).map(|_| Default::default()).collect();
+    let mut lighting = vec![(false, false); target.meshes];
     for node in nodes {
         let t = transform(node);
         let linear = crate::math::rotation_part(&t);
@@ -116,6 +121,8 @@ pub(crate) fn gather(
                     }
                 }
                 t_index += 1;
+                lighting[mesh].0 |= p.normals.is_some() || p.tr_normals.is_some();
+                lighting[mesh].1 |= p.colours.is_some() || p.tr_shades.is_some();
                 let (vertices, polygons) = &mut pending[mesh];
                 let corners = polygon
                     .iter()
@@ -135,7 +142,14 @@ pub(crate) fn gather(
     }
     pending
         .into_iter()
-        .map(|(vertices, polygons)| weld(vertices, polygons))
+        .zip(lighting)
+        .map(|((vertices, polygons), (has_normals, has_shades))| {
+            weld(vertices, polygons).map(|m| RawMesh {
+                has_normals,
+                has_shades,
+                ..m
+            })
+        })
         .collect()
 }
 
@@ -235,23 +249,33 @@ fn cos_angle(a: [f64; 3], b: [f64; 3]) -> f64 {
     (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (la * lb)
 }
 
-/// Two triangles (TR order) sharing the diagonal first→third of a quad, as one quad when their
-/// UVs cover one sample rectangle of an image of `image_size`.
+/// Two triangles (TR order) that share an edge, as one quad when their UVs cover one sample
+/// rectangle of an image of `image_size` (in some rotation of the quad's corners: the texture
+/// step picks the anchor). Import splits quads as (v0 v1 v2)(v0 v2 v3); Blender and other tools
+/// may split them along either diagonal and in either order.
 fn merge(
     a: &[(TrVertex, [f32; 2])],
     b: &[(TrVertex, [f32; 2])],
     image_size: Option<(u32, u32)>,
 ) -> Option<Vec<(TrVertex, [f32; 2])>> {
     let same = |x: &(TrVertex, [f32; 2]), y: &(TrVertex, [f32; 2])| x.0 == y.0 && x.1 == y.1;
-    // a = (v0 v1 v2), b = (v0 v2 v3)
-    if !(same(&a[0], &b[0]) && same(&a[2], &b[1])) {
-        return None;
-    }
-    let quad = vec![a[0], a[1], a[2], b[2]];
     let (w, h) = image_size?;
-    let uvs: Vec<[f32; 2]> = quad.iter().map(|c| c.1).collect();
-    let (_, points) = corners_from_uvs(&uvs, w, h)?;
-    recover_texture(&points, true).map(|_| quad)
+    for i in 0..3 {
+        for j in 0..3 {
+            // The edge a[i] → a[i+1] runs the other way in b: b[j] → b[j+1] = a[i+1] → a[i].
+            if same(&a[i], &b[(j + 1) % 3]) && same(&a[(i + 1) % 3], &b[j]) {
+                let quad = vec![a[(i + 1) % 3], a[(i + 2) % 3], a[i], b[(j + 2) % 3]];
+                let uvs: Vec<[f32; 2]> = quad.iter().map(|c| c.1).collect();
+                let (_, points) = corners_from_uvs(&uvs, w, h)?;
+                let legal = (0..4).any(|r| {
+                    let rotated: Vec<_> = (0..4).map(|k| points[(k + r) % 4]).collect();
+                    recover_texture(&rotated, true).is_some()
+                });
+                return legal.then_some(quad);
+            }
+        }
+    }
+    None
 }
 
 /// Welds identical TR vertices (position, normal, shade) and renumbers the polygons.
@@ -277,6 +301,8 @@ fn weld(vertices: Vec<TrVertex>, mut polygons: Vec<RawPolygon>) -> Result<RawMes
         ));
     }
     let mut mesh = RawMesh {
+        has_normals: true,
+        has_shades: true,
         vertices: vec![[0; 3]; count],
         normals: vec![[0; 3]; count],
         shades: vec![0; count],

@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};
-use wadforge_format::catalog::Game;
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{Shading, Wad};
-use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
+use wadforge_importer::ImportOptions;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,22 +31,9 @@ fn python() -> PathBuf {
 
 fn import(model: &Wad) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let options = ImportOptions {
-        game: Game::Tr4,
-        tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
-        format: GltfFormat::Glb,
-        only: None,
-        source: wadforge_manifests::Source {
-            file: "fixture.wad".into(),
-            format: "wad".into(),
-            version: 129,
-        },
-    };
-    for file in wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap() {
-        let path = dir.path().join(&file.path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, file.bytes).unwrap();
-    }
+    let options = ImportOptions::wad("fixture.wad", 129);
+    let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
+    wadforge_importer::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

@@ -5,27 +5,16 @@ use std::path::Path;
 use wadforge_exporter::spheres::{bounding_sphere, encloses, enclosing_sphere};
 use wadforge_exporter::states::animations;
 use wadforge_exporter::{BuildError, Place};
-use wadforge_format::catalog::Game;
 use wadforge_format::{Animation, Wad};
-use wadforge_importer::{import, GltfFormat, ImportOptions};
+use wadforge_importer::{import, ImportOptions};
 use wadforge_manifests::load::parse;
 use wadforge_manifests::{
-    AnimationName, CommandManifest, ManifestError, MoveableManifest, ObjectManifest, Source, Sphere,
+    AnimationName, CommandManifest, ManifestError, MoveableManifest, ObjectManifest, Sphere,
 };
 
 /// Every moveable manifest the importer writes for `wad`, as YAML text, by moveable id.
 fn moveable_yaml(wad: &Wad) -> Vec<(u32, String, String)> {
-    let options = ImportOptions {
-        game: Game::Tr4,
-        tr_units_per_metre: 512.0,
-        format: GltfFormat::Glb,
-        only: None,
-        source: Source {
-            file: "fixture.wad".into(),
-            format: "wad".into(),
-            version: 129,
-        },
-    };
+    let options = ImportOptions::wad("fixture.wad", 129);
     let files = import(wad, &options, &mut |_, _, _| {}).expect("import");
     files
         .into_iter()

@@ -9,17 +9,7 @@ use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 fn import(c: &mut Criterion) {
     let model = wadforge_fixtures::largest();
     let bytes = wad::write(&model, None).expect("the largest fixture writes");
-    let options = ImportOptions {
-        game: Game::Tr4,
-        tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
-        format: GltfFormat::Glb,
-        only: None,
-        source: wadforge_manifests::Source {
-            file: "largest.wad".into(),
-            format: "wad".into(),
-            version: 129,
-        },
-    };
+    let options = ImportOptions::wad("largest.wad", 129);
     let mut group = c.benchmark_group("import");
     group.sample_size(10);
     // Throughput in bytes of the WAD read, so MB/s compares with the codec's.

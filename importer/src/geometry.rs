@@ -128,7 +128,7 @@ pub(crate) fn primitives(
     let any_shades = parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_)));
     let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
     for (part_index, part) in parts.iter().enumerate() {
-        let computed = computed_normals(part.mesh);
+        let computed = part.mesh.area_weighted_normals();
         for polygon in &part.mesh.polygons {
             let material = materials.get(doc, names, polygon);
             let v = groups.entry(material).or_default();
@@ -239,36 +239,4 @@ pub(crate) fn primitives(
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     (len > 1e-9).then(|| v.map(|c| c / len))
-}
-
-/// Area-weighted vertex normals in TR axes, from the polygons' outward faces; straight up
-/// (TR −Y) where a vertex has no faces.
-pub(crate) fn computed_normals(mesh: &Mesh) -> Vec<[f64; 3]> {
-    let mut sums = vec![[0.0f64; 3]; mesh.vertices.len()];
-    let vertex = |i: u16| mesh.vertices.get(i as usize).map(|v| v.map(|c| c as f64));
-    for p in &mesh.polygons {
-        let corners = p.corners();
-        for k in 1..corners.len() - 1 {
-            let (Some(a), Some(b), Some(c)) =
-                (vertex(corners[0]), vertex(corners[k]), vertex(corners[k + 1]))
-            else {
-                continue;
-            };
-            let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| c[i] - a[i]));
-            // Clockwise from the visible side: the outward normal is w × u.
-            let n = [
-                w[1] * u[2] - w[2] * u[1],
-                w[2] * u[0] - w[0] * u[2],
-                w[0] * u[1] - w[1] * u[0],
-            ];
-            for &i in [corners[0], corners[k], corners[k + 1]].iter() {
-                if let Some(s) = sums.get_mut(i as usize) {
-                    (0..3).for_each(|j| s[j] += n[j]);
-                }
-            }
-        }
-    }
-    sums.into_iter()
-        .map(|s| unit(s).unwrap_or([0.0, -1.0, 0.0]))
-        .collect()
 }

@@ -43,6 +43,49 @@ pub struct ImportOptions {
     pub source: manifests::Source,
 }
 
+impl ImportOptions {
+    /// Options for a TRLE WAD (TR4 objects) named `file`, with the default scale and `.glb` files.
+    pub fn wad(file: &str, version: u32) -> Self {
+        ImportOptions {
+            game: Game::Tr4,
+            tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
+            format: GltfFormat::Glb,
+            only: None,
+            source: manifests::Source {
+                file: file.to_string(),
+                format: "wad".into(),
+                version,
+            },
+        }
+    }
+}
+
+/// Writes `files` under `dir`, each atomically (see [`write_atomically`]).
+pub fn write_directory(files: &[OutputFile], dir: &std::path::Path) -> std::io::Result<()> {
+    files
+        .iter()
+        .try_for_each(|f| write_atomically(&dir.join(&f.path), &f.bytes))
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees half a file and a failed write leaves the old file in place.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.wadforge-tmp"));
+    std::fs::write(&temp, bytes)?;
+    std::fs::rename(&temp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temp);
+    })
+}
+
 /// One file of the manifest directory.
 #[derive(Debug, Clone)]
 pub struct OutputFile {

@@ -16,6 +16,7 @@ pub(crate) fn mesh_info(mesh: &Mesh, same_as: Option<MeshRef>) -> MeshInfo {
             Shading::Normals(_) => Lighting::Normals,
             Shading::Shades(_) => Lighting::Shades,
         },
+        recompute_normals: false,
         same_as,
     }
 }

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use wadforge_format::catalog::Game;
 use wadforge_format::Wad;
 use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 use wadforge_manifests::ObjectManifest;
@@ -33,22 +32,10 @@ fn harness(path: &str) -> PathBuf {
 /// Imports `model` into a new directory with the library, as the CLI does.
 fn import(model: &Wad, format: GltfFormat) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let options = ImportOptions {
-        game: Game::Tr4,
-        tr_units_per_metre: DEFAULT_TR_UNITS_PER_METRE,
-        format,
-        only: None,
-        source: wadforge_manifests::Source {
-            file: "fixture.wad".into(),
-            format: "wad".into(),
-            version: 129,
-        },
-    };
-    for file in wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap() {
-        let path = dir.path().join(&file.path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, file.bytes).unwrap();
-    }
+    let mut options = ImportOptions::wad("fixture.wad", 129);
+    options.format = format;
+    let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
+    wadforge_importer::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

@@ -106,6 +106,10 @@ pub struct MeshInfo {
     pub sphere: Sphere,
     /// `normals` (lit by the level's lights; moveables) or `shades` (own vertex shading; statics).
     pub lighting: Lighting,
+    /// Ask build to recompute this mesh's normals (area-weighted) instead of taking them from the
+    /// glTF, e.g. after an edit left them wrong.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recompute_normals: bool,
     /// The mesh is the same mesh as another object's (shared in the file): build writes that one
     /// here and ignores this object's own geometry for this bone.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -11,6 +11,47 @@ pub struct Mesh {
     pub polygons: Vec<Polygon>,
 }
 
+impl Mesh {
+    /// Area-weighted vertex normals (unit length, TR axes) from the polygons' outward faces,
+    /// straight up (TR −Y) where a vertex has no faces. Corners are clockwise seen from the
+    /// visible side, so a face's outward normal is (c − a) × (b − a).
+    pub fn area_weighted_normals(&self) -> Vec<[f64; 3]> {
+        let mut sums = vec![[0.0f64; 3]; self.vertices.len()];
+        let vertex = |i: u16| self.vertices.get(i as usize).map(|v| v.map(|c| c as f64));
+        for p in &self.polygons {
+            let corners = p.corners();
+            for k in 1..corners.len() - 1 {
+                let (Some(a), Some(b), Some(c)) =
+                    (vertex(corners[0]), vertex(corners[k]), vertex(corners[k + 1]))
+                else {
+                    continue;
+                };
+                let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| c[i] - a[i]));
+                let n = [
+                    w[1] * u[2] - w[2] * u[1],
+                    w[2] * u[0] - w[0] * u[2],
+                    w[0] * u[1] - w[1] * u[0],
+                ];
+                for i in [corners[0], corners[k], corners[k + 1]] {
+                    if let Some(s) = sums.get_mut(i as usize) {
+                        (0..3).for_each(|j| s[j] += n[j]);
+                    }
+                }
+            }
+        }
+        sums.into_iter()
+            .map(|s| {
+                let len = (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt();
+                if len > 1e-9 {
+                    s.map(|c| c / len)
+                } else {
+                    [0.0, -1.0, 0.0]
+                }
+            })
+            .collect()
+    }
+}
+
 /// The sphere the engine uses for proximity and collision tests of moveables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct BoundingSphere {
