@@ -62,7 +62,8 @@ pub fn build(
     let game = game(&dir.project.game);
     let mut notes = Vec::new();
     let mut images: Vec<RgbaImage> = Vec::new();
-    let mut raws: Vec<(RawMesh, MeshInfo)> = Vec::new();
+    // Each raw mesh with its manifest entry and where it came from (for error messages).
+    let mut raws: Vec<(RawMesh, MeshInfo, Place, String)> = Vec::new();
     let mut moveables = Vec::new();
     let mut statics = Vec::new();
 
@@ -129,7 +130,7 @@ pub fn build(
                     meshes.push(match info.same_as.clone() {
                         Some(r) => MeshSlot::Same(r),
                         None => {
-                            raws.push((raw, info));
+                            raws.push((raw, info, gltf_place.clone(), format!("bone {bone}")));
                             MeshSlot::Built(raws.len() - 1)
                         }
                     });
@@ -189,7 +190,7 @@ pub fn build(
                         let world = |n: &MeshNode| world_transform(&scene, n.node);
                         let mut gathered = gather(&target, &nodes, &|_, _, _| Some(0), &world)
                             .map_err(|e| place.error(None, e))?;
-                        raws.push((gathered.remove(0), s.mesh.clone()));
+                        raws.push((gathered.remove(0), s.mesh.clone(), place.clone(), "mesh".into()));
                         MeshSlot::Built(raws.len() - 1)
                     }
                 };
@@ -205,7 +206,7 @@ pub fn build(
     // Textures of every polygon at once: samples shared across objects are stored once.
     let polygons: Vec<PolygonUvs> = raws
         .iter()
-        .flat_map(|(raw, _)| raw.polygons.iter())
+        .flat_map(|(raw, ..)| raw.polygons.iter())
         .map(|p| PolygonUvs {
             image: p.image,
             uvs: p.uvs.clone(),
@@ -216,11 +217,26 @@ pub fn build(
         first_sample: base.map_or(0, |b| b.samples.len()),
         first_page: base.map_or(0, |b| b.pages.len()) as u16,
     };
-    let textures = build_textures(&images, &polygons, start).map_err(|e| BuildError::Object {
-        file: dir.root.clone(),
-        object: "textures".into(),
-        place: None,
-        message: e.to_string(),
+    let textures = build_textures(&images, &polygons, start).map_err(|e| {
+        // Name the object, the bone and the polygon within its mesh.
+        let mut index = e.polygon();
+        for (raw, _, place, what) in &raws {
+            if index < raw.polygons.len() {
+                let message = e.to_string().replacen(
+                    &format!("polygon {}", e.polygon()),
+                    &format!("polygon {index}"),
+                    1,
+                );
+                return place.error(Some(format!("{what}, polygon {index}")), message);
+            }
+            index -= raw.polygons.len();
+        }
+        BuildError::Object {
+            file: dir.root.clone(),
+            object: "textures".into(),
+            place: None,
+            message: e.to_string(),
+        }
     })?;
     let resampled = textures.polygons.iter().filter(|p| p.resampled).count();
     if resampled > 0 {
@@ -237,7 +253,7 @@ pub fn build(
     wad.pages.extend(textures.pages);
     let mut polygon_textures = textures.polygons.into_iter();
     let mut built: Vec<MeshIndex> = Vec::with_capacity(raws.len());
-    for (raw, info) in raws {
+    for (raw, info, _, _) in raws {
         let polygons = raw
             .polygons
             .iter()

@@ -91,8 +91,8 @@ fn write_cube_gltf(path: &Path) {
     std::fs::write(path, serde_json::to_vec_pretty(&json).unwrap()).unwrap();
 }
 
-#[test]
-fn a_hand_made_static_builds_with_computed_shades_and_quads() {
+/// A manifest directory holding the cube as static 10.
+fn cube_directory() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("statics")).unwrap();
     write_cube_gltf(&dir.path().join("statics/crate.gltf"));
@@ -110,6 +110,12 @@ fn a_hand_made_static_builds_with_computed_shades_and_quads() {
          \x20 collision_box: { min: [-256, -512, -256], max: [256, 0, 256] }\n  flags: 2\n",
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn a_hand_made_static_builds_with_computed_shades_and_quads() {
+    let dir = cube_directory();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
     let built =
         wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
@@ -205,4 +211,25 @@ fn recompute_normals_gives_outward_normals_of_tr_length() {
             mesh.vertices.len()
         );
     }
+}
+
+#[test]
+fn a_bad_uv_is_named_with_its_object_mesh_and_polygon() {
+    let dir = cube_directory();
+    // The first UV of the third face (vertex 8) becomes NaN: positions take 24 × 12 bytes.
+    let bin = dir.path().join("statics/cube.bin");
+    let mut bytes = std::fs::read(&bin).unwrap();
+    let at = 24 * 12 + 8 * 8;
+    bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    std::fs::write(&bin, bytes).unwrap();
+    let manifests = wadforge_manifests::load(dir.path()).unwrap();
+    let e = match wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a NaN UV must be refused"),
+    };
+    assert!(
+        e.contains("crate.gltf") && e.contains("FURNITURE0 (static 10)") && e.contains("mesh, polygon 2"),
+        "{e}"
+    );
+    assert!(e.contains("UV"), "{e}");
 }

@@ -196,6 +196,22 @@ pub(crate) struct Cut {
     pub resampled: bool,
 }
 
+impl TextureError {
+    /// Index (in the input) of the polygon the error concerns.
+    pub fn polygon(&self) -> usize {
+        match *self {
+            TextureError::NoImage { polygon, .. }
+            | TextureError::BadImage { polygon, .. }
+            | TextureError::WrongUvCount { polygon, .. }
+            | TextureError::BadUv { polygon, .. }
+            | TextureError::TriangleSampleOutOfRange { polygon, .. }
+            | TextureError::QuadSampleOutOfRange { polygon, .. }
+            | TextureError::TooManyPages { polygon, .. }
+            | TextureError::Pack { polygon, .. } => polygon,
+        }
+    }
+}
+
 /// A distinct sample and who uses it.
 struct Unique {
     width: u32,
