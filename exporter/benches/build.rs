@@ -3,9 +3,8 @@
 //! `cargo bench -p wadforge-exporter --bench build`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use wadforge_format::catalog::Game;
 use wadforge_format::wad;
-use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
+use wadforge_importer::ImportOptions;
 
 fn build(c: &mut Criterion) {
     let model = wadforge_fixtures::largest();

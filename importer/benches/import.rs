@@ -2,9 +2,8 @@
 //! `cargo bench -p wadforge-importer --bench import`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use wadforge_format::catalog::Game;
 use wadforge_format::wad;
-use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
+use wadforge_importer::ImportOptions;
 
 fn import(c: &mut Criterion) {
     let model = wadforge_fixtures::largest();
