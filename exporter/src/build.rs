@@ -11,7 +11,7 @@ use wadforge_manifests::{Lighting, ManifestDir, MeshInfo, MeshRef, ObjectManifes
 use crate::error::{BuildError, Place};
 use crate::geometry::{gather, RawMesh, Target};
 use crate::input::{self, MeshNode, Scene};
-use crate::skeleton::skeleton;
+use crate::skeleton::{skeleton, world_rest};
 use crate::texture::{build_textures, PolygonUvs, RgbaImage, TextureStart};
 use crate::{keyframes, spheres, states};
 
@@ -92,13 +92,27 @@ pub fn build(
                     m.bones.iter().map(|b| (b.name.as_str(), &b.mesh)).collect();
 
                 // A dressed skeleton shows other objects' meshes: its own come from `same_as`.
+                // The joint an unskinned mesh node hangs from (a mesh parented to a bone).
+                let hanging_from = |node: usize| -> Option<usize> {
+                    let mut n = scene.nodes[node].parent;
+                    while let Some(p) = n {
+                        if let Some(j) = skeleton.nodes.iter().position(|&x| x == p) {
+                            return Some(j);
+                        }
+                        n = scene.nodes[p].parent;
+                    }
+                    None
+                };
+                // Geometry: skinned meshes (one or several), and meshes parented to bones. The
+                // joint meshes of a dressed skeleton and its body come from `same_as` instead.
                 let geometry_nodes: Vec<&MeshNode> = if m.dressed_by.is_some() {
                     Vec::new()
                 } else {
-                    skinned
+                    scene
+                        .meshes
                         .iter()
-                        .copied()
                         .filter(|n| n.role.as_deref() != Some("joints"))
+                        .filter(|n| n.skin.is_some() || hanging_from(n.node).is_some())
                         .collect()
                 };
                 let (first_image, solid) = add_images(&mut images, &scene);
@@ -111,6 +125,9 @@ pub fn build(
                     solid_images: &solid,
                 };
                 let joint_of = |node: &MeshNode, p: &input::Primitive, v: usize| -> Option<usize> {
+                    if node.skin.is_none() {
+                        return hanging_from(node.node);
+                    }
                     let (joints, weights) = (p.joints.as_ref()?, p.weights.as_ref()?);
                     let k =
                         (0..4).max_by(|&a, &b| weights[v][a].total_cmp(&weights[v][b]).then(b.cmp(&a)))?;
@@ -121,7 +138,16 @@ pub fn build(
                         .copied()
                         .flatten()
                 };
-                let gathered = gather(&target, &geometry_nodes, &joint_of, &|_| Transform::IDENTITY)
+                // Skinned vertices are in bind space already; a bone's child mesh is placed by its
+                // node's rest transform (the bind pose).
+                let place_node = |n: &MeshNode| {
+                    if n.skin.is_some() {
+                        Transform::IDENTITY
+                    } else {
+                        world_rest(&scene, n.node)
+                    }
+                };
+                let gathered = gather(&target, &geometry_nodes, &joint_of, &place_node)
                     .map_err(|e| gltf_place.error(None, e))?;
                 let mut meshes = Vec::with_capacity(gathered.len());
                 for (j, raw) in gathered.into_iter().enumerate() {
@@ -187,7 +213,7 @@ pub fn build(
                             first_image,
                             solid_images: &solid,
                         };
-                        let world = |n: &MeshNode| world_transform(&scene, n.node);
+                        let world = |n: &MeshNode| world_rest(&scene, n.node);
                         let mut gathered = gather(&target, &nodes, &|_, _, _| Some(0), &world)
                             .map_err(|e| place.error(None, e))?;
                         raws.push((gathered.remove(0), s.mesh.clone(), place.clone(), "mesh".into()));
@@ -509,16 +535,4 @@ fn add_images(images: &mut Vec<RgbaImage>, scene: &Scene) -> (usize, Vec<(usize,
         solid.push((i, images.len() - 1));
     }
     (first, solid)
-}
-
-fn world_transform(scene: &Scene, node: usize) -> Transform {
-    let mut t = scene.nodes[node].local();
-    let mut n = scene.nodes[node].parent;
-    let mut depth = 0;
-    while let Some(p) = n.filter(|_| depth < 1024) {
-        t = scene.nodes[p].local().then(&t);
-        n = scene.nodes[p].parent;
-        depth += 1;
-    }
-    t
 }

@@ -40,18 +40,25 @@ pub(crate) fn skeleton(
     bones: &[String],
 ) -> Result<(Skeleton, Option<String>), String> {
     let skins: Vec<&MeshNode> = meshes.iter().copied().filter(|m| m.skin.is_some()).collect();
-    let Some(first) = skins.first() else {
-        return Err(
-            "the glTF has no skinned mesh: a moveable needs an armature (export the armature with its mesh)"
-                .into(),
-        );
-    };
     // Every skin's joints by node; inverse binds from whichever skin names the joint first.
     let mut inverse_of_node: HashMap<usize, Transform> = HashMap::new();
     for m in &skins {
         let skin = m.skin.as_ref().expect("filtered to skinned meshes");
         for (j, &node) in skin.joints.iter().enumerate() {
             inverse_of_node.entry(node).or_insert(skin.inverse_binds[j]);
+        }
+    }
+    if skins.is_empty() {
+        // No skin (every mesh parented to a bone): the bones are the nodes named like them, and
+        // their rest pose is the bind pose.
+        for b in bones {
+            let node = scene.nodes.iter().position(|n| &n.name == b).ok_or_else(|| {
+                format!("the glTF has no skin and no node named {b}: export the armature with the meshes")
+            })?;
+            let rest = world_rest(scene, node);
+            let inverse = math::inverse(&rest)
+                .ok_or("a bone's rest transform is singular; apply its scale in Blender")?;
+            inverse_of_node.insert(node, inverse);
         }
     }
     let by_name: HashMap<&str, usize> = inverse_of_node
@@ -78,7 +85,6 @@ pub(crate) fn skeleton(
             extra.join(", ")
         ));
     }
-    let _ = first;
 
     // Parent of each manifest bone: its nearest ancestor node that is a joint.
     let index_of_node: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
@@ -162,6 +168,19 @@ pub(crate) fn skeleton(
         },
         note,
     ))
+}
+
+/// A node's world transform in the rest pose.
+pub(crate) fn world_rest(scene: &Scene, node: usize) -> Transform {
+    let mut t = scene.nodes[node].local();
+    let mut n = scene.nodes[node].parent;
+    let mut depth = 0;
+    while let Some(p) = n.filter(|_| depth < 1024) {
+        t = scene.nodes[p].local().then(&t);
+        n = scene.nodes[p].parent;
+        depth += 1;
+    }
+    t
 }
 
 impl Skeleton {

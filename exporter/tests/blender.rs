@@ -248,3 +248,36 @@ fn edits_made_in_blender_come_out_in_the_wad() {
     }
     assert!(checked > 0);
 }
+
+#[test]
+fn meshes_parented_to_bones_build_like_the_skinned_mesh() {
+    // Artists often rig rigid models with one object per bone instead of a skinned mesh.
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model);
+    let glb = dir.path().join("moveables/051_CROCODILE.glb");
+    let split = dir.path().join("moveables/split.glb");
+    let report = run(
+        "blender_edit.py",
+        &[
+            glb.to_string_lossy().into_owned(),
+            split.to_string_lossy().into_owned(),
+            "--split-by-bone".into(),
+        ],
+    );
+    assert!(report["split_objects"].as_u64().unwrap() >= 21, "{report}");
+    std::fs::rename(&split, &glb).unwrap();
+    let built = build(dir.path());
+    let mut expected = model.clone();
+    expected.moveables.retain(|m| m.id == 51);
+    let mut got = built.wad.clone();
+    got.moveables.retain(|m| m.id == 51);
+    got.statics.clear();
+    expected.statics.clear();
+    let d = differences(&expected, &got, Tolerance { normal: 0, angle: 1 });
+    assert!(
+        d.is_empty(),
+        "{} differences, first: {:#?}",
+        d.len(),
+        &d[..d.len().min(10)]
+    );
+}

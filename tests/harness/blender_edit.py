@@ -4,6 +4,8 @@
         [--move-bone BONE DX DY DZ]          move the vertices of BONE's vertex group (metres, Blender axes)
         [--rotate-key ACTION BONE KEY DEG]   turn BONE about its local X by DEG at key index KEY of ACTION
         [--invert-texture]                   replace every texel's RGB by 255 - RGB (alpha kept)
+        [--split-by-bone]                    split each skinned mesh into one object per bone, parented
+                                             to that bone (no skin), world positions kept
 
 Imports and exports with the faithful settings of blender_roundtrip.py. Prints one JSON document
 saying what was edited. Exit codes: 0 ok, 1 failure, 64 usage.
@@ -82,6 +84,56 @@ def invert_texture():
     return inverted
 
 
+def split_by_bone():
+    split = 0
+    # Parent in the rest pose, as an artist rigging a model does (a posed bone would bake its
+    # pose into the child's placement).
+    armatures = [o for o in bpy.data.objects if o.type == "ARMATURE"]
+    for a in armatures:
+        a.data.pose_position = "REST"
+    bpy.context.view_layer.update()
+    for ob in [o for o in bpy.data.objects if o.type == "MESH" and o.vertex_groups]:
+        arm = next((m.object for m in ob.modifiers if m.type == "ARMATURE"), None) or ob.parent
+        for group in list(ob.vertex_groups):
+            part = ob.copy()
+            part.data = ob.data.copy()
+            part.name = f"{ob.name}_{group.name}"
+            bpy.context.collection.objects.link(part)
+            mesh = part.data
+            keep = set()
+            for v in mesh.vertices:
+                best = max(v.groups, key=lambda g: g.weight, default=None)
+                if best is not None and part.vertex_groups[best.group].name == group.name:
+                    keep.add(v.index)
+            import bmesh
+
+            bm = bmesh.new()
+            bm.from_mesh(mesh)
+            bm.verts.ensure_lookup_table()
+            bmesh.ops.delete(bm, geom=[v for v in bm.verts if v.index not in keep], context="VERTS")
+            bm.to_mesh(mesh)
+            bm.free()
+            if len(mesh.vertices) == 0:
+                bpy.data.objects.remove(part)
+                continue
+            for m in list(part.modifiers):
+                part.modifiers.remove(m)
+            part.vertex_groups.clear()
+            world = part.matrix_world.copy()
+            part.parent = arm
+            part.parent_type = "BONE"
+            part.parent_bone = group.name
+            part.matrix_world = world
+            split += 1
+        bpy.data.objects.remove(ob)
+    for a in armatures:
+        a.data.pose_position = "POSE"
+    bpy.context.view_layer.update()
+    if split == 0:
+        raise RuntimeError("no skinned mesh to split")
+    return split
+
+
 def main(argv):
     args = argv[1:]
     if len(args) < 2:
@@ -104,6 +156,8 @@ def main(argv):
                     action, bone, key, deg = rest[0], rest[1], int(rest[2]), float(rest[3])
                     rest = rest[4:]
                     report["rotated"] = rotate_key(action, bone, key, deg)
+                elif flag == "--split-by-bone":
+                    report["split_objects"] = split_by_bone()
                 elif flag == "--invert-texture":
                     report["inverted_images"] = invert_texture()
                 else:
