@@ -9,6 +9,7 @@
 //!
 //! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
 
+mod bytes;
 pub mod catalog;
 pub mod level;
 pub mod model;

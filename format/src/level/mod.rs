@@ -1,2 +1,73 @@
 //! Tomb Raider level files (TR1–TR4): their moveables and statics read into the same model the
-//! WAD reader produces. (Being written: TR1 first.)
+//! WAD reader produces. TR1 (`.PHD`, version 0x20) is read; TR2–TR4 are recognised from their
+//! header and refused with [`Problem::NotSupportedYet`] for now.
+//!
+//! The whole file is walked in order with every count and offset bounds-checked (no panics, no
+//! allocation from a count the remaining bytes cannot hold); errors name the [`Section`], the
+//! byte offset and the record concerned.
+
+mod bytes;
+mod error;
+mod texture;
+mod tr1;
+
+pub use error::{LevelError, Problem, Section};
+pub use texture::ApproximateMapping;
+
+use crate::catalog::Game;
+use crate::model::Wad;
+
+/// TR1 (`.PHD`, `.TUB`) version word.
+pub const TR1_VERSION: u32 = 0x0000_0020;
+/// TR2 version word.
+pub const TR2_VERSION: u32 = 0x0000_002D;
+/// TR3 version words (two variants occur).
+pub const TR3_VERSIONS: [u32; 2] = [0xFF08_0038, 0xFF18_0038];
+/// TR4 versions: `"TR4\0"`, and `"TR4c"` as some TRLE builds write it.
+pub const TR4_VERSIONS: [u32; 2] = [0x0034_5254, 0x6334_5254];
+
+/// A level's objects in the WAD model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    /// The game the file belongs to; object ids keep that game's meaning.
+    pub game: Game,
+    /// The version word of the file.
+    pub version: u32,
+    /// The objects: pages (textiles through the palette, plus one page of solid colours when
+    /// coloured faces occur), samples, meshes, moveables and statics. `wad.version` is
+    /// [`Wad::VERSION`] so the model can be written as a WAD as it is.
+    pub wad: Wad,
+    /// Polygons whose object texture is not an axis-aligned rectangle in a legal WAD arrangement
+    /// (skewed or twisted mappings). Each got a sample from the bounding rectangle of its UV
+    /// corners with shape 0, unflipped: an approximation that a later step resamples.
+    pub approximate: Vec<ApproximateMapping>,
+}
+
+impl Level {
+    /// Number of polygons whose texture mapping was approximated (see [`Level::approximate`]).
+    pub fn approximate_mappings(&self) -> usize {
+        self.approximate.len()
+    }
+}
+
+/// The game a version word belongs to, `None` for anything else.
+pub fn game_of_version(version: u32) -> Option<Game> {
+    match version {
+        TR1_VERSION => Some(Game::Tr1),
+        TR2_VERSION => Some(Game::Tr2),
+        v if TR3_VERSIONS.contains(&v) => Some(Game::Tr3),
+        v if TR4_VERSIONS.contains(&v) => Some(Game::Tr4),
+        _ => None,
+    }
+}
+
+/// Decodes a level file. TR1 levels are read; other games give [`Problem::NotSupportedYet`].
+pub fn read(bytes: &[u8]) -> Result<Level, LevelError> {
+    let header = bytes::View::new(bytes, 0, Section::Version);
+    let version = header.u32(0)?;
+    match game_of_version(version) {
+        Some(Game::Tr1) => tr1::read(bytes),
+        Some(game) => Err(header.error(0, Problem::NotSupportedYet { game, version })),
+        None => Err(header.error(0, Problem::UnknownVersion(version))),
+    }
+}

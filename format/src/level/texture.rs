@@ -1,0 +1,289 @@
+//! Level textures → WAD samples: object-texture corners to sample rectangles and the WAD's
+//! corner arrangements (quads `nw ne se sw`, flipped `ne nw sw se`; triangle shapes 0, 2, 4, 6
+//! and their flipped forms), and 8-bit textiles to 24-bit pages.
+
+use crate::model::{Page, Sample, PAGE_SIZE};
+
+/// Magenta: transparent texels in 24-bit pages.
+pub(crate) const MAGENTA: [u8; 3] = [255, 0, 255];
+
+/// A polygon whose texture mapping could only be approximated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ApproximateMapping {
+    /// Index into the model's meshes.
+    pub mesh: usize,
+    /// Index into that mesh's polygons.
+    pub polygon: usize,
+    /// The level's object texture the polygon named.
+    pub object_texture: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Corner {
+    Nw,
+    Ne,
+    Se,
+    Sw,
+}
+
+use Corner::{Ne, Nw, Se, Sw};
+
+/// Quad corners of polygon vertices 1..4: unflipped, flipped.
+const QUADS: [[Corner; 4]; 2] = [[Nw, Ne, Se, Sw], [Ne, Nw, Sw, Se]];
+/// Triangle corners for shapes 0, 2, 4, 6: unflipped, flipped.
+const TRIANGLES: [[[Corner; 3]; 4]; 2] = [
+    [[Nw, Ne, Sw], [Ne, Se, Nw], [Se, Sw, Ne], [Sw, Nw, Se]],
+    [[Ne, Nw, Se], [Nw, Sw, Ne], [Sw, Se, Nw], [Se, Ne, Sw]],
+];
+
+/// How a polygon sits on its sample: rotate its vertex list left by `shift`, then it maps the
+/// sample with `shape` and `flipped`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Arrangement {
+    pub shift: usize,
+    pub shape: u8,
+    pub flipped: bool,
+}
+
+/// The legal arrangement of corners `labels` (3 or 4 of them, in polygon vertex order), trying
+/// the stored vertex order first, then its cyclic shifts.
+pub(crate) fn arrange(labels: &[Corner]) -> Option<Arrangement> {
+    let n = labels.len();
+    for shift in 0..n {
+        let rotated: Vec<Corner> = (0..n).map(|i| labels[(i + shift) % n]).collect();
+        for flip in 0..2 {
+            if n == 4 && rotated[..] == QUADS[flip][..] {
+                return Some(Arrangement {
+                    shift,
+                    shape: 0,
+                    flipped: flip == 1,
+                });
+            }
+            if n == 3 {
+                if let Some(k) = TRIANGLES[flip].iter().position(|t| rotated[..] == t[..]) {
+                    return Some(Arrangement {
+                        shift,
+                        shape: 2 * k as u8,
+                        flipped: flip == 1,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// One TR1 object texture (20 bytes): attribute, tile, four UV corners.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ObjectTexture {
+    pub attribute: u16,
+    pub tile: u16,
+    /// Corner coordinates as stored: pixel in the high byte, 0x00/0xFF edge marker in the low.
+    pub raw: [[u16; 2]; 4],
+}
+
+impl ObjectTexture {
+    pub fn from_bytes(b: &[u8]) -> Self {
+        let word = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+        ObjectTexture {
+            attribute: word(0),
+            tile: word(2),
+            raw: std::array::from_fn(|k| [word(4 + k * 4), word(6 + k * 4)]),
+        }
+    }
+
+    /// The first `n` corners as texel edges (0..=256): a pixel marked 0xFF is its far edge.
+    pub fn edges(&self, n: usize) -> Vec<[u16; 2]> {
+        let edge = |v: u16| ((v as u32 + 128) >> 8) as u16;
+        self.raw[..n].iter().map(|&[x, y]| [edge(x), edge(y)]).collect()
+    }
+
+    /// The corners a texture's transparency applies to: three, or four when the fourth is set.
+    pub fn used_corners(&self) -> usize {
+        if self.raw[3] == [0, 0] {
+            3
+        } else {
+            4
+        }
+    }
+}
+
+/// Bounding rectangle of texel edges: `[x0, y0, x1, y1]`.
+pub(crate) fn bounds(points: &[[u16; 2]]) -> [u16; 4] {
+    let xs = points.iter().map(|p| p[0]);
+    let ys = points.iter().map(|p| p[1]);
+    [
+        xs.clone().min().unwrap_or(0),
+        ys.clone().min().unwrap_or(0),
+        xs.max().unwrap_or(0),
+        ys.max().unwrap_or(0),
+    ]
+}
+
+/// Which corner of `rect` each point is, or `None` when a point is not a corner, two points
+/// share one, or the rectangle is degenerate.
+pub(crate) fn corner_labels(points: &[[u16; 2]], rect: [u16; 4]) -> Option<Vec<Corner>> {
+    let [x0, y0, x1, y1] = rect;
+    if x0 >= x1 || y0 >= y1 {
+        return None;
+    }
+    let mut labels = Vec::with_capacity(points.len());
+    for &p in points {
+        let corner = match (p[0] == x0, p[0] == x1, p[1] == y0, p[1] == y1) {
+            (true, _, true, _) => Nw,
+            (_, true, true, _) => Ne,
+            (_, true, _, true) => Se,
+            (true, _, _, true) => Sw,
+            _ => return None,
+        };
+        if labels.contains(&corner) {
+            return None;
+        }
+        labels.push(corner);
+    }
+    Some(labels)
+}
+
+/// The sample covering `rect` (texel edges) on `page`, clamped to the page.
+pub(crate) fn sample_of(rect: [u16; 4], page: u16) -> Sample {
+    let [x0, y0, x1, y1] = rect;
+    let x = x0.min(PAGE_SIZE as u16 - 1);
+    let y = y0.min(PAGE_SIZE as u16 - 1);
+    Sample {
+        x: x as u8,
+        y: y as u8,
+        page,
+        flip_x: -1,
+        flip_y: -1,
+        width: x1.min(PAGE_SIZE as u16).saturating_sub(x).max(1),
+        height: y1.min(PAGE_SIZE as u16).saturating_sub(y).max(1),
+    }
+}
+
+/// Side of the solid-colour cells on the colour page.
+pub(crate) const COLOUR_CELL: u16 = 4;
+
+/// The solid-colour sample of palette colour `index` on the colour page.
+pub(crate) fn colour_sample(index: u8, page: u16) -> Sample {
+    let per_row = PAGE_SIZE as u16 / COLOUR_CELL;
+    Sample {
+        x: ((index as u16 % per_row) * COLOUR_CELL) as u8,
+        y: ((index as u16 / per_row) * COLOUR_CELL) as u8,
+        page,
+        flip_x: -1,
+        flip_y: -1,
+        width: COLOUR_CELL,
+        height: COLOUR_CELL,
+    }
+}
+
+/// The page of solid colours: colour `i` fills its 4×4 cell, the rest is black.
+pub(crate) fn colour_page(palette: &[[u8; 3]; 256]) -> Page {
+    let per_row = PAGE_SIZE / COLOUR_CELL as usize;
+    let rows = 256 / per_row * COLOUR_CELL as usize;
+    let mut rgb = vec![0u8; PAGE_SIZE * PAGE_SIZE * 3];
+    for y in 0..rows {
+        let row = &mut rgb[y * PAGE_SIZE * 3..(y + 1) * PAGE_SIZE * 3];
+        for (x, texel) in row.chunks_exact_mut(3).enumerate() {
+            let colour = (y / COLOUR_CELL as usize) * per_row + x / COLOUR_CELL as usize;
+            texel.copy_from_slice(&palette[colour]);
+        }
+    }
+    Page::from_rgb(rgb).expect("a whole page of texels")
+}
+
+/// 8-bit textiles → 24-bit pages through the palette; index 0 inside an alpha-tested object
+/// texture's rectangle (attribute 1) becomes magenta.
+pub(crate) fn pages(textiles: &[u8], palette: &[[u8; 3]; 256], textures: &[ObjectTexture]) -> Vec<Page> {
+    let texels = PAGE_SIZE * PAGE_SIZE;
+    let count = textiles.len() / texels;
+    let mut transparent = vec![false; count * texels];
+    for t in textures.iter().filter(|t| t.attribute == 1) {
+        let tile = t.tile as usize;
+        if tile >= count {
+            continue;
+        }
+        let [x0, y0, x1, y1] = bounds(&t.edges(t.used_corners()));
+        for y in y0 as usize..(y1 as usize).min(PAGE_SIZE) {
+            for x in x0 as usize..(x1 as usize).min(PAGE_SIZE) {
+                transparent[tile * texels + y * PAGE_SIZE + x] = true;
+            }
+        }
+    }
+    textiles
+        .chunks_exact(texels)
+        .enumerate()
+        .map(|(tile, indices)| {
+            let mask = &transparent[tile * texels..(tile + 1) * texels];
+            let mut rgb = vec![0u8; texels * 3];
+            for ((texel, &index), &clear) in rgb.chunks_exact_mut(3).zip(indices).zip(mask) {
+                let colour = if index == 0 && clear {
+                    &MAGENTA
+                } else {
+                    &palette[index as usize]
+                };
+                texel.copy_from_slice(colour);
+            }
+            Page::from_rgb(rgb).expect("a whole page of texels")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_and_shifted_orders_are_recognised() {
+        assert_eq!(
+            arrange(&[Nw, Ne, Se, Sw]),
+            Some(Arrangement {
+                shift: 0,
+                shape: 0,
+                flipped: false
+            })
+        );
+        assert_eq!(
+            arrange(&[Sw, Se, Ne, Nw]),
+            Some(Arrangement {
+                shift: 2,
+                shape: 0,
+                flipped: true
+            })
+        );
+        assert_eq!(
+            arrange(&[Nw, Se, Ne]),
+            Some(Arrangement {
+                shift: 2,
+                shape: 0,
+                flipped: true
+            })
+        );
+        assert_eq!(
+            arrange(&[Nw, Sw, Ne]),
+            Some(Arrangement {
+                shift: 0,
+                shape: 2,
+                flipped: true
+            })
+        );
+        assert_eq!(arrange(&[Nw, Se, Ne, Sw]), None);
+    }
+
+    #[test]
+    fn edge_markers_give_far_edges() {
+        let t = ObjectTexture {
+            attribute: 0,
+            tile: 0,
+            raw: [
+                [0x0000, 0x0000],
+                [0x3FFF, 0x0000],
+                [0x3FFF, 0x1FFF],
+                [0x0000, 0x1FFF],
+            ],
+        };
+        let e = t.edges(4);
+        assert_eq!(bounds(&e), [0, 0, 64, 32]);
+        assert_eq!(corner_labels(&e, bounds(&e)), Some(vec![Nw, Ne, Se, Sw]));
+    }
+}

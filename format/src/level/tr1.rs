@@ -1,0 +1,916 @@
+//! TR1 level (`.PHD`, version 0x20) → model.
+//!
+//! The file is walked section by section (textiles, rooms, floor data, meshes and mesh
+//! pointers, animations, state changes, dispatches, commands, mesh trees, frames, models,
+//! static meshes, object textures, sprites, cameras, sound sources, boxes/overlaps/zones,
+//! animated textures, items, light map, palette, cinematic frames, demo data, sound map,
+//! details, samples and sample indices; the demo levels' palette after the sprite sequences is
+//! recognised too). Rooms, floor data and the level's other sections are bounds-checked and
+//! skipped: only objects reach the model.
+//!
+//! The model made of it:
+//! - pages: the textiles through the palette (6-bit values ×4), index 0 magenta inside the
+//!   rectangles of alpha-tested (attribute 1) object textures; then, when coloured faces occur,
+//!   one page of 4×4 solid cells, colour `i` at `(i % 64 · 4, i / 64 · 4)`;
+//! - samples: made in first-use order while the meshes are read (meshes in mesh-pointer offset
+//!   order, polygons in file order), one per distinct rectangle;
+//! - meshes: one per distinct mesh-pointer offset, in offset order; polygons are the textured
+//!   rectangles, textured triangles, coloured rectangles, coloured triangles, in that order;
+//!   object-texture attribute 2 sets [`Attributes::additive`]; lights become
+//!   [`Shading::Shades`];
+//! - moveables: one per model, animations from its first to the next model's first (indices
+//!   made relative to the moveable), mesh-tree links, TR1 frames;
+//! - statics: one per static mesh, boxes in file order.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use super::bytes::{Cursor, View};
+use super::error::{LevelError, Problem, Section};
+use super::texture::{self, ApproximateMapping, ObjectTexture};
+use super::Level;
+use crate::catalog::Game;
+use crate::model::{
+    AngleEncoding, Animation, Attributes, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe,
+    Link, Mesh, Moveable, Polygon, PolygonTexture, Rotation, Sample, Shading, StateChange, Static, Wad,
+    PAGE_SIZE,
+};
+
+const TEXTILE_BYTES: usize = PAGE_SIZE * PAGE_SIZE;
+const ANIMATION_SIZE: usize = 32;
+const STATE_CHANGE_SIZE: usize = 6;
+const DISPATCH_SIZE: usize = 8;
+const MODEL_SIZE: usize = 18;
+const STATIC_SIZE: usize = 32;
+const OBJECT_TEXTURE_SIZE: usize = 20;
+const LINK_SIZE: usize = 16;
+/// Bounding box, root offset and NumValues words before a frame's angles.
+const FRAME_HEADER_WORDS: usize = 10;
+
+/// The sections the model is built from.
+struct Tables<'a> {
+    file_len: usize,
+    textiles: View<'a>,
+    mesh_data: View<'a>,
+    pointers: View<'a>,
+    animation_count: usize,
+    animations: View<'a>,
+    state_changes: View<'a>,
+    dispatches: View<'a>,
+    commands: View<'a>,
+    mesh_trees: View<'a>,
+    frames: View<'a>,
+    model_count: usize,
+    models: View<'a>,
+    static_count: usize,
+    statics: View<'a>,
+    object_textures: View<'a>,
+    palette: View<'a>,
+}
+
+pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
+    // The demo levels put the palette after the sprite sequences; try that order only when the
+    // ordinary one fails, and report the ordinary order's error if both do.
+    let tables = match walk(bytes, false) {
+        Ok(t) => t,
+        Err(e) => walk(bytes, true).map_err(|_| e)?,
+    };
+    build(&tables)
+}
+
+/// Walks every section in file order.
+fn walk(bytes: &[u8], palette_after_sprites: bool) -> Result<Tables<'_>, LevelError> {
+    let mut c = Cursor::new(bytes);
+    c.u32(Section::Version)?;
+    let (_, textiles) = c.table("textiles", TEXTILE_BYTES, Section::Textiles)?;
+    c.u32(Section::Rooms)?; // unused
+    let room_count = c.u16(Section::Rooms)? as usize;
+    for r in 0..room_count {
+        walk_room(&mut c).map_err(|e| e.within(|| format!("room {r}")))?;
+    }
+    c.table("floor data words", 2, Section::FloorData)?;
+    let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
+    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
+    let (animation_count, animations) = c.table("animations", ANIMATION_SIZE, Section::Animations)?;
+    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
+    let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
+    let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
+    let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
+    let (_, frames) = c.table("frame words", 2, Section::Frames)?;
+    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
+    let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
+    let (_, object_textures) = c.table("object textures", OBJECT_TEXTURE_SIZE, Section::ObjectTextures)?;
+    c.table("sprite textures", 16, Section::SpriteTextures)?;
+    c.table("sprite sequences", 8, Section::SpriteSequences)?;
+    let mut palette = None;
+    if palette_after_sprites {
+        palette = Some(c.take(768, Section::Palette)?);
+    }
+    c.table("cameras", 16, Section::Cameras)?;
+    c.table("sound sources", 16, Section::SoundSources)?;
+    let (box_count, _) = c.table("boxes", 20, Section::Boxes)?;
+    c.table("overlaps", 2, Section::Overlaps)?;
+    let at = c.pos;
+    c.records(at, "zone records", box_count, 12, Section::Zones)?;
+    c.table("animated texture words", 2, Section::AnimatedTextures)?;
+    c.table("items", 22, Section::Items)?;
+    c.take(32 * 256, Section::LightMap)?;
+    if !palette_after_sprites {
+        palette = Some(c.take(768, Section::Palette)?);
+    }
+    c.table16("cinematic frames", 16, Section::CinematicFrames)?;
+    c.table16("demo data bytes", 1, Section::DemoData)?;
+    c.take(512, Section::SoundMap)?;
+    c.table("sound details", 8, Section::SoundDetails)?;
+    c.table("sound sample bytes", 1, Section::SoundSamples)?;
+    c.table("sample indices", 4, Section::SampleIndices)?;
+    if c.remaining() > 0 {
+        return Err(LevelError {
+            section: Section::SampleIndices,
+            offset: c.pos as u64,
+            context: None,
+            problem: Problem::TrailingBytes(c.remaining() as u64),
+        });
+    }
+    Ok(Tables {
+        file_len: bytes.len(),
+        textiles,
+        mesh_data,
+        pointers,
+        animation_count,
+        animations,
+        state_changes,
+        dispatches,
+        commands,
+        mesh_trees,
+        frames,
+        model_count,
+        models,
+        static_count,
+        statics,
+        object_textures,
+        palette: palette.expect("the palette is taken in either order"),
+    })
+}
+
+/// Walks past one room: header, geometry (vertices, rectangles, triangles, sprites inside its
+/// NumData words), portals, sectors, lights, static mesh instances, alternate room and flags.
+fn walk_room(c: &mut Cursor) -> Result<(), LevelError> {
+    c.take(16, Section::Rooms)?;
+    let (_, data) = c.table("room data words", 2, Section::Rooms)?;
+    let mut g = Cursor::within(data);
+    g.table16("room vertices", 8, Section::Rooms)?;
+    g.table16("room rectangles", 10, Section::Rooms)?;
+    g.table16("room triangles", 8, Section::Rooms)?;
+    g.table16("room sprites", 4, Section::Rooms)?;
+    c.table16("portals", 32, Section::Rooms)?;
+    let at = c.pos;
+    let z = c.u16(Section::Rooms)? as usize;
+    let x = c.u16(Section::Rooms)? as usize;
+    c.records(at, "sectors", z * x, 8, Section::Rooms)?;
+    c.take(2, Section::Rooms)?; // ambient intensity
+    c.table16("room lights", 18, Section::Rooms)?;
+    c.table16("static mesh instances", 18, Section::Rooms)?;
+    c.take(4, Section::Rooms)?; // alternate room, flags
+    Ok(())
+}
+
+/// The kind of face a stored polygon is.
+#[derive(Clone, Copy)]
+enum Face {
+    Textured(u16),
+    Coloured(u8),
+}
+
+struct RawPolygon {
+    vertices: [u16; 4],
+    is_quad: bool,
+    face: Face,
+    /// Where its texture word is, for errors.
+    texture_at: usize,
+}
+
+struct RawMesh {
+    sphere: BoundingSphere,
+    vertices: Vec<[i16; 3]>,
+    shading: Shading,
+    polygons: Vec<RawPolygon>,
+    end: usize,
+}
+
+fn i16x3(b: &[u8]) -> [i16; 3] {
+    [
+        i16::from_le_bytes([b[0], b[1]]),
+        i16::from_le_bytes([b[2], b[3]]),
+        i16::from_le_bytes([b[4], b[5]]),
+    ]
+}
+
+/// Decodes the TR1 mesh at byte `start` of the mesh data.
+fn decode_mesh(view: &View, start: usize) -> Result<RawMesh, LevelError> {
+    let mut at = start;
+    let sphere = BoundingSphere {
+        center: view.i16x3(at)?,
+        radius: view.u16(at + 6)?,
+        flag: view.u16(at + 8)?,
+    };
+    at += 10;
+    let vertex_count = view.i16(at)?.max(0) as usize;
+    at += 2;
+    let vertices: Vec<[i16; 3]> = view
+        .slice(at, vertex_count * 6)?
+        .chunks_exact(6)
+        .map(i16x3)
+        .collect();
+    at += vertex_count * 6;
+    let shading_count = view.i16(at)? as i32;
+    at += 2;
+    let shading = if shading_count >= 0 {
+        let n = shading_count as usize;
+        let raw = view.slice(at, n * 6)?;
+        at += n * 6;
+        Shading::Normals(raw.chunks_exact(6).map(i16x3).collect())
+    } else {
+        let n = (-shading_count) as usize;
+        let raw = view.slice(at, n * 2)?;
+        at += n * 2;
+        Shading::Shades(
+            raw.chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        )
+    };
+    let mut polygons = Vec::new();
+    for (is_quad, coloured) in [(true, false), (false, false), (true, true), (false, true)] {
+        let corners = if is_quad { 4 } else { 3 };
+        let size = (corners + 1) * 2;
+        let count = view.i16(at)?.max(0) as usize;
+        at += 2;
+        view.slice(at, count * size)?;
+        polygons.reserve(count);
+        for _ in 0..count {
+            let mut vertices = [0u16; 4];
+            for (i, v) in vertices.iter_mut().take(corners).enumerate() {
+                *v = view.u16(at + i * 2)?;
+                if *v as usize >= vertex_count {
+                    return Err(view.error(
+                        at + i * 2,
+                        Problem::IndexOutOfRange {
+                            what: "vertex index",
+                            index: *v as u64,
+                            len: vertex_count as u64,
+                        },
+                    ));
+                }
+            }
+            let texture_at = at + corners * 2;
+            let word = view.u16(texture_at)?;
+            let face = if coloured {
+                Face::Coloured(word as u8)
+            } else {
+                Face::Textured(word)
+            };
+            polygons.push(RawPolygon {
+                vertices,
+                is_quad,
+                face,
+                texture_at,
+            });
+            at += size;
+        }
+    }
+    Ok(RawMesh {
+        sphere,
+        vertices,
+        shading,
+        polygons,
+        end: at,
+    })
+}
+
+/// Samples made so far, deduplicated by rectangle.
+struct Samples {
+    list: Vec<Sample>,
+    index: HashMap<Sample, u16>,
+}
+
+impl Samples {
+    fn get(&mut self, sample: Sample) -> Result<u16, Problem> {
+        if let Some(&i) = self.index.get(&sample) {
+            return Ok(i);
+        }
+        let i = u16::try_from(self.list.len()).map_err(|_| Problem::TooManySamples(self.list.len() + 1))?;
+        self.list.push(sample);
+        self.index.insert(sample, i);
+        Ok(i)
+    }
+}
+
+fn build(t: &Tables) -> Result<Level, LevelError> {
+    let palette: [[u8; 3]; 256] = std::array::from_fn(|i| {
+        let b = &t.palette.bytes[i * 3..i * 3 + 3];
+        [b[0].min(63) * 4, b[1].min(63) * 4, b[2].min(63) * 4]
+    });
+    let object_textures: Vec<ObjectTexture> = t
+        .object_textures
+        .bytes
+        .chunks_exact(OBJECT_TEXTURE_SIZE)
+        .map(ObjectTexture::from_bytes)
+        .collect();
+    let tile_count = t.textiles.len() / TEXTILE_BYTES;
+    for (i, o) in object_textures.iter().enumerate() {
+        if o.tile as usize >= tile_count {
+            return Err(t.object_textures.error(
+                i * OBJECT_TEXTURE_SIZE + 2,
+                Problem::IndexOutOfRange {
+                    what: "textile",
+                    index: o.tile as u64,
+                    len: tile_count as u64,
+                },
+            ));
+        }
+    }
+    let mut pages = texture::pages(t.textiles.bytes, &palette, &object_textures);
+
+    // Meshes, one per distinct pointer offset, in offset order.
+    let pointers: Vec<u32> = t
+        .pointers
+        .bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let mut offsets = pointers.clone();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut first_pointers: HashMap<u32, usize> = HashMap::with_capacity(offsets.len());
+    for (i, &p) in pointers.iter().enumerate() {
+        first_pointers.entry(p).or_insert(i);
+    }
+    let first_pointer_to = |offset: u32| first_pointers.get(&offset).copied().unwrap_or(0);
+    let mut raw_meshes = Vec::with_capacity(offsets.len());
+    let mut previous: Option<(u32, usize)> = None;
+    for &offset in &offsets {
+        let pointer = first_pointer_to(offset);
+        if offset as usize >= t.mesh_data.len() {
+            return Err(t.pointers.error(
+                pointer * 4,
+                Problem::IndexOutOfRange {
+                    what: "mesh offset",
+                    index: offset as u64,
+                    len: t.mesh_data.len() as u64,
+                },
+            ));
+        }
+        if let Some((start, end)) = previous {
+            if (offset as usize) < end {
+                return Err(t.pointers.error(
+                    pointer * 4,
+                    Problem::MeshPointerNotAtMeshStart {
+                        pointer,
+                        offset,
+                        inside: start,
+                    },
+                ));
+            }
+        }
+        let mesh = decode_mesh(&t.mesh_data, offset as usize)
+            .map_err(|e| e.within(|| format!("mesh at offset {offset} (mesh pointer {pointer})")))?;
+        previous = Some((offset, mesh.end));
+        raw_meshes.push(mesh);
+    }
+    let mesh_of_pointer: Vec<usize> = pointers
+        .iter()
+        .map(|p| offsets.binary_search(p).expect("every offset was decoded"))
+        .collect();
+
+    // Polygons and their samples, made in first-use order.
+    let colour_page = pages.len() as u16;
+    let mut samples = Samples {
+        list: Vec::new(),
+        index: HashMap::new(),
+    };
+    let mut approximate = Vec::new();
+    let mut any_colour = false;
+    let mut meshes = Vec::with_capacity(raw_meshes.len());
+    for (m, raw) in raw_meshes.iter().enumerate() {
+        let mut polygons = Vec::with_capacity(raw.polygons.len());
+        for (p, poly) in raw.polygons.iter().enumerate() {
+            let fail = |problem: Problem| {
+                t.mesh_data
+                    .error(poly.texture_at, problem)
+                    .within(|| format!("mesh {m} (offset {}), polygon {p}", offsets[m]))
+            };
+            let n = if poly.is_quad { 4 } else { 3 };
+            let mut polygon = Polygon {
+                vertices: poly.vertices,
+                is_quad: poly.is_quad,
+                texture: PolygonTexture::default(),
+                attributes: Attributes::default(),
+                unused: 0,
+            };
+            match poly.face {
+                Face::Coloured(colour) => {
+                    any_colour = true;
+                    polygon.texture.sample = samples
+                        .get(texture::colour_sample(colour, colour_page))
+                        .map_err(fail)?;
+                }
+                Face::Textured(index) => {
+                    let o = object_textures.get(index as usize).ok_or_else(|| {
+                        fail(Problem::IndexOutOfRange {
+                            what: "object texture",
+                            index: index as u64,
+                            len: object_textures.len() as u64,
+                        })
+                    })?;
+                    polygon.attributes.additive = o.attribute == 2;
+                    let points = o.edges(n);
+                    let rect = texture::bounds(&points);
+                    let sample = samples.get(texture::sample_of(rect, o.tile)).map_err(fail)?;
+                    polygon.texture.sample = sample;
+                    match texture::corner_labels(&points, rect).and_then(|l| texture::arrange(&l)) {
+                        Some(a) => {
+                            for i in 0..n {
+                                polygon.vertices[i] = poly.vertices[(i + a.shift) % n];
+                            }
+                            polygon.texture.shape = a.shape;
+                            polygon.texture.flipped = a.flipped;
+                        }
+                        None => approximate.push(ApproximateMapping {
+                            mesh: m,
+                            polygon: p,
+                            object_texture: index,
+                        }),
+                    }
+                }
+            }
+            polygons.push(polygon);
+        }
+        meshes.push(Mesh {
+            sphere: raw.sphere,
+            vertices: raw.vertices.clone(),
+            shading: raw.shading.clone(),
+            polygons,
+        });
+    }
+    if any_colour {
+        pages.push(texture::colour_page(&palette));
+    }
+
+    // Moveables.
+    let d = Decoder {
+        t,
+        fill_budget: Cell::new(t.file_len / 2),
+    };
+    let records: Vec<ModelRecord> = (0..t.model_count)
+        .map(|i| ModelRecord::read(&t.models, i))
+        .collect::<Result<_, _>>()?;
+    let mut first_animations: Vec<usize> = records
+        .iter()
+        .map(|r| r.animation as usize)
+        .filter(|&a| a < t.animation_count)
+        .collect();
+    first_animations.sort_unstable();
+    first_animations.dedup();
+    let mut moveables = Vec::with_capacity(records.len());
+    for (i, r) in records.iter().enumerate() {
+        let m = d
+            .moveable(r, &mesh_of_pointer, &first_animations)
+            .map_err(|e| e.within(|| format!("model #{i} (id {})", r.id)))?;
+        moveables.push(m);
+    }
+
+    // Statics.
+    let mut statics = Vec::with_capacity(t.static_count);
+    for i in 0..t.static_count {
+        let v = &t.statics;
+        let at = i * STATIC_SIZE;
+        let id = v.u32(at)?;
+        let pointer = v.u16(at + 4)?;
+        let mesh = *mesh_of_pointer.get(pointer as usize).ok_or_else(|| {
+            v.error(
+                at + 4,
+                Problem::IndexOutOfRange {
+                    what: "mesh pointer",
+                    index: pointer as u64,
+                    len: mesh_of_pointer.len() as u64,
+                },
+            )
+            .within(|| format!("static mesh #{i} (id {id})"))
+        })?;
+        let boxes = |from: usize| -> Result<BoundingBox, LevelError> {
+            let mut b = [0i16; 6];
+            for (k, value) in b.iter_mut().enumerate() {
+                *value = v.i16(from + k * 2)?;
+            }
+            Ok(BoundingBox::from_file_order(b))
+        };
+        statics.push(Static {
+            id,
+            mesh,
+            visibility: boxes(at + 6)?,
+            collision: boxes(at + 18)?,
+            flags: v.u16(at + 30)?,
+        });
+    }
+
+    Ok(Level {
+        game: Game::Tr1,
+        version: super::TR1_VERSION,
+        wad: Wad {
+            version: Wad::VERSION,
+            samples: samples.list,
+            pages,
+            meshes,
+            moveables,
+            statics,
+        },
+        approximate,
+    })
+}
+
+struct ModelRecord {
+    at: usize,
+    id: u32,
+    mesh_count: u16,
+    first_mesh: u16,
+    mesh_tree: u32,
+    animation: u16,
+}
+
+impl ModelRecord {
+    fn read(view: &View, i: usize) -> Result<Self, LevelError> {
+        let at = i * MODEL_SIZE;
+        Ok(ModelRecord {
+            at,
+            id: view.u32(at)?,
+            mesh_count: view.u16(at + 4)?,
+            first_mesh: view.u16(at + 6)?,
+            mesh_tree: view.u32(at + 8)?,
+            animation: view.u16(at + 16)?,
+        })
+    }
+}
+
+/// The parent of each mesh after the root from the mesh-tree flags: bit 0 pops the parent from
+/// the stack, bit 1 pushes it; an empty stack yields the root.
+fn parents_from_flags(flags: &[i32]) -> Vec<usize> {
+    let mut stack = Vec::new();
+    let mut previous = 0usize;
+    let mut parents = Vec::with_capacity(flags.len());
+    for (i, &op) in flags.iter().enumerate() {
+        let mut parent = previous;
+        if op & 1 != 0 {
+            parent = stack.pop().unwrap_or(0);
+        }
+        if op & 2 != 0 {
+            stack.push(parent);
+        }
+        parents.push(parent);
+        previous = i + 1;
+    }
+    parents
+}
+
+struct Decoder<'a, 't> {
+    t: &'t Tables<'a>,
+    /// Rotations the frames may still fill in for meshes without angle sets: bounded by the
+    /// file size so that a corrupt NumValues cannot make the reader allocate without limit.
+    fill_budget: Cell<usize>,
+}
+
+impl Decoder<'_, '_> {
+    fn moveable(
+        &self,
+        r: &ModelRecord,
+        mesh_of_pointer: &[usize],
+        first_animations: &[usize],
+    ) -> Result<Moveable, LevelError> {
+        let models = &self.t.models;
+        let first = r.first_mesh as usize;
+        let meshes = mesh_of_pointer
+            .get(first..first + r.mesh_count as usize)
+            .ok_or_else(|| {
+                models.error(
+                    r.at + 6,
+                    Problem::IndexOutOfRange {
+                        what: "last mesh pointer",
+                        index: (first + r.mesh_count as usize).saturating_sub(1) as u64,
+                        len: mesh_of_pointer.len() as u64,
+                    },
+                )
+            })?;
+        let links = self.links(r, meshes.len().saturating_sub(1))?;
+
+        let mut animations = Vec::new();
+        let start = r.animation as usize;
+        if start < self.t.animation_count {
+            // `first_animations` is sorted: the next model's first animation ends this range.
+            let end = first_animations
+                .get(first_animations.partition_point(|&s| s <= start))
+                .copied()
+                .unwrap_or(self.t.animation_count);
+            for g in start..end {
+                let a = self
+                    .animation(g, start, meshes.len())
+                    .map_err(|e| e.within(|| format!("animation {} (#{g} in the table)", g - start)))?;
+                animations.push(a);
+            }
+        } else if r.animation != u16::MAX && start > self.t.animation_count {
+            return Err(models.error(
+                r.at + 16,
+                Problem::IndexOutOfRange {
+                    what: "animation",
+                    index: start as u64,
+                    len: self.t.animation_count as u64,
+                },
+            ));
+        }
+        Ok(Moveable {
+            id: r.id,
+            meshes: meshes.to_vec(),
+            links,
+            animations,
+        })
+    }
+
+    fn links(&self, r: &ModelRecord, count: usize) -> Result<Vec<Link>, LevelError> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let trees = &self.t.mesh_trees;
+        let start = (r.mesh_tree as usize).saturating_mul(4);
+        if start
+            .checked_add(count * LINK_SIZE)
+            .is_none_or(|end| end > trees.len())
+        {
+            return Err(self.t.models.error(
+                r.at + 8,
+                Problem::IndexOutOfRange {
+                    what: "mesh tree index (in 32-bit words)",
+                    index: r.mesh_tree as u64,
+                    len: (trees.len() / 4) as u64,
+                },
+            ));
+        }
+        let mut flags = Vec::with_capacity(count);
+        let mut offsets = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = start + i * LINK_SIZE;
+            flags.push(trees.i32(at)?);
+            offsets.push([trees.i32(at + 4)?, trees.i32(at + 8)?, trees.i32(at + 12)?]);
+        }
+        Ok(parents_from_flags(&flags)
+            .into_iter()
+            .zip(offsets)
+            .map(|(parent, offset)| Link { parent, offset })
+            .collect())
+    }
+
+    fn animation(&self, g: usize, first: usize, mesh_count: usize) -> Result<Animation, LevelError> {
+        let v = &self.t.animations;
+        let at = g * ANIMATION_SIZE;
+        let frame_offset = v.u32(at)? as usize;
+        let frame_rate = v.u8(at + 4)?;
+        let frame_start = v.u16(at + 16)?;
+        let frame_end = v.u16(at + 18)?;
+        let next_animation = self.animation_ref(v.u16(at + 20)?, v, at + 20, first)?;
+        let change_count = v.u16(at + 24)? as usize;
+        let change_index = v.u16(at + 26)? as usize;
+        let command_count = v.u16(at + 28)? as usize;
+        let command_index = v.u16(at + 30)? as usize;
+        let state_changes = self.state_changes(change_index, change_count, at + 26, first)?;
+        let commands = self.commands(command_index, command_count, at + 30)?;
+        let keyframes = self.keyframes(frame_offset, frame_rate, frame_start, frame_end, mesh_count, at)?;
+        Ok(Animation {
+            frame_duration: frame_rate,
+            state: v.u16(at + 6)?,
+            speed: Fixed16(v.i32(at + 8)?),
+            acceleration: Fixed16(v.i32(at + 12)?),
+            lateral_speed: Fixed16(0),
+            lateral_acceleration: Fixed16(0),
+            frame_start,
+            frame_end,
+            next_animation,
+            next_frame: v.u16(at + 22)?,
+            state_changes,
+            commands,
+            keyframes,
+        })
+    }
+
+    /// An animation index of the table, made relative to the model's first animation.
+    fn animation_ref(&self, index: u16, view: &View, at: usize, first: usize) -> Result<i32, LevelError> {
+        if index as usize >= self.t.animation_count {
+            return Err(view.error(
+                at,
+                Problem::IndexOutOfRange {
+                    what: "next animation",
+                    index: index as u64,
+                    len: self.t.animation_count as u64,
+                },
+            ));
+        }
+        Ok(index as i32 - first as i32)
+    }
+
+    fn state_changes(
+        &self,
+        index: usize,
+        count: usize,
+        field_at: usize,
+        first: usize,
+    ) -> Result<Vec<StateChange>, LevelError> {
+        let table = &self.t.state_changes;
+        if (index + count) * STATE_CHANGE_SIZE > table.len() {
+            return Err(self.t.animations.error(
+                field_at,
+                Problem::IndexOutOfRange {
+                    what: "state change",
+                    index: (index + count).saturating_sub(1) as u64,
+                    len: (table.len() / STATE_CHANGE_SIZE) as u64,
+                },
+            ));
+        }
+        (index..index + count)
+            .map(|i| {
+                let at = i * STATE_CHANGE_SIZE;
+                let state = table.u16(at)?;
+                let dispatch_count = table.u16(at + 2)? as usize;
+                let dispatch_index = table.u16(at + 4)? as usize;
+                let dispatches = self
+                    .dispatches(dispatch_index, dispatch_count, at + 4, first)
+                    .map_err(|e| e.within(|| format!("state change #{i}")))?;
+                Ok(StateChange { state, dispatches })
+            })
+            .collect()
+    }
+
+    fn dispatches(
+        &self,
+        index: usize,
+        count: usize,
+        field_at: usize,
+        first: usize,
+    ) -> Result<Vec<Dispatch>, LevelError> {
+        let table = &self.t.dispatches;
+        if (index + count) * DISPATCH_SIZE > table.len() {
+            return Err(self.t.state_changes.error(
+                field_at,
+                Problem::IndexOutOfRange {
+                    what: "anim dispatch",
+                    index: (index + count).saturating_sub(1) as u64,
+                    len: (table.len() / DISPATCH_SIZE) as u64,
+                },
+            ));
+        }
+        (index..index + count)
+            .map(|i| {
+                let at = i * DISPATCH_SIZE;
+                Ok(Dispatch {
+                    frame_start: table.u16(at)?,
+                    frame_end: table.u16(at + 2)?,
+                    next_animation: self.animation_ref(table.u16(at + 4)?, table, at + 4, first)?,
+                    next_frame: table.u16(at + 6)?,
+                })
+            })
+            .collect()
+    }
+
+    fn commands(
+        &self,
+        offset_words: usize,
+        count: usize,
+        field_at: usize,
+    ) -> Result<Vec<Command>, LevelError> {
+        let package = &self.t.commands;
+        let start = offset_words * 2;
+        if count > 0 && start >= package.len() {
+            return Err(self.t.animations.error(
+                field_at,
+                Problem::IndexOutOfRange {
+                    what: "anim command offset (in words)",
+                    index: offset_words as u64,
+                    len: (package.len() / 2) as u64,
+                },
+            ));
+        }
+        // Every command takes at least one word: refuse impossible counts before allocating.
+        package.slice(start, count * 2)?;
+        let mut at = start;
+        let mut commands = Vec::with_capacity(count);
+        for _ in 0..count {
+            let opcode = package.u16(at)?;
+            let operand_count = Command::operand_count(opcode)
+                .ok_or_else(|| package.error(at, Problem::UnknownCommand(opcode)))?;
+            let mut operands = [0u16; 3];
+            for (k, w) in operands.iter_mut().take(operand_count).enumerate() {
+                *w = package.u16(at + 2 + k * 2)?;
+            }
+            let command = Command::from_words(opcode, &operands[..operand_count])
+                .ok_or_else(|| package.error(at, Problem::UnknownCommand(opcode)))?;
+            commands.push(command);
+            at += 2 + operand_count * 2;
+        }
+        Ok(commands)
+    }
+
+    /// `ceil((frame_end − frame_start) / frame_rate) + 1` frames from byte `offset` of the frame
+    /// data, each `10 + 2·NumValues` words: box, root offset, NumValues, then NumValues
+    /// three-axis angle sets with their two words swapped (1024 per turn, ×4 into the model's
+    /// 4096). Angle sets start with the root; meshes without one get zero angles, sets beyond
+    /// the mesh count are skipped. A frame running past the frame data is an error.
+    fn keyframes(
+        &self,
+        offset: usize,
+        frame_rate: u8,
+        frame_start: u16,
+        frame_end: u16,
+        mesh_count: usize,
+        record_at: usize,
+    ) -> Result<Vec<Keyframe>, LevelError> {
+        let frames = &self.t.frames;
+        if offset > frames.len() {
+            return Err(self.t.animations.error(
+                record_at,
+                Problem::IndexOutOfRange {
+                    what: "frame offset",
+                    index: offset as u64,
+                    len: frames.len() as u64,
+                },
+            ));
+        }
+        let rate = frame_rate.max(1) as usize;
+        let span = frame_end.saturating_sub(frame_start) as usize;
+        let count = span.div_ceil(rate) + 1;
+        // A frame takes at least its header: never allocate beyond what the data can hold.
+        let mut keyframes =
+            Vec::with_capacity(count.min((frames.len() - offset) / (FRAME_HEADER_WORDS * 2) + 1));
+        let mut at = offset;
+        for k in 0..count {
+            let header = frames
+                .slice(at, FRAME_HEADER_WORDS * 2)
+                .map_err(|e| e.within(|| format!("frame {k}")))?;
+            let word = |i: usize| i16::from_le_bytes([header[i * 2], header[i * 2 + 1]]);
+            let bounding_box = BoundingBox::from_file_order(std::array::from_fn(word));
+            let root = [word(6), word(7), word(8)];
+            let values = word(9) as u16;
+            let angles_at = at + FRAME_HEADER_WORDS * 2;
+            let angles = frames
+                .slice(angles_at, values as usize * 4)
+                .map_err(|e| e.within(|| format!("frame {k}")))?;
+            let mut rotations: Vec<Rotation> = angles
+                .chunks_exact(4)
+                .take(mesh_count)
+                .map(|b| {
+                    let low = u16::from_le_bytes([b[0], b[1]]) as u32;
+                    let high = u16::from_le_bytes([b[2], b[3]]) as u32;
+                    let value = high << 16 | low;
+                    let axis = |shift: u32| ((value >> shift) & 0x3FF) as u16 * 4;
+                    Rotation {
+                        x: axis(20),
+                        y: axis(10),
+                        z: axis(0),
+                        encoding: AngleEncoding::ThreeAxes,
+                    }
+                })
+                .collect();
+            // Meshes after the last angle set keep zero angles.
+            let missing = mesh_count - rotations.len();
+            if missing > 0 {
+                let budget = self.fill_budget.get();
+                if missing > budget {
+                    return Err(frames
+                        .error(
+                            at + 18,
+                            Problem::TooManyMissingAngles {
+                                values,
+                                meshes: mesh_count,
+                            },
+                        )
+                        .within(|| format!("frame {k}")));
+                }
+                self.fill_budget.set(budget - missing);
+                rotations.resize(mesh_count, Rotation::default());
+            }
+            keyframes.push(Keyframe {
+                bounding_box,
+                offset: root,
+                rotations,
+            });
+            at = angles_at + values as usize * 4;
+        }
+        Ok(keyframes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mesh_tree_flags_push_and_pop() {
+        assert_eq!(parents_from_flags(&[2, 1]), vec![0, 0]);
+        assert_eq!(parents_from_flags(&[0, 2, 0, 1]), vec![0, 1, 2, 1]);
+    }
+}
