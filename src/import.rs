@@ -1,10 +1,8 @@
-//! `wadforge import`: a WAD → a manifest directory of glTF files and YAML manifests.
+//! `wadforge import`: a WAD or level → a manifest directory of glTF files and YAML manifests.
 
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use wadforge_format::catalog::Game;
-use wadforge_format::wad;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
 use crate::output::prepare_output_dir;
@@ -21,30 +19,18 @@ pub struct ImportArgs<'a> {
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<()> {
-    let extension = args
-        .file
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if matches!(extension.as_str(), "phd" | "tub" | "tr2" | "tr4") {
-        bail!(
-            "{}: importing level files (.phd, .tub, .tr2, .tr4) is not supported yet; import a .wad",
-            args.file.display()
-        );
-    }
     if !(args.tr_units_per_metre.is_finite() && args.tr_units_per_metre > 0.0) {
         bail!(
             "--scale must be a positive number of TR units per metre, not {}",
             args.tr_units_per_metre
         );
     }
-    let bytes = std::fs::read(args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let (model, _) =
-        wad::read(&bytes).with_context(|| format!("{} is not a valid WAD", args.file.display()))?;
+    let objects = crate::input::read(args.file)?;
+    let model = &objects.model;
     prepare_output_dir(args.out, args.force)?;
 
     let options = ImportOptions {
-        game: Game::Tr4,
+        game: objects.game,
         tr_units_per_metre: args.tr_units_per_metre,
         format: if args.separate_gltf {
             GltfFormat::Separate
@@ -58,19 +44,22 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            format: "wad".into(),
-            version: model.version,
+            format: objects.format.into(),
+            version: objects.version,
         },
     };
-    let objects = model.moveables.len() + model.statics.len();
-    let progress = Progress::new(objects as u64, "importing", args.quiet);
-    let files = wadforge_importer::import(&model, &options, &mut |done, _, slot| {
+    let count = model.moveables.len() + model.statics.len();
+    let progress = Progress::new(count as u64, "importing", args.quiet);
+    let files = wadforge_importer::import(model, &options, &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })?;
     progress.finish();
     wadforge_importer::write_directory(&files, args.out)
         .with_context(|| format!("cannot write the manifest directory {}", args.out.display()))?;
     if !args.quiet {
+        for note in &objects.notes {
+            eprintln!("note: {note}");
+        }
         let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
         eprintln!(
             "imported {} objects from {} into {} ({} files, {:.1} MB)",

@@ -3,15 +3,15 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
-use wadforge_format::catalog::{self, Game};
-use wadforge_format::{wad, Wad};
+use wadforge_format::catalog;
+
+use crate::input::Objects;
 
 #[derive(Serialize)]
 struct Summary {
     file: String,
-    format: &'static str,
+    format: String,
     version: u32,
     pages: usize,
     samples: usize,
@@ -38,9 +38,8 @@ struct StaticSummary {
 }
 
 pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (model, _) = wad::read(&bytes).with_context(|| format!("{} is not a valid WAD", path.display()))?;
-    let summary = summarise(path, &model);
+    let objects = crate::input::read(path)?;
+    let summary = summarise(path, &objects);
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &summary)?;
@@ -51,13 +50,13 @@ pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn summarise(path: &Path, model: &Wad) -> Summary {
-    // TRLE WADs hold TR4 objects: their ids are TR4 slots.
-    let game = Game::Tr4;
+fn summarise(path: &Path, objects: &Objects) -> Summary {
+    // Object ids keep their game's meaning (TRLE WADs hold TR4 objects).
+    let (model, game) = (&objects.model, objects.game);
     Summary {
         file: path.display().to_string(),
-        format: "TRLE WAD",
-        version: model.version,
+        format: objects.description.clone(),
+        version: objects.version,
         pages: model.pages.len(),
         samples: model.samples.len(),
         meshes: model.meshes.len(),

@@ -3,6 +3,7 @@
 mod build;
 mod import;
 mod info;
+mod input;
 mod output;
 mod progress;
 
@@ -20,18 +21,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Summarise a WAD: version, texture pages, samples, meshes, and every moveable and static.
+    /// Summarise a WAD or level: version, texture pages, samples, meshes, every moveable and static.
     Info {
-        /// The .wad file to read (never modified).
+        /// The .wad (or TR1 .phd level) file to read (never modified).
         file: PathBuf,
         /// Print the summary as JSON instead of text.
         #[arg(long)]
         json: bool,
     },
-    /// Turn every moveable and static of a WAD into a manifest directory: rigged, animated,
-    /// textured glTF files that Blender opens as they are, plus YAML manifests.
+    /// Turn every moveable and static of a WAD (or a TR1 level) into a manifest directory:
+    /// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests.
     Import {
-        /// The .wad file to import (never modified).
+        /// The .wad or TR1 .phd file to import (never modified).
         file: PathBuf,
         /// The manifest directory to write: new or empty (see --force).
         #[arg(short, long)]

@@ -185,16 +185,34 @@ fn a_damaged_wad_is_refused_with_its_place() {
     let tmp = tempfile::tempdir().unwrap();
     let input = fixture(tmp.path());
     let mut bytes = std::fs::read(&input).unwrap();
-    bytes[0] = 7;
+    bytes.truncate(bytes.len() - 7);
     std::fs::write(&input, bytes).unwrap();
     let out = tmp.path().join("out");
     let o = wadforge(&["import", "-q"], &[&input, Path::new("-o"), &out]);
     assert!(!o.status.success());
+    let e = stderr(&o);
     assert!(
-        stderr(&o).contains("standard.wad is not a valid WAD")
-            && stderr(&o).contains("version section, byte 0"),
-        "{}",
-        stderr(&o)
+        e.contains("standard.wad is not a valid WAD") && e.contains("statics section, byte"),
+        "{e}"
     );
     assert!(!out.exists(), "no output directory for a refused input");
+}
+
+#[test]
+fn a_file_that_is_neither_wad_nor_level_says_what_it_expected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = fixture(tmp.path());
+    let mut bytes = std::fs::read(&input).unwrap();
+    bytes[0] = 7;
+    std::fs::write(&input, bytes).unwrap();
+    let o = wadforge(
+        &["import", "-q"],
+        &[&input, Path::new("-o"), &tmp.path().join("out")],
+    );
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("neither a valid WAD nor a supported level") && e.contains("is not a Tomb Raider level"),
+        "{e}"
+    );
 }

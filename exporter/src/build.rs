@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::pose::{posed_bounding_box, Transform};
-use wadforge_format::{BoundingBox, Mesh, MeshIndex, Moveable, Polygon, Shading, Static, Wad};
+use wadforge_format::{
+    BoundingBox, BoundingSphere, Mesh, MeshIndex, Moveable, Polygon, Shading, Static, Wad,
+};
 use wadforge_manifests::{Lighting, ManifestDir, MeshInfo, MeshRef, ObjectManifest};
 
 use crate::error::{BuildError, Place};
@@ -166,11 +168,17 @@ pub fn build(
                 for (a, manifest_a) in animations.iter_mut().zip(&m.animations) {
                     match scene.animations.iter().find(|x| x.name == manifest_a.name) {
                         Some(gltf_a) => {
-                            a.keyframes =
-                                keyframes::keyframes(&scene, &skeleton, gltf_a, a.frame_duration, scale)
-                                    .map_err(|e| {
-                                        gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
-                                    })?;
+                            a.keyframes = keyframes::keyframes(
+                                &scene,
+                                &skeleton,
+                                gltf_a,
+                                a.frame_duration,
+                                scale,
+                                &manifest_a.exact_angles,
+                            )
+                            .map_err(|e| {
+                                gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
+                            })?;
                         }
                         None if !manifest_a.keyframe_boxes.is_empty() => {
                             return Err(gltf_place.error(
@@ -299,10 +307,20 @@ pub fn build(
             })
             .collect();
         let mut mesh = Mesh {
-            sphere: spheres::bounding_sphere(&raw.vertices, &info.sphere),
             vertices: raw.vertices,
-            shading: Shading::Normals(Vec::new()),
             polygons,
+            ..Mesh::default()
+        };
+        // An unedited mesh keeps its sphere as it was, even one that never enclosed it.
+        let unedited = info.fingerprint.as_deref() == Some(&format!("{:016x}", mesh.positions_fingerprint()));
+        mesh.sphere = if unedited {
+            BoundingSphere {
+                center: info.sphere.center,
+                radius: info.sphere.radius,
+                flag: info.sphere.flag,
+            }
+        } else {
+            spheres::bounding_sphere(&mesh.vertices, &info.sphere)
         };
         mesh.shading = match info.lighting {
             Lighting::Normals if info.recompute_normals || !raw.has_normals => Shading::Normals(

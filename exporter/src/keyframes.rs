@@ -16,6 +16,7 @@ pub(crate) fn keyframes(
     animation: &Animation,
     frame_duration: u8,
     tr_units_per_metre: f64,
+    exact: &[wadforge_manifests::ExactAngles],
 ) -> Result<Vec<Keyframe>, String> {
     let tick = frame_duration.max(1) as f64 / 30.0;
     let end = animation
@@ -52,7 +53,15 @@ pub(crate) fn keyframes(
                 } else {
                     math::multiply(math::transpose(tr_rotation[skeleton.parents[j]]), tr_rotation[j])
                 };
-                rotation_from_matrix(local, previous.as_ref().and_then(|p| p.get(j)))
+                // The stored angle set, while the glTF still shows its rotation.
+                let stored = exact
+                    .iter()
+                    .find(|e| e.keyframe as usize == k && e.mesh as usize == j)
+                    .map(|e| Rotation::compact(e.x, e.y, e.z));
+                match stored {
+                    Some(r) if same_rotation(&r, local) => r,
+                    _ => rotation_from_matrix(local, previous.as_ref().and_then(|p| p.get(j))),
+                }
             })
             .collect();
         let pivot = skinning[0].apply(skeleton.bind_positions[0]);
@@ -70,6 +79,12 @@ pub(crate) fn keyframes(
         });
     }
     Ok(keyframes)
+}
+
+/// Whether the angle set `r` gives the rotation `m` (within TR's angle resolution).
+fn same_rotation(r: &Rotation, m: [[f64; 3]; 3]) -> bool {
+    let t = Transform::rotation_yxz(r);
+    (0..3).all(|i| (0..3).all(|j| (t.m[i][j] - m[i][j]).abs() < 4e-3))
 }
 
 /// World transform of every node at time `t`: rest TRS, overridden by the animation's channels.

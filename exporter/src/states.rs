@@ -298,6 +298,7 @@ mod tests {
             },
             state_changes: Vec::new(),
             commands: Vec::new(),
+            exact_angles: Vec::new(),
             keyframe_boxes: Vec::new(),
         }
     }

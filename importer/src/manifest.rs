@@ -2,6 +2,7 @@
 //! animation's first frame and animations referred to by name.
 
 use wadforge_format::catalog::{self, Game};
+use wadforge_format::pose::{rotation_from_matrix, Transform};
 use wadforge_format::{Animation, BoundingBox, Command, Mesh, Moveable, Shading, Static};
 use wadforge_manifests::*;
 
@@ -16,6 +17,7 @@ pub(crate) fn mesh_info(mesh: &Mesh, same_as: Option<MeshRef>) -> MeshInfo {
             Shading::Normals(_) => Lighting::Normals,
             Shading::Shades(_) => Lighting::Shades,
         },
+        fingerprint: Some(format!("{:016x}", mesh.positions_fingerprint())),
         recompute_normals: false,
         same_as,
     }
@@ -89,10 +91,41 @@ pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<Anim
                     })
                     .collect(),
                 commands: a.commands.iter().map(|c| command(c, first)).collect(),
+                exact_angles: exact_angles(a),
                 keyframe_boxes: a.keyframes.iter().map(|k| bounds(k.bounding_box)).collect(),
             }
         })
         .collect()
+}
+
+/// The angle sets build would not get back by decomposing the rotations (it takes the set nearest
+/// the previous keyframe's, which it then has exactly).
+fn exact_angles(a: &Animation) -> Vec<ExactAngles> {
+    let mut out = Vec::new();
+    for (k, keyframe) in a.keyframes.iter().enumerate() {
+        for (j, r) in keyframe.rotations.iter().enumerate() {
+            let previous = k.checked_sub(1).and_then(|p| a.keyframes[p].rotations.get(j));
+            let t = Transform::rotation_yxz(r);
+            let m = [0, 1, 2].map(|i| [t.m[i][0], t.m[i][1], t.m[i][2]]);
+            let decoded = rotation_from_matrix(m, previous);
+            let same = [(decoded.x, r.x), (decoded.y, r.y), (decoded.z, r.z)]
+                .iter()
+                .all(|&(d, o)| {
+                    let diff = (d as i32 - (o % 4096) as i32).rem_euclid(4096);
+                    diff.min(4096 - diff) <= 1
+                });
+            if !same {
+                out.push(ExactAngles {
+                    keyframe: k as u16,
+                    mesh: j as u16,
+                    x: r.x,
+                    y: r.y,
+                    z: r.z,
+                });
+            }
+        }
+    }
+    out
 }
 
 fn command(c: &Command, first: i32) -> CommandManifest {

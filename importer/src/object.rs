@@ -1,7 +1,7 @@
 //! One glTF document per object: a moveable as a skinned, animated armature, a static as one mesh.
 
 use serde_json::json;
-use wadforge_format::{Mesh, Moveable, Rotation, Static, Wad};
+use wadforge_format::{Mesh, Moveable, Rotation, Shading, Static, Wad};
 
 use crate::atlas::Atlas;
 use crate::document::Document;
@@ -93,11 +93,21 @@ pub(crate) fn moveable(
         scene_nodes.push(0);
     }
     let (atlas, texture) = texture(&mut doc, wad, body.iter().chain(&joints), slot);
+
     let mut materials = Materials::new(slot, texture);
     let mut mesh_nodes = Vec::new();
     // The joint meshes of a dressed skeleton are their own object, as in TR's tools: the stored
-    // keyframe boxes enclose the body alone.
-    for (parts, role) in [(&body, "body"), (&joints, "joints")] {
+    // keyframe boxes enclose the body alone. Meshes lit by shades (TR1–TR3 moveables may mix them
+    // with lit ones) are their own object too: Blender 5.0's importer pairs a mesh's custom
+    // attributes with their data in hash order, so no glTF mesh may carry both _TR_NORMAL and
+    // _TR_SHADE.
+    let shaded = |p: &&Part| matches!(p.mesh.shading, Shading::Shades(_));
+    let (lit, shades): (Vec<Part>, Vec<Part>) = if body.iter().any(|p| !shaded(&p)) {
+        body.into_iter().partition(|p| !shaded(&p))
+    } else {
+        (body, Vec::new())
+    };
+    for (parts, role) in [(&lit, "body"), (&shades, "shaded"), (&joints, "joints")] {
         let shown = MeshSet {
             parts,
             atlas: &atlas,

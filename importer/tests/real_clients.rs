@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use wadforge_format::catalog::Game;
 use wadforge_format::Wad;
 use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 use wadforge_manifests::ObjectManifest;
@@ -31,9 +32,14 @@ fn harness(path: &str) -> PathBuf {
 
 /// Imports `model` into a new directory with the library, as the CLI does.
 fn import(model: &Wad, format: GltfFormat) -> tempfile::TempDir {
+    import_game(model, format, Game::Tr4)
+}
+
+fn import_game(model: &Wad, format: GltfFormat, game: Game) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut options = ImportOptions::wad("fixture.wad", 129);
     options.format = format;
+    options.game = game;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
     wadforge_importer::write_directory(&files, dir.path()).unwrap();
     dir
@@ -183,8 +189,19 @@ fn check_in_blender(model: &Wad, dir: &Path) {
                     let frames = poses[manifest_a.name.as_str()]["frames"].as_array().unwrap();
                     assert_eq!(frames.len(), model_a.keyframes.len());
                     for (k, (frame, keyframe)) in frames.iter().zip(&model_a.keyframes).enumerate() {
-                        let posed = &frame["per_mesh"][&body];
-                        let (min, max) = tr_box(&posed["min"], &posed["max"]);
+                        // The body, and its shaded meshes when it has both kinds.
+                        let (mut min, mut max) = ([f64::MAX; 3], [f64::MIN; 3]);
+                        for name in [body.clone(), format!("{}_shaded", m.slot)] {
+                            let posed = &frame["per_mesh"][&name];
+                            if posed.is_null() {
+                                continue;
+                            }
+                            let (a, b) = tr_box(&posed["min"], &posed["max"]);
+                            (0..3).for_each(|k| {
+                                min[k] = min[k].min(a[k]);
+                                max[k] = max[k].max(b[k]);
+                            });
+                        }
                         let stored = keyframe.bounding_box;
                         for axis in 0..3 {
                             let d = (min[axis] - stored.min[axis] as f64)
@@ -208,7 +225,16 @@ fn check_in_blender(model: &Wad, dir: &Path) {
                     owner.meshes.iter().map(|&k| &model.meshes[k]).collect::<Vec<_>>()
                 };
                 let body_id = m.dressed_by.as_ref().map_or(m.id, |d| d.body);
-                let mut expected = vec![(format!("{}_body", m.slot), meshes_of(body_id))];
+                // Meshes lit by shades are their own object when the body also has lit ones.
+                let body_meshes = meshes_of(body_id);
+                let shaded =
+                    |x: &&wadforge_format::Mesh| matches!(x.shading, wadforge_format::Shading::Shades(_));
+                let mut expected = if body_meshes.iter().all(shaded) || !body_meshes.iter().any(shaded) {
+                    vec![(format!("{}_body", m.slot), body_meshes)]
+                } else {
+                    let (s, l): (Vec<_>, Vec<_>) = body_meshes.into_iter().partition(shaded);
+                    vec![(format!("{}_body", m.slot), l), (format!("{}_shaded", m.slot), s)]
+                };
                 if let Some(joints) = m.dressed_by.as_ref().and_then(|d| d.joints) {
                     expected.push((format!("{}_joints", m.slot), meshes_of(joints)));
                 }
@@ -303,4 +329,12 @@ fn separate_gltf_files_validate_and_load_in_blender() {
     assert!(dir.path().join("moveables/051_CROCODILE_0.png").exists());
     validate(&files);
     check_in_blender(&model, dir.path());
+}
+
+#[test]
+fn a_tr1_level_imports_to_valid_gltf_that_blender_poses_right() {
+    let level = wadforge_format::level::read(&wadforge_fixtures::levels::tr1_level()).unwrap();
+    let dir = import_game(&level.wad, GltfFormat::Glb, Game::Tr1);
+    validate(&gltf_files(dir.path()));
+    check_in_blender(&level.wad, dir.path());
 }

@@ -106,6 +106,10 @@ pub struct MeshInfo {
     pub sphere: Sphere,
     /// `normals` (lit by the level's lights; moveables) or `shades` (own vertex shading; statics).
     pub lighting: Lighting,
+    /// Fingerprint of the mesh's positions as imported: while the built mesh has the same, it is
+    /// unedited and build keeps its sphere exactly as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
     /// Ask build to recompute this mesh's normals (area-weighted) instead of taking them from the
     /// glTF, e.g. after an edit left them wrong.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -178,10 +182,25 @@ pub struct AnimationManifest {
     pub state_changes: Vec<StateChangeManifest>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<CommandManifest>,
+    /// Angle sets that decomposing the glTF rotation would not give back (a rotation has two
+    /// angle sets, more at ±90° about X): build uses them while the glTF still shows that rotation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exact_angles: Vec<ExactAngles>,
     /// Bounding box of each keyframe's pose. Build keeps them for unedited animations and computes
     /// them from the posed meshes otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keyframe_boxes: Vec<BoxBounds>,
+}
+
+/// The stored angles (4096 per turn) of one mesh in one keyframe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExactAngles {
+    pub keyframe: u16,
+    pub mesh: u16,
+    pub x: u16,
+    pub y: u16,
+    pub z: u16,
 }
 
 /// A state: its id, and its name when the catalogue knows it (informational).

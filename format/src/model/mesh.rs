@@ -12,6 +12,26 @@ pub struct Mesh {
 }
 
 impl Mesh {
+    /// A fingerprint of the positions the polygons use (as a set: order and duplicates do not
+    /// count), to tell an unedited mesh from an edited one. FNV-1a over the sorted positions.
+    pub fn positions_fingerprint(&self) -> u64 {
+        let mut used: Vec<Vertex> = self
+            .polygons
+            .iter()
+            .flat_map(|p| p.corners())
+            .filter_map(|&v| self.vertices.get(v as usize).copied())
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for v in used {
+            for b in v.iter().flat_map(|c| c.to_le_bytes()) {
+                hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash
+    }
+
     /// Area-weighted vertex normals (unit length, TR axes) from the polygons' outward faces,
     /// straight up (TR −Y) where a vertex has no faces. Corners are clockwise seen from the
     /// visible side, so a face's outward normal is (c − a) × (b − a).

@@ -1,0 +1,63 @@
+//! Reading the objects of an input file, whatever it is: a TRLE WAD or a Tomb Raider level,
+//! recognised from its version word rather than its name.
+
+use std::path::Path;
+
+use anyhow::Context;
+use wadforge_format::catalog::Game;
+use wadforge_format::{level, wad, Wad};
+
+/// The objects of a file and what it was.
+pub struct Objects {
+    pub model: Wad,
+    pub game: Game,
+    /// `wad`, `tr1`, `tr2`, `tr3` or `tr4`.
+    pub format: &'static str,
+    /// What the file calls itself, for people.
+    pub description: String,
+    pub version: u32,
+    /// Things worth telling the user about the conversion.
+    pub notes: Vec<String>,
+}
+
+pub fn read(path: &Path) -> anyhow::Result<Objects> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let version = bytes
+        .get(..4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if matches!(version, Some(129 | 130)) {
+        let (model, _) =
+            wad::read(&bytes).with_context(|| format!("{} is not a valid WAD", path.display()))?;
+        return Ok(Objects {
+            version: model.version,
+            model,
+            game: Game::Tr4,
+            format: "wad",
+            description: "TRLE WAD".into(),
+            notes: Vec::new(),
+        });
+    }
+    let level = level::read(&bytes)
+        .with_context(|| format!("{} is neither a valid WAD nor a supported level", path.display()))?;
+    let mut notes = Vec::new();
+    if level.approximate_mappings() > 0 {
+        notes.push(format!(
+            "{} polygons map their texture skewed; their samples are the bounding rectangles of their UVs",
+            level.approximate_mappings()
+        ));
+    }
+    let (format, name) = match level.game {
+        Game::Tr1 => ("tr1", "TR1"),
+        Game::Tr2 => ("tr2", "TR2"),
+        Game::Tr3 => ("tr3", "TR3"),
+        Game::Tr4 => ("tr4", "TR4"),
+    };
+    Ok(Objects {
+        model: level.wad,
+        game: level.game,
+        format,
+        description: format!("{name} level"),
+        version: level.version,
+        notes,
+    })
+}

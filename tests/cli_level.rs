@@ -1,0 +1,84 @@
+//! Level files through the command line: TR1 levels are summarised, imported and built into a
+//! WAD with the same objects; other games are refused with a clear message.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use wadforge_fixtures::compare::{differences, Tolerance};
+
+fn wadforge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_tr1_level_is_summarised_with_tr1_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let level = tmp.path().join("LEVEL1.PHD");
+    std::fs::write(&level, wadforge_fixtures::levels::tr1_level()).unwrap();
+    let o = wadforge(&["info", "--json", s(&level)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["format"], "TR1 level");
+    let model = wadforge_fixtures::levels::tr1_model();
+    let moveables = json["moveables"].as_array().unwrap();
+    assert_eq!(moveables.len(), model.moveables.len());
+    for (j, m) in moveables.iter().zip(&model.moveables) {
+        assert_eq!(
+            j["slot"],
+            wadforge_format::catalog::moveable_slot(wadforge_format::catalog::Game::Tr1, m.id)
+        );
+    }
+}
+
+#[test]
+fn a_tr1_level_imports_and_builds_into_a_wad_with_the_same_objects() {
+    let tmp = tempfile::tempdir().unwrap();
+    let level = tmp.path().join("LEVEL1.PHD");
+    std::fs::write(&level, wadforge_fixtures::levels::tr1_level()).unwrap();
+    let dir = tmp.path().join("dir");
+    let o = wadforge(&["import", "-q", s(&level), "-o", s(&dir)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let project = wadforge_manifests::load(&dir).unwrap().project;
+    assert_eq!(
+        (project.game.as_str(), project.source.format.as_str()),
+        ("TR1", "tr1")
+    );
+    let out = tmp.path().join("level1.wad");
+    let o = wadforge(&["build", "-q", s(&dir), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (built, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
+    let d = differences(
+        &wadforge_fixtures::levels::tr1_model(),
+        &built,
+        Tolerance { normal: 1, angle: 0 },
+    );
+    assert!(d.is_empty(), "{d:#?}");
+}
+
+#[test]
+fn levels_of_other_games_are_refused_until_supported() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, version) in [
+        ("LEVEL.TR2", 0x2Du32),
+        ("LEVEL.TR4", u32::from_le_bytes(*b"TR4\0")),
+    ] {
+        let path = tmp.path().join(name);
+        let mut bytes = version.to_le_bytes().to_vec();
+        bytes.extend([0u8; 64]);
+        std::fs::write(&path, bytes).unwrap();
+        let o = wadforge(&["import", "-q", s(&path), "-o", s(&tmp.path().join("out"))]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("not supported yet"), "{name}: {}", stderr(&o));
+    }
+}
