@@ -46,6 +46,7 @@ struct PendingMoveable {
     links: Vec<wadforge_format::Link>,
     animations: Vec<wadforge_format::Animation>,
     boxes: Vec<Vec<wadforge_manifests::BoxBounds>>,
+    fingerprints: Vec<Option<String>>,
     dressed_by: Option<u32>,
 }
 
@@ -196,6 +197,7 @@ pub fn build(
                     meshes,
                     links,
                     boxes: m.animations.iter().map(|a| a.keyframe_boxes.clone()).collect(),
+                    fingerprints: m.animations.iter().map(|a| a.pose_fingerprint.clone()).collect(),
                     animations,
                     dressed_by: m.dressed_by.as_ref().map(|d| d.body),
                     place,
@@ -407,11 +409,14 @@ pub fn build(
             .map_or_else(|| meshes.clone(), |id| body_of(id, meshes));
         let body: Vec<&Mesh> = body_indices.iter().map(|&i| &wad.meshes[i]).collect();
         let mut animations = m.animations.clone();
-        for (a, boxes) in animations.iter_mut().zip(&m.boxes) {
+        for ((a, boxes), fingerprint) in animations.iter_mut().zip(&m.boxes).zip(&m.fingerprints) {
+            // Unedited poses keep their stored boxes exactly, whatever the pose rule gives.
+            let unedited = boxes.len() == a.keyframes.len()
+                && fingerprint.as_deref() == Some(&format!("{:016x}", a.poses_fingerprint()));
             for (k, keyframe) in a.keyframes.iter_mut().enumerate() {
                 let posed = posed_bounding_box(&m.links, keyframe, &body);
                 keyframe.bounding_box = match boxes.get(k) {
-                    Some(b) if close(posed, b) => BoundingBox {
+                    Some(b) if unedited || close(posed, b) => BoundingBox {
                         min: b.min,
                         max: b.max,
                     },

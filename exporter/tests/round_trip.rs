@@ -42,6 +42,23 @@ fn every_fixture_survives_import_then_build() {
 }
 
 #[test]
+fn every_quirky_file_survives_import_then_build() {
+    // Real files' quirks include keyframe boxes that the pose rule does not reproduce: unedited
+    // animations keep them all the same.
+    for (name, bytes) in wadforge_fixtures::quirky_files() {
+        let (model, _) = wadforge_format::wad::read(&bytes).unwrap();
+        let built = rebuild(&model, GltfFormat::Glb);
+        let d = differences(&model, &built.wad, Tolerance { normal: 1, angle: 0 });
+        assert!(
+            d.is_empty(),
+            "{name}: {} differences, first: {:#?}",
+            d.len(),
+            &d[..d.len().min(8)]
+        );
+    }
+}
+
+#[test]
 fn separate_gltf_files_build_the_same() {
     let model = wadforge_fixtures::standard();
     let built = rebuild(&model, GltfFormat::Separate);

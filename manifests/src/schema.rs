@@ -186,6 +186,10 @@ pub struct AnimationManifest {
     /// angle sets, more at ±90° about X): build uses them while the glTF still shows that rotation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exact_angles: Vec<ExactAngles>,
+    /// Fingerprint of the poses as imported: while the built keyframes have the same, the
+    /// animation is unedited and build keeps `keyframe_boxes` exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pose_fingerprint: Option<String>,
     /// Bounding box of each keyframe's pose. Build keeps them for unedited animations and computes
     /// them from the posed meshes otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

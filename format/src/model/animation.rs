@@ -40,6 +40,26 @@ pub struct Animation {
     pub keyframes: Vec<Keyframe>,
 }
 
+impl Animation {
+    /// A fingerprint of the poses (root offsets and angles, modulo a turn), to tell an unedited
+    /// animation from an edited one. FNV-1a.
+    pub fn poses_fingerprint(&self) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: u16| {
+            for b in v.to_le_bytes() {
+                hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for k in &self.keyframes {
+            k.offset.iter().for_each(|&c| eat(c as u16));
+            for r in &k.rotations {
+                [r.x, r.y, r.z].iter().for_each(|&a| eat(a % 4096));
+            }
+        }
+        hash
+    }
+}
+
 /// A way out of an animation towards a target state.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct StateChange {

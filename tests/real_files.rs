@@ -1,0 +1,74 @@
+//! Real game files, which cannot be committed: point `WADFORGE_REAL_FILES` at a directory of
+//! `.wad` files and TR1 levels and run
+//! `WADFORGE_REAL_FILES=DIR cargo test --release --test real_files -- --ignored`.
+//! Every WAD must read and write back byte for byte; every file must import and build back to
+//! the same content. Ignored by default so that it never passes without files.
+
+use std::path::PathBuf;
+
+use wadforge_fixtures::compare::{differences, Tolerance};
+use wadforge_format::catalog::Game;
+use wadforge_format::{level, wad, Wad};
+
+fn files() -> Vec<PathBuf> {
+    let dir = std::env::var_os("WADFORGE_REAL_FILES")
+        .expect("set WADFORGE_REAL_FILES to a directory of real files");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no files in WADFORGE_REAL_FILES");
+    files
+}
+
+fn round_trip(model: &Wad, game: Game, name: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = wadforge_importer::ImportOptions::wad(name, 129);
+    options.game = game;
+    let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
+    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    let manifests = wadforge_manifests::load(dir.path()).unwrap();
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    differences(model, &built.wad, Tolerance { normal: 1, angle: 0 })
+}
+
+#[test]
+#[ignore = "needs real game files: set WADFORGE_REAL_FILES"]
+fn real_files_survive_read_write_import_and_build() {
+    let mut report = Vec::new();
+    for path in files() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let is_wad = bytes
+            .get(..4)
+            .is_some_and(|v| matches!(u32::from_le_bytes([v[0], v[1], v[2], v[3]]), 129 | 130));
+        let (model, game) = if is_wad {
+            let (model, layout) = wad::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                wad::write(&model, Some(&layout)).unwrap() == bytes,
+                "{name}: not rewritten byte for byte"
+            );
+            (model, Game::Tr4)
+        } else {
+            match level::read(&bytes) {
+                Ok(level) => (level.wad, level.game),
+                Err(e) => {
+                    report.push(format!("{name}: skipped ({e})"));
+                    continue;
+                }
+            }
+        };
+        let d = round_trip(&model, game, &name);
+        report.push(format!(
+            "{name}: {} moveables, {} statics, {} differences",
+            model.moveables.len(),
+            model.statics.len(),
+            d.len()
+        ));
+        assert!(d.is_empty(), "{name}: {:#?}", &d[..d.len().min(10)]);
+    }
+    eprintln!("{}", report.join("\n"));
+}
