@@ -82,7 +82,15 @@ impl<'a, E: FileError> View<'a, E> {
     }
 
     pub fn i16x3(&self, at: usize) -> Result<[i16; 3], E> {
-        Ok([self.i16(at)?, self.i16(at + 2)?, self.i16(at + 4)?])
+        self.i16s(at)
+    }
+
+    /// `N` consecutive signed words.
+    pub fn i16s<const N: usize>(&self, at: usize) -> Result<[i16; N], E> {
+        let b = self.slice(at, N * 2)?;
+        Ok(std::array::from_fn(|k| {
+            i16::from_le_bytes([b[2 * k], b[2 * k + 1]])
+        }))
     }
 }
 

@@ -12,6 +12,7 @@
 mod bytes;
 pub mod catalog;
 pub mod level;
+mod links;
 pub mod model;
 pub mod pose;
 pub mod wad;

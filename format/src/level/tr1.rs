@@ -498,13 +498,7 @@ fn build(t: &Tables) -> Result<Level, LevelError> {
             )
             .within(|| format!("static mesh #{i} (id {id})"))
         })?;
-        let boxes = |from: usize| -> Result<BoundingBox, LevelError> {
-            let mut b = [0i16; 6];
-            for (k, value) in b.iter_mut().enumerate() {
-                *value = v.i16(from + k * 2)?;
-            }
-            Ok(BoundingBox::from_file_order(b))
-        };
+        let boxes = |from: usize| v.i16s::<6>(from).map(BoundingBox::from_file_order);
         statics.push(Static {
             id,
             mesh,
@@ -550,26 +544,6 @@ impl ModelRecord {
             animation: view.u16(at + 16)?,
         })
     }
-}
-
-/// The parent of each mesh after the root from the mesh-tree flags: bit 0 pops the parent from
-/// the stack, bit 1 pushes it; an empty stack yields the root.
-fn parents_from_flags(flags: &[i32]) -> Vec<usize> {
-    let mut stack = Vec::new();
-    let mut previous = 0usize;
-    let mut parents = Vec::with_capacity(flags.len());
-    for (i, &op) in flags.iter().enumerate() {
-        let mut parent = previous;
-        if op & 1 != 0 {
-            parent = stack.pop().unwrap_or(0);
-        }
-        if op & 2 != 0 {
-            stack.push(parent);
-        }
-        parents.push(parent);
-        previous = i + 1;
-    }
-    parents
 }
 
 struct Decoder<'a, 't> {
@@ -660,7 +634,7 @@ impl Decoder<'_, '_> {
             flags.push(trees.i32(at)?);
             offsets.push([trees.i32(at + 4)?, trees.i32(at + 8)?, trees.i32(at + 12)?]);
         }
-        Ok(parents_from_flags(&flags)
+        Ok(crate::links::parents_from_ops(&flags)
             .into_iter()
             .zip(offsets)
             .map(|(parent, offset)| Link { parent, offset })
@@ -901,16 +875,5 @@ impl Decoder<'_, '_> {
             at = angles_at + values as usize * 4;
         }
         Ok(keyframes)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mesh_tree_flags_push_and_pop() {
-        assert_eq!(parents_from_flags(&[2, 1]), vec![0, 0]);
-        assert_eq!(parents_from_flags(&[0, 2, 0, 1]), vec![0, 1, 2, 1]);
     }
 }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use super::angles;
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
-use super::links::ops_from_parents;
 use super::mesh;
+use crate::links::ops_from_parents;
 use crate::model::{Mesh, Wad};
 
 /// Words before a keyframe's angles: bounding box and root offset.

@@ -9,7 +9,6 @@ mod bytes;
 mod canonical;
 mod error;
 mod layout;
-mod links;
 mod mesh;
 mod package;
 mod reader;

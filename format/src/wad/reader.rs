@@ -4,9 +4,9 @@ use super::angles;
 use super::bytes::{Cursor, View};
 use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
-use super::links::parents_from_ops;
 use super::mesh;
 use super::package::Coverage;
+use crate::links::parents_from_ops;
 use crate::model::{
     Animation, BoundingBox, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, Page, Sample, StateChange,
     Static, Wad, PAGE_BYTES,
@@ -126,13 +126,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
                 )
                 .within(|| format!("static #{i} (id {id})"))
         })?;
-        let boxes = |from: usize| -> Result<BoundingBox, ReadError> {
-            let mut v = [0i16; 6];
-            for (k, value) in v.iter_mut().enumerate() {
-                *value = statics.i16(from + k * 2)?;
-            }
-            Ok(BoundingBox::from_file_order(v))
-        };
+        let boxes = |from: usize| statics.i16s::<6>(from).map(BoundingBox::from_file_order);
         wad_statics.push(Static {
             id,
             mesh,

@@ -5,9 +5,9 @@ use super::angles;
 use super::bytes::PutLe;
 use super::error::WriteError;
 use super::layout::{Layout, MoveableLayout};
-use super::links::parents_from_ops;
 use super::mesh;
 use super::package::PackageWriter;
+use crate::links::parents_from_ops;
 use crate::model::{Animation, Moveable, Wad};
 
 pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {

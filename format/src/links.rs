@@ -1,4 +1,4 @@
-//! The link stack: opcodes ↔ parent indices.
+//! The link stack of WAD links and level mesh trees: opcodes ↔ parent indices.
 //!
 //! Opcode bit 0 pops the parent from the stack, bit 1 pushes it (so 3 reads the top); without
 //! either, a mesh hangs from the previous one. Real files pop more than they push: the root
