@@ -284,3 +284,29 @@ fn meshes_parented_to_bones_build_like_the_skinned_mesh() {
         &d[..d.len().min(10)]
     );
 }
+
+#[test]
+fn an_export_that_keeps_the_armature_node_builds_the_same() {
+    // Blender's exporter keeps the armature object as a node by default.
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model);
+    let glb = dir.path().join("moveables/051_CROCODILE.glb");
+    let out = dir.path().join("moveables/kept.glb");
+    run(
+        "blender_edit.py",
+        &[
+            glb.to_string_lossy().into_owned(),
+            out.to_string_lossy().into_owned(),
+            "--keep-armature-object".into(),
+        ],
+    );
+    std::fs::rename(&out, &glb).unwrap();
+    let built = build(dir.path());
+    let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
+    assert!(
+        d.is_empty(),
+        "{} differences, first: {:#?}",
+        d.len(),
+        &d[..d.len().min(10)]
+    );
+}

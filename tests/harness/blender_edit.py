@@ -4,6 +4,7 @@
         [--move-bone BONE DX DY DZ]          move the vertices of BONE's vertex group (metres, Blender axes)
         [--rotate-key ACTION BONE KEY DEG]   turn BONE about its local X by DEG at key index KEY of ACTION
         [--invert-texture]                   replace every texel's RGB by 255 - RGB (alpha kept)
+        [--keep-armature-object]             export with Blender's default of keeping the armature node
         [--split-by-bone]                    split each skinned mesh into one object per bone, parented
                                              to that bone (no skin), world positions kept
 
@@ -146,6 +147,8 @@ def main(argv):
             fresh_scene()
             import_faithful(src)
             report = {"input": src, "output": dst}
+            keep_armature = "--keep-armature-object" in rest
+            rest = [r for r in rest if r != "--keep-armature-object"]
             while rest:
                 flag = rest.pop(0)
                 if flag == "--move-bone":
@@ -163,6 +166,8 @@ def main(argv):
                 else:
                     raise RuntimeError(f"unknown option {flag}")
             kw, _ = export_keywords(dst)
+            if keep_armature:
+                kw["export_armature_object_remove"] = False
             if os.path.exists(dst):
                 os.remove(dst)
             result = bpy.ops.export_scene.gltf(filepath=dst, **kw)
