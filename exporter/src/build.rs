@@ -108,15 +108,16 @@ pub fn build(
                 };
                 // Geometry: skinned meshes (one or several), and meshes parented to bones. The
                 // joint meshes of a dressed skeleton and its body come from `same_as` instead.
+                let shown_nodes: Vec<&MeshNode> = scene
+                    .meshes
+                    .iter()
+                    .filter(|n| n.role.as_deref() != Some("joints"))
+                    .filter(|n| n.skin.is_some() || hanging_from(n.node).is_some())
+                    .collect();
                 let geometry_nodes: Vec<&MeshNode> = if m.dressed_by.is_some() {
                     Vec::new()
                 } else {
-                    scene
-                        .meshes
-                        .iter()
-                        .filter(|n| n.role.as_deref() != Some("joints"))
-                        .filter(|n| n.skin.is_some() || hanging_from(n.node).is_some())
-                        .collect()
+                    shown_nodes.clone()
                 };
                 let (first_image, solid) = add_images(&mut images, &scene);
                 let target = Target {
@@ -152,6 +153,18 @@ pub fn build(
                 };
                 let gathered = gather(&target, &geometry_nodes, &joint_of, &place_node)
                     .map_err(|e| gltf_place.error(None, e))?;
+                if let Some(dressing) = &m.dressed_by {
+                    // Its meshes come from the objects that dress it: say so if they were edited here.
+                    let shown = gather(&target, &shown_nodes, &joint_of, &place_node)
+                        .map_err(|e| gltf_place.error(None, e))?;
+                    if let Some(edited) = edited_dressing(dir, dressing.body, &skeleton.names, &shown) {
+                        notes.push(format!(
+                            "{}: the meshes in its glTF differ from those of moveable {} that dresses it (bone {edited}); \
+                             a dressed skeleton's meshes are not built from its glTF: edit the dressing object's glTF instead",
+                            place.object, dressing.body
+                        ));
+                    }
+                }
                 let mut meshes = Vec::with_capacity(gathered.len());
                 for (j, raw) in gathered.into_iter().enumerate() {
                     let bone = &skeleton.names[j];
@@ -494,6 +507,38 @@ pub fn build(
         }))
         .collect();
     Ok(BuildOutput { wad, names, notes })
+}
+
+/// The first bone whose mesh in a dressed skeleton's glTF differs from the dressing body's mesh
+/// (by positions fingerprint), when the body is in the directory.
+fn edited_dressing(dir: &ManifestDir, body: u32, bones: &[String], shown: &[RawMesh]) -> Option<String> {
+    let body = dir.objects.iter().find_map(|o| match &o.manifest {
+        ObjectManifest::Moveable(m) if m.id == body => Some(m),
+        _ => None,
+    })?;
+    for ((bone, raw), body_bone) in bones.iter().zip(shown).zip(&body.bones) {
+        let expected = body_bone.mesh.fingerprint.as_deref()?;
+        let mesh = Mesh {
+            vertices: raw.vertices.clone(),
+            polygons: raw
+                .polygons
+                .iter()
+                .map(|p| {
+                    let c = &p.corners;
+                    if c.len() == 4 {
+                        Polygon::quad([c[0], c[1], c[2], c[3]], Default::default(), p.attributes)
+                    } else {
+                        Polygon::triangle([c[0], c[1], c[2]], Default::default(), p.attributes)
+                    }
+                })
+                .collect(),
+            ..Mesh::default()
+        };
+        if format!("{:016x}", mesh.positions_fingerprint()) != expected {
+            return Some(bone.clone());
+        }
+    }
+    None
 }
 
 /// A shade for a mesh that has none: lit from above and in front (TR −Y is up), never black.

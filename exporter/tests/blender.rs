@@ -310,3 +310,41 @@ fn an_export_that_keeps_the_armature_node_builds_the_same() {
         &d[..d.len().min(10)]
     );
 }
+
+#[test]
+fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model);
+    assert!(
+        !build(dir.path()).notes.iter().any(|n| n.contains("dresses it")),
+        "no note for an unedited LARA"
+    );
+    let glb = dir.path().join("moveables/000_LARA.glb");
+    let out = dir.path().join("moveables/edited.glb");
+    run(
+        "blender_edit.py",
+        &[
+            glb.to_string_lossy().into_owned(),
+            out.to_string_lossy().into_owned(),
+            "--move-bone".into(),
+            "HEAD".into(),
+            "0".into(),
+            "0".into(),
+            "0.1".into(),
+        ],
+    );
+    std::fs::rename(&out, &glb).unwrap();
+    let built = build(dir.path());
+    let note = built
+        .notes
+        .iter()
+        .find(|n| n.contains("dresses it"))
+        .unwrap_or_else(|| panic!("{:?}", built.notes));
+    assert!(
+        note.contains("LARA (moveable 0)") && note.contains("moveable 8") && note.contains("bone HEAD"),
+        "{note}"
+    );
+    // The WAD keeps LARA_SKIN's meshes: the edit did not leak into them.
+    let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
+    assert!(d.is_empty(), "{d:#?}");
+}
