@@ -93,6 +93,8 @@ fn blender_round_trip_keeps_every_fixture_object() {
     let mut fixtures = wadforge_fixtures::all();
     // A TR1 moveable mixes meshes lit by normals and by shades.
     fixtures.push(("tr1 level", wadforge_fixtures::levels::tr1_model()));
+    fixtures.push(("tr2 level", wadforge_fixtures::levels::tr2_model()));
+    fixtures.push(("tr3 level", wadforge_fixtures::levels::tr3_model()));
     for (name, model) in fixtures {
         let dir = import(&model);
         through_blender(dir.path());

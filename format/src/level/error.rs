@@ -4,7 +4,8 @@ use std::fmt;
 
 use crate::catalog::Game;
 
-/// The part of a level file an error concerns, in TR1 file order.
+/// The part of a level file an error concerns, in TR1 file order (TR2/TR3 start with the
+/// palettes, and TR3 puts the object textures after the animated textures).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
     Version,
@@ -106,7 +107,7 @@ pub enum Problem {
     },
     #[error("version {0:#010x} is not a Tomb Raider level (TR1 0x00000020, TR2 0x0000002d, TR3 0xff080038/0xff180038, TR4 \"TR4\\0\")")]
     UnknownVersion(u32),
-    #[error("{} levels (version {version:#010x}) are not supported yet; only TR1 levels are read for now", game.name())]
+    #[error("{} levels (version {version:#010x}) are not supported yet; only TR1–TR3 levels are read for now", game.name())]
     NotSupportedYet { game: Game, version: u32 },
     #[error("{what} {index} is out of range (there are {len}); the file is corrupt")]
     IndexOutOfRange {
@@ -124,9 +125,13 @@ pub enum Problem {
     UnknownCommand(u16),
     #[error("the frame holds {values} angle sets for {meshes} meshes, and filling in the missing ones over the file's frames would take more memory than such a file can need; the file is corrupt")]
     TooManyMissingAngles { values: u16, meshes: usize },
+    #[error("frames of {size} words cannot hold the box, offset and angles of {meshes} meshes ({needed} words needed); the animation's FrameSize is corrupt")]
+    FrameTooSmall { size: u8, meshes: usize, needed: usize },
     #[error("{0} texture samples are more than polygons can name (65536)")]
     TooManySamples(usize),
-    #[error("{0} bytes follow the sample indices; the file is not a TR1 level or has data appended")]
+    #[error(
+        "{0} bytes follow the sample indices; the file is not a level of its version or has data appended"
+    )]
     TrailingBytes(u64),
 }
 

@@ -7,6 +7,9 @@ use crate::model::{Page, Sample, PAGE_SIZE};
 /// Magenta: transparent texels in 24-bit pages.
 pub(crate) const MAGENTA: [u8; 3] = [255, 0, 255];
 
+/// Bytes of a 16-bit (ARGB1555) textile.
+pub(crate) const TEXTILE16_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 2;
+
 /// A polygon whose texture mapping could only be approximated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ApproximateMapping {
@@ -73,7 +76,7 @@ pub(crate) fn arrange(labels: &[Corner]) -> Option<Arrangement> {
     None
 }
 
-/// One TR1 object texture (20 bytes): attribute, tile, four UV corners.
+/// One TR1–TR3 object texture (20 bytes): attribute, tile, four UV corners.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ObjectTexture {
     pub attribute: u16,
