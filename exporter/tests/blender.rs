@@ -56,6 +56,21 @@ fn run(script: &str, args: &[String]) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// Edits `moveables/FILE` of the directory in Blender with `blender_edit.py OPTIONS` and exports it
+/// over the original, as an artist saves their work; returns the script's report.
+fn edit_in_blender(dir: &Path, file: &str, options: &[&str]) -> serde_json::Value {
+    let glb = dir.join("moveables").join(file);
+    let edited = glb.with_extension("edited.glb");
+    let mut args = vec![
+        glb.to_string_lossy().into_owned(),
+        edited.to_string_lossy().into_owned(),
+    ];
+    args.extend(options.iter().map(|o| o.to_string()));
+    let report = run("blender_edit.py", &args);
+    std::fs::rename(&edited, &glb).unwrap();
+    report
+}
+
 /// Every glTF of the directory replaced by Blender's own export of it.
 fn through_blender(dir: &Path) {
     let mut args = vec!["--batch".to_string()];
@@ -115,7 +130,6 @@ fn blender_round_trip_keeps_every_fixture_object() {
 fn edits_made_in_blender_come_out_in_the_wad() {
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
-    let glb = dir.path().join("moveables/051_CROCODILE.glb");
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
     let action = manifests
         .objects
@@ -127,29 +141,26 @@ fn edits_made_in_blender_come_out_in_the_wad() {
             _ => None,
         })
         .unwrap();
-    let edited = dir.path().join("moveables/edited.glb");
     // Move the vertices of one bone 1/8 m up (Blender +Z = TR −Y: 64 units), turn another bone
     // 30° in one keyframe, and paint every texel.
-    let report = run(
-        "blender_edit.py",
+    let report = edit_in_blender(
+        dir.path(),
+        "051_CROCODILE.glb",
         &[
-            glb.to_string_lossy().into_owned(),
-            edited.to_string_lossy().into_owned(),
-            "--move-bone".into(),
-            "mesh_05".into(),
-            "0".into(),
-            "0".into(),
-            "0.125".into(),
-            "--rotate-key".into(),
-            action,
-            "mesh_03".into(),
-            "2".into(),
-            "30".into(),
-            "--invert-texture".into(),
+            "--move-bone",
+            "mesh_05",
+            "0",
+            "0",
+            "0.125",
+            "--rotate-key",
+            &action,
+            "mesh_03",
+            "2",
+            "30",
+            "--invert-texture",
         ],
     );
     assert!(report["moved_vertices"].as_u64().unwrap() > 0);
-    std::fs::rename(&edited, &glb).unwrap();
     let built = build(dir.path()).wad;
 
     let before = model.moveables.iter().find(|m| m.id == 51).unwrap();
@@ -259,18 +270,8 @@ fn meshes_parented_to_bones_build_like_the_skinned_mesh() {
     // Artists often rig rigid models with one object per bone instead of a skinned mesh.
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
-    let glb = dir.path().join("moveables/051_CROCODILE.glb");
-    let split = dir.path().join("moveables/split.glb");
-    let report = run(
-        "blender_edit.py",
-        &[
-            glb.to_string_lossy().into_owned(),
-            split.to_string_lossy().into_owned(),
-            "--split-by-bone".into(),
-        ],
-    );
+    let report = edit_in_blender(dir.path(), "051_CROCODILE.glb", &["--split-by-bone"]);
     assert!(report["split_objects"].as_u64().unwrap() >= 21, "{report}");
-    std::fs::rename(&split, &glb).unwrap();
     let built = build(dir.path());
     let mut expected = model.clone();
     expected.moveables.retain(|m| m.id == 51);
@@ -292,17 +293,7 @@ fn an_export_that_keeps_the_armature_node_builds_the_same() {
     // Blender's exporter keeps the armature object as a node by default.
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
-    let glb = dir.path().join("moveables/051_CROCODILE.glb");
-    let out = dir.path().join("moveables/kept.glb");
-    run(
-        "blender_edit.py",
-        &[
-            glb.to_string_lossy().into_owned(),
-            out.to_string_lossy().into_owned(),
-            "--keep-armature-object".into(),
-        ],
-    );
-    std::fs::rename(&out, &glb).unwrap();
+    edit_in_blender(dir.path(), "051_CROCODILE.glb", &["--keep-armature-object"]);
     let built = build(dir.path());
     let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
     assert!(
@@ -321,21 +312,11 @@ fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
         !build(dir.path()).notes.iter().any(|n| n.contains("dresses it")),
         "no note for an unedited LARA"
     );
-    let glb = dir.path().join("moveables/000_LARA.glb");
-    let out = dir.path().join("moveables/edited.glb");
-    run(
-        "blender_edit.py",
-        &[
-            glb.to_string_lossy().into_owned(),
-            out.to_string_lossy().into_owned(),
-            "--move-bone".into(),
-            "HEAD".into(),
-            "0".into(),
-            "0".into(),
-            "0.1".into(),
-        ],
+    edit_in_blender(
+        dir.path(),
+        "000_LARA.glb",
+        &["--move-bone", "HEAD", "0", "0", "0.1"],
     );
-    std::fs::rename(&out, &glb).unwrap();
     let built = build(dir.path());
     let note = built
         .notes
