@@ -9,12 +9,14 @@
 //!
 //! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
 
+mod angles;
 mod bytes;
 pub mod catalog;
 pub mod level;
 mod links;
 pub mod model;
 pub mod pose;
+mod records;
 pub mod wad;
 
 pub use model::*;

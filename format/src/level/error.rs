@@ -134,15 +134,3 @@ pub enum Problem {
     )]
     TrailingBytes(u64),
 }
-
-impl LevelError {
-    /// Names the object or record the error concerns, outermost first.
-    pub(crate) fn within(mut self, context: impl FnOnce() -> String) -> Self {
-        let outer = context();
-        self.context = Some(match self.context.take() {
-            Some(inner) => format!("{outer}, {inner}"),
-            None => outer,
-        });
-        self
-    }
-}

@@ -60,7 +60,7 @@ impl Decoder<'_, '_> {
             let header = frames
                 .slice(at, FRAME_HEADER_WORDS * 2)
                 .map_err(|e| e.within(|| format!("frame {k}")))?;
-            let (bounding_box, root) = Self::frame_header(header);
+            let (bounding_box, root) = crate::records::keyframe_header(header);
             let values = u16::from_le_bytes([header[18], header[19]]);
             let angles_at = at + FRAME_HEADER_WORDS * 2;
             let angles = frames

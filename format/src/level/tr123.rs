@@ -30,19 +30,17 @@ use super::texture::{self, ApproximateMapping, ObjectTexture};
 use super::Level;
 use crate::catalog::Game;
 use crate::model::{
-    Animation, Attributes, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Link, Mesh, Moveable,
-    Polygon, PolygonTexture, Sample, Shading, StateChange, Static, Wad, PAGE_SIZE,
+    Animation, Attributes, BoundingSphere, Mesh, Moveable, Polygon, PolygonTexture, Sample, Shading, Wad,
+    PAGE_SIZE,
+};
+use crate::records::{
+    self, AnimationRecord, AnimationTables, Coverage, Covered, KeyframeRun, MeshHead, MeshTable, ModelRecord,
+    DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,
 };
 
 /// Bytes of an 8-bit textile.
 pub(super) const TEXTILE_BYTES: usize = PAGE_SIZE * PAGE_SIZE;
-const ANIMATION_SIZE: usize = 32;
-const STATE_CHANGE_SIZE: usize = 6;
-const DISPATCH_SIZE: usize = 8;
-const MODEL_SIZE: usize = 18;
-const STATIC_SIZE: usize = 32;
 const OBJECT_TEXTURE_SIZE: usize = 20;
-const LINK_SIZE: usize = 16;
 
 /// The sections the model is built from.
 pub(super) struct Tables<'a> {
@@ -98,7 +96,8 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
     c.table("floor data words", 2, Section::FloorData)?;
     let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
     let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
-    let (animation_count, animations) = c.table("animations", ANIMATION_SIZE, Section::Animations)?;
+    let (animation_count, animations) =
+        c.table("animations", AnimationRecord::size(false), Section::Animations)?;
     let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
     let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
     let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
@@ -231,50 +230,17 @@ struct RawMesh {
     end: usize,
 }
 
-fn i16x3(b: &[u8]) -> [i16; 3] {
-    [
-        i16::from_le_bytes([b[0], b[1]]),
-        i16::from_le_bytes([b[2], b[3]]),
-        i16::from_le_bytes([b[4], b[5]]),
-    ]
-}
-
 /// Decodes the mesh at byte `start` of the mesh data. A coloured face's colour is the low byte
 /// of its texture word (TR1's 8-bit palette) or the high byte (TR2/TR3's 16-bit palette).
 fn decode_mesh(view: &View, start: usize, game: Game) -> Result<RawMesh, LevelError> {
     let colour_shift = if game == Game::Tr1 { 0 } else { 8 };
-    let mut at = start;
-    let sphere = BoundingSphere {
-        center: view.i16x3(at)?,
-        radius: view.u16(at + 6)?,
-        flag: view.u16(at + 8)?,
-    };
-    at += 10;
-    let vertex_count = view.i16(at)?.max(0) as usize;
-    at += 2;
-    let vertices: Vec<[i16; 3]> = view
-        .slice(at, vertex_count * 6)?
-        .chunks_exact(6)
-        .map(i16x3)
-        .collect();
-    at += vertex_count * 6;
-    let shading_count = view.i16(at)? as i32;
-    at += 2;
-    let shading = if shading_count >= 0 {
-        let n = shading_count as usize;
-        let raw = view.slice(at, n * 6)?;
-        at += n * 6;
-        Shading::Normals(raw.chunks_exact(6).map(i16x3).collect())
-    } else {
-        let n = (-shading_count) as usize;
-        let raw = view.slice(at, n * 2)?;
-        at += n * 2;
-        Shading::Shades(
-            raw.chunks_exact(2)
-                .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                .collect(),
-        )
-    };
+    let MeshHead {
+        sphere,
+        vertices,
+        shading,
+        end: mut at,
+    } = records::mesh_head(view, start)?;
+    let vertex_count = vertices.len();
     let mut polygons = Vec::new();
     for (is_quad, coloured) in [(true, false), (false, false), (true, true), (false, true)] {
         let corners = if is_quad { 4 } else { 3 };
@@ -284,20 +250,7 @@ fn decode_mesh(view: &View, start: usize, game: Game) -> Result<RawMesh, LevelEr
         view.slice(at, count * size)?;
         polygons.reserve(count);
         for _ in 0..count {
-            let mut vertices = [0u16; 4];
-            for (i, v) in vertices.iter_mut().take(corners).enumerate() {
-                *v = view.u16(at + i * 2)?;
-                if *v as usize >= vertex_count {
-                    return Err(view.error(
-                        at + i * 2,
-                        Problem::IndexOutOfRange {
-                            what: "vertex index",
-                            index: *v as u64,
-                            len: vertex_count as u64,
-                        },
-                    ));
-                }
-            }
+            let vertices = records::polygon_vertices(view, at, corners, vertex_count)?;
             let texture_at = at + corners * 2;
             let word = view.u16(texture_at)?;
             let face = if coloured {
@@ -369,55 +322,15 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     };
 
     // Meshes, one per distinct pointer offset, in offset order.
-    let pointers: Vec<u32> = t
-        .pointers
-        .bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    let mut offsets = pointers.clone();
-    offsets.sort_unstable();
-    offsets.dedup();
-    let mut first_pointers: HashMap<u32, usize> = HashMap::with_capacity(offsets.len());
-    for (i, &p) in pointers.iter().enumerate() {
-        first_pointers.entry(p).or_insert(i);
-    }
-    let first_pointer_to = |offset: u32| first_pointers.get(&offset).copied().unwrap_or(0);
-    let mut raw_meshes = Vec::with_capacity(offsets.len());
-    let mut previous: Option<(u32, usize)> = None;
-    for &offset in &offsets {
-        let pointer = first_pointer_to(offset);
-        if offset as usize >= t.mesh_data.len() {
-            return Err(t.pointers.error(
-                pointer * 4,
-                Problem::IndexOutOfRange {
-                    what: "mesh offset",
-                    index: offset as u64,
-                    len: t.mesh_data.len() as u64,
-                },
-            ));
-        }
-        if let Some((start, end)) = previous {
-            if (offset as usize) < end {
-                return Err(t.pointers.error(
-                    pointer * 4,
-                    Problem::MeshPointerNotAtMeshStart {
-                        pointer,
-                        offset,
-                        inside: start,
-                    },
-                ));
-            }
-        }
-        let mesh = decode_mesh(&t.mesh_data, offset as usize, t.game)
-            .map_err(|e| e.within(|| format!("mesh at offset {offset} (mesh pointer {pointer})")))?;
-        previous = Some((offset, mesh.end));
-        raw_meshes.push(mesh);
-    }
-    let mesh_of_pointer: Vec<usize> = pointers
-        .iter()
-        .map(|p| offsets.binary_search(p).expect("every offset was decoded"))
-        .collect();
+    let MeshTable {
+        meshes: raw_meshes,
+        offsets,
+        mesh_of_pointer,
+    } = records::mesh_table(&t.mesh_data, &t.pointers, |offset| {
+        let mesh = decode_mesh(&t.mesh_data, offset, t.game)?;
+        let end = mesh.end;
+        Ok((mesh, end))
+    })?;
 
     // Polygons and their samples, made in first-use order.
     let colour_page = pages.len() as u16;
@@ -496,18 +409,20 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     // Moveables.
     let d = Decoder {
         t,
+        tables: AnimationTables {
+            animations: t.animations,
+            state_changes: t.state_changes,
+            dispatches: t.dispatches,
+            commands: t.commands,
+            animation_count: t.animation_count,
+            lateral: t.game == Game::Tr4,
+        },
         fill_budget: Cell::new(t.file_len / 2),
     };
     let records: Vec<ModelRecord> = (0..t.model_count)
         .map(|i| ModelRecord::read(&t.models, i))
         .collect::<Result<_, _>>()?;
-    let mut first_animations: Vec<usize> = records
-        .iter()
-        .map(|r| r.animation as usize)
-        .filter(|&a| a < t.animation_count)
-        .collect();
-    first_animations.sort_unstable();
-    first_animations.dedup();
+    let first_animations = ModelRecord::first_animations(&records);
     let mut moveables = Vec::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
         let m = d
@@ -517,32 +432,9 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     }
 
     // Statics.
-    let mut statics = Vec::with_capacity(t.static_count);
-    for i in 0..t.static_count {
-        let v = &t.statics;
-        let at = i * STATIC_SIZE;
-        let id = v.u32(at)?;
-        let pointer = v.u16(at + 4)?;
-        let mesh = *mesh_of_pointer.get(pointer as usize).ok_or_else(|| {
-            v.error(
-                at + 4,
-                Problem::IndexOutOfRange {
-                    what: "mesh pointer",
-                    index: pointer as u64,
-                    len: mesh_of_pointer.len() as u64,
-                },
-            )
-            .within(|| format!("static mesh #{i} (id {id})"))
-        })?;
-        let boxes = |from: usize| v.i16s::<6>(from).map(BoundingBox::from_file_order);
-        statics.push(Static {
-            id,
-            mesh,
-            visibility: boxes(at + 6)?,
-            collision: boxes(at + 18)?,
-            flags: v.u16(at + 30)?,
-        });
-    }
+    let statics = (0..t.static_count)
+        .map(|i| records::static_record(&t.statics, i, &mesh_of_pointer, "static mesh").map(|(s, _)| s))
+        .collect::<Result<_, _>>()?;
 
     Ok(Level {
         game: t.game,
@@ -559,41 +451,17 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     })
 }
 
-struct ModelRecord {
-    at: usize,
-    id: u32,
-    mesh_count: u16,
-    first_mesh: u16,
-    mesh_tree: u32,
-    animation: u16,
-}
-
-impl ModelRecord {
-    fn read(view: &View, i: usize) -> Result<Self, LevelError> {
-        let at = i * MODEL_SIZE;
-        Ok(ModelRecord {
-            at,
-            id: view.u32(at)?,
-            mesh_count: view.u16(at + 4)?,
-            first_mesh: view.u16(at + 6)?,
-            mesh_tree: view.u32(at + 8)?,
-            animation: view.u16(at + 16)?,
-        })
-    }
-}
-
 /// Where an animation's frames are: `ceil((frame_end − frame_start) / frame_rate) + 1` frames
 /// from byte `offset` of the frame data; `size` is the record's FrameSize byte (words).
 pub(super) struct FrameRange {
     pub offset: usize,
     pub size: u8,
     pub count: usize,
-    /// The animation record, for errors.
-    pub record_at: usize,
 }
 
 pub(super) struct Decoder<'a, 't> {
     pub t: &'t Tables<'a>,
+    pub tables: AnimationTables<'a, LevelError>,
     /// Rotations the frames may still fill in for meshes without angle sets: bounded by the
     /// file size so that a corrupt NumValues cannot make the reader allocate without limit.
     pub fill_budget: Cell<usize>,
@@ -607,45 +475,24 @@ impl Decoder<'_, '_> {
         first_animations: &[usize],
     ) -> Result<Moveable, LevelError> {
         let models = &self.t.models;
-        let first = r.first_mesh as usize;
-        let meshes = mesh_of_pointer
-            .get(first..first + r.mesh_count as usize)
-            .ok_or_else(|| {
-                models.error(
-                    r.at + 6,
-                    Problem::IndexOutOfRange {
-                        what: "last mesh pointer",
-                        index: (first + r.mesh_count as usize).saturating_sub(1) as u64,
-                        len: mesh_of_pointer.len() as u64,
-                    },
-                )
-            })?;
-        let links = self.links(r, meshes.len().saturating_sub(1))?;
-
-        let mut animations = Vec::new();
-        let start = r.animation as usize;
-        if start < self.t.animation_count {
-            // `first_animations` is sorted: the next model's first animation ends this range.
-            let end = first_animations
-                .get(first_animations.partition_point(|&s| s <= start))
-                .copied()
-                .unwrap_or(self.t.animation_count);
-            for g in start..end {
-                let a = self
-                    .animation(g, start, meshes.len())
-                    .map_err(|e| e.within(|| format!("animation {} (#{g} in the table)", g - start)))?;
-                animations.push(a);
-            }
-        } else if r.animation != u16::MAX && start > self.t.animation_count {
-            return Err(models.error(
-                r.at + 16,
-                Problem::IndexOutOfRange {
-                    what: "animation",
-                    index: start as u64,
-                    len: self.t.animation_count as u64,
-                },
-            ));
-        }
+        let meshes = r.meshes(models, mesh_of_pointer)?;
+        let field = (models, r.at + 8, "mesh tree index (in 32-bit words)");
+        let link_count = meshes.len().saturating_sub(1);
+        let (links, _) = records::links(
+            &self.t.mesh_trees,
+            r.first_link,
+            link_count,
+            field,
+            &mut Coverage::default(),
+        )?;
+        let range = r.animations(models, first_animations, self.t.animation_count)?;
+        let start = range.start;
+        let animations = range
+            .map(|g| {
+                self.animation(g, start, meshes.len())
+                    .map_err(|e| e.within(|| format!("animation {} (#{g} in the table)", g - start)))
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Moveable {
             id: r.id,
             meshes: meshes.to_vec(),
@@ -654,217 +501,37 @@ impl Decoder<'_, '_> {
         })
     }
 
-    fn links(&self, r: &ModelRecord, count: usize) -> Result<Vec<Link>, LevelError> {
-        if count == 0 {
-            return Ok(Vec::new());
-        }
-        let trees = &self.t.mesh_trees;
-        let start = (r.mesh_tree as usize).saturating_mul(4);
-        if start
-            .checked_add(count * LINK_SIZE)
-            .is_none_or(|end| end > trees.len())
-        {
-            return Err(self.t.models.error(
-                r.at + 8,
-                Problem::IndexOutOfRange {
-                    what: "mesh tree index (in 32-bit words)",
-                    index: r.mesh_tree as u64,
-                    len: (trees.len() / 4) as u64,
-                },
-            ));
-        }
-        let mut flags = Vec::with_capacity(count);
-        let mut offsets = Vec::with_capacity(count);
-        for i in 0..count {
-            let at = start + i * LINK_SIZE;
-            flags.push(trees.i32(at)?);
-            offsets.push([trees.i32(at + 4)?, trees.i32(at + 8)?, trees.i32(at + 12)?]);
-        }
-        Ok(crate::links::parents_from_ops(&flags)
-            .into_iter()
-            .zip(offsets)
-            .map(|(parent, offset)| Link { parent, offset })
-            .collect())
-    }
-
     fn animation(&self, g: usize, first: usize, mesh_count: usize) -> Result<Animation, LevelError> {
-        let v = &self.t.animations;
-        let at = g * ANIMATION_SIZE;
-        let frame_offset = v.u32(at)? as usize;
-        let frame_rate = v.u8(at + 4)?;
-        let frame_start = v.u16(at + 16)?;
-        let frame_end = v.u16(at + 18)?;
-        let next_animation = self.animation_ref(v.u16(at + 20)?, v, at + 20, first)?;
-        let change_count = v.u16(at + 24)? as usize;
-        let change_index = v.u16(at + 26)? as usize;
-        let command_count = v.u16(at + 28)? as usize;
-        let command_index = v.u16(at + 30)? as usize;
-        let state_changes = self.state_changes(change_index, change_count, at + 26, first)?;
-        let commands = self.commands(command_index, command_count, at + 30)?;
-        let frames = FrameRange {
-            offset: frame_offset,
-            size: v.u8(at + 5)?,
-            count: (frame_end.saturating_sub(frame_start) as usize).div_ceil(frame_rate.max(1) as usize) + 1,
-            record_at: at,
+        let r = self.tables.record(g)?;
+        let mut animation = self
+            .tables
+            .animation(&r, first, &mut Covered::default())?
+            .animation;
+        self.tables.check_frame_offset(&r, &self.t.frames)?;
+        let range = FrameRange {
+            offset: r.frame_offset as usize,
+            size: r.frame_size,
+            count: (r.frame_end.saturating_sub(r.frame_start) as usize)
+                .div_ceil(r.frame_duration.max(1) as usize)
+                + 1,
         };
-        self.check_frame_offset(&frames)?;
-        let keyframes = match self.t.game {
-            Game::Tr1 => self.tr1_keyframes(&frames, mesh_count)?,
-            _ => self.tr2_keyframes(&frames, mesh_count)?,
-        };
-        Ok(Animation {
-            frame_duration: frame_rate,
-            state: v.u16(at + 6)?,
-            speed: Fixed16(v.i32(at + 8)?),
-            acceleration: Fixed16(v.i32(at + 12)?),
-            lateral_speed: Fixed16(0),
-            lateral_acceleration: Fixed16(0),
-            frame_start,
-            frame_end,
-            next_animation,
-            next_frame: v.u16(at + 22)?,
-            state_changes,
-            commands,
-            keyframes,
-        })
-    }
-
-    /// An animation index of the table, made relative to the model's first animation.
-    fn animation_ref(&self, index: u16, view: &View, at: usize, first: usize) -> Result<i32, LevelError> {
-        if index as usize >= self.t.animation_count {
-            return Err(view.error(
-                at,
-                Problem::IndexOutOfRange {
-                    what: "next animation",
-                    index: index as u64,
-                    len: self.t.animation_count as u64,
-                },
-            ));
-        }
-        Ok(index as i32 - first as i32)
-    }
-
-    fn state_changes(
-        &self,
-        index: usize,
-        count: usize,
-        field_at: usize,
-        first: usize,
-    ) -> Result<Vec<StateChange>, LevelError> {
-        let table = &self.t.state_changes;
-        if (index + count) * STATE_CHANGE_SIZE > table.len() {
-            return Err(self.t.animations.error(
-                field_at,
-                Problem::IndexOutOfRange {
-                    what: "state change",
-                    index: (index + count).saturating_sub(1) as u64,
-                    len: (table.len() / STATE_CHANGE_SIZE) as u64,
-                },
-            ));
-        }
-        (index..index + count)
-            .map(|i| {
-                let at = i * STATE_CHANGE_SIZE;
-                let state = table.u16(at)?;
-                let dispatch_count = table.u16(at + 2)? as usize;
-                let dispatch_index = table.u16(at + 4)? as usize;
-                let dispatches = self
-                    .dispatches(dispatch_index, dispatch_count, at + 4, first)
-                    .map_err(|e| e.within(|| format!("state change #{i}")))?;
-                Ok(StateChange { state, dispatches })
-            })
-            .collect()
-    }
-
-    fn dispatches(
-        &self,
-        index: usize,
-        count: usize,
-        field_at: usize,
-        first: usize,
-    ) -> Result<Vec<Dispatch>, LevelError> {
-        let table = &self.t.dispatches;
-        if (index + count) * DISPATCH_SIZE > table.len() {
-            return Err(self.t.state_changes.error(
-                field_at,
-                Problem::IndexOutOfRange {
-                    what: "anim dispatch",
-                    index: (index + count).saturating_sub(1) as u64,
-                    len: (table.len() / DISPATCH_SIZE) as u64,
-                },
-            ));
-        }
-        (index..index + count)
-            .map(|i| {
-                let at = i * DISPATCH_SIZE;
-                Ok(Dispatch {
-                    frame_start: table.u16(at)?,
-                    frame_end: table.u16(at + 2)?,
-                    next_animation: self.animation_ref(table.u16(at + 4)?, table, at + 4, first)?,
-                    next_frame: table.u16(at + 6)?,
-                })
-            })
-            .collect()
-    }
-
-    fn commands(
-        &self,
-        offset_words: usize,
-        count: usize,
-        field_at: usize,
-    ) -> Result<Vec<Command>, LevelError> {
-        let package = &self.t.commands;
-        let start = offset_words * 2;
-        if count > 0 && start >= package.len() {
-            return Err(self.t.animations.error(
-                field_at,
-                Problem::IndexOutOfRange {
-                    what: "anim command offset (in words)",
-                    index: offset_words as u64,
-                    len: (package.len() / 2) as u64,
-                },
-            ));
-        }
-        // Every command takes at least one word: refuse impossible counts before allocating.
-        package.slice(start, count * 2)?;
-        let mut at = start;
-        let mut commands = Vec::with_capacity(count);
-        for _ in 0..count {
-            let opcode = package.u16(at)?;
-            let operand_count = Command::operand_count(opcode)
-                .ok_or_else(|| package.error(at, Problem::UnknownCommand(opcode)))?;
-            let mut operands = [0u16; 3];
-            for (k, w) in operands.iter_mut().take(operand_count).enumerate() {
-                *w = package.u16(at + 2 + k * 2)?;
+        animation.keyframes = match self.t.game {
+            Game::Tr1 => self.tr1_keyframes(&range, mesh_count)?,
+            game => {
+                let run = KeyframeRun {
+                    offset: range.offset,
+                    size_words: range.size as usize,
+                    count: range.count,
+                    mesh_count,
+                    angle_set: if game == Game::Tr4 {
+                        crate::angles::decode
+                    } else {
+                        super::tr2::angle_set
+                    },
+                };
+                records::keyframes(&self.t.frames, &run, &mut Coverage::default())?
             }
-            let command = Command::from_words(opcode, &operands[..operand_count])
-                .ok_or_else(|| package.error(at, Problem::UnknownCommand(opcode)))?;
-            commands.push(command);
-            at += 2 + operand_count * 2;
-        }
-        Ok(commands)
-    }
-
-    fn check_frame_offset(&self, frames: &FrameRange) -> Result<(), LevelError> {
-        if frames.offset > self.t.frames.len() {
-            return Err(self.t.animations.error(
-                frames.record_at,
-                Problem::IndexOutOfRange {
-                    what: "frame offset",
-                    index: frames.offset as u64,
-                    len: self.t.frames.len() as u64,
-                },
-            ));
-        }
-        Ok(())
-    }
-
-    /// A frame's bounding box and root offset from its first nine words.
-    pub(super) fn frame_header(words: &[u8]) -> (BoundingBox, [i16; 3]) {
-        let word = |i: usize| i16::from_le_bytes([words[i * 2], words[i * 2 + 1]]);
-        (
-            BoundingBox::from_file_order(std::array::from_fn(word)),
-            [word(6), word(7), word(8)],
-        )
+        };
+        Ok(animation)
     }
 }

@@ -9,15 +9,12 @@
 //!   mesh, three-axis sets as two words in normal order (1024 per turn, ×4) and one-axis sets
 //!   as one word, axis in the top two bits, value `w & 0x03FF` on the same 1024 scale (×4).
 
-use super::error::{LevelError, Problem};
+use super::error::LevelError;
 use super::texture::{MAGENTA, TEXTILE16_BYTES};
-use super::tr123::{self, Decoder, FrameRange, Tables};
+use super::tr123::{self, Tables};
 use super::Level;
 use crate::catalog::Game;
-use crate::model::{AngleEncoding, Keyframe, Page, Rotation};
-
-/// Bounding box and root offset words before a frame's angles.
-const FRAME_HEADER_WORDS: usize = 9;
+use crate::model::{AngleEncoding, Page, Rotation};
 
 pub(crate) fn read(bytes: &[u8], game: Game) -> Result<Level, LevelError> {
     tr123::build(&tr123::walk(bytes, game, false)?)
@@ -52,7 +49,7 @@ pub(super) fn pages(t: &Tables) -> (Vec<Page>, [[u8; 3]; 256]) {
 
 /// One angle set from the front of `words`, and the words it took; `None` when they end inside
 /// it.
-fn angle_set(words: &[u16]) -> Option<(Rotation, usize)> {
+pub(super) fn angle_set(words: &[u16]) -> Option<(Rotation, usize)> {
     let first = *words.first()?;
     let angle = (first & 0x03FF) * 4;
     let one = |x, y, z, encoding| Some((Rotation { x, y, z, encoding }, 1));
@@ -74,63 +71,5 @@ fn angle_set(words: &[u16]) -> Option<(Rotation, usize)> {
                 2,
             ))
         }
-    }
-}
-
-impl Decoder<'_, '_> {
-    /// TR2/TR3 frames of FrameSize words each (none when FrameSize is 0): box, root offset, one
-    /// angle set per mesh; words after the angles are padding. A frame running past the frame
-    /// data, or angles running past FrameSize, is an error.
-    pub(super) fn tr2_keyframes(
-        &self,
-        range: &FrameRange,
-        mesh_count: usize,
-    ) -> Result<Vec<Keyframe>, LevelError> {
-        let size = range.size as usize;
-        if size == 0 {
-            return Ok(Vec::new());
-        }
-        let frames = &self.t.frames;
-        let too_small = |at: usize, needed: usize| {
-            frames.error(
-                at,
-                Problem::FrameTooSmall {
-                    size: range.size,
-                    meshes: mesh_count,
-                    needed,
-                },
-            )
-        };
-        if size < FRAME_HEADER_WORDS + mesh_count {
-            return Err(too_small(range.offset, FRAME_HEADER_WORDS + mesh_count));
-        }
-        // Never allocate beyond what the data can hold.
-        let mut keyframes =
-            Vec::with_capacity(range.count.min((frames.len() - range.offset) / (size * 2) + 1));
-        let mut words = Vec::with_capacity(size);
-        for k in 0..range.count {
-            let at = range.offset + k * size * 2;
-            let raw = frames
-                .slice(at, size * 2)
-                .map_err(|e| e.within(|| format!("frame {k}")))?;
-            words.clear();
-            words.extend(raw.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
-            let (bounding_box, offset) = Self::frame_header(raw);
-            let mut used = FRAME_HEADER_WORDS;
-            let mut rotations = Vec::with_capacity(mesh_count);
-            for m in 0..mesh_count {
-                let (rotation, n) = angle_set(&words[used..])
-                    .ok_or_else(|| too_small(at, used + 1 + (mesh_count - m - 1)))
-                    .map_err(|e| e.within(|| format!("frame {k}")))?;
-                rotations.push(rotation);
-                used += n;
-            }
-            keyframes.push(Keyframe {
-                bounding_box,
-                offset,
-                rotations,
-            });
-        }
-        Ok(keyframes)
     }
 }

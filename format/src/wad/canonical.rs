@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::angles;
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
+use crate::angles;
 use crate::links::ops_from_parents;
 use crate::model::{Mesh, Wad};
 

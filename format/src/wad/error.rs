@@ -105,16 +105,3 @@ pub enum WriteError {
     #[error("{0}")]
     Invalid(String),
 }
-
-impl ReadError {
-    /// Names the object or record the error concerns, outermost first
-    /// ("moveable #3 (id 27), animation 5").
-    pub(crate) fn within(mut self, context: impl FnOnce() -> String) -> Self {
-        let outer = context();
-        self.context = Some(match self.context.take() {
-            Some(inner) => format!("{outer}, {inner}"),
-            None => outer,
-        });
-        self
-    }
-}

@@ -2,7 +2,8 @@
 
 use super::bytes::{PutLe, View};
 use super::error::{Problem, ReadError, WriteError};
-use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading};
+use crate::model::{Attributes, Mesh, Polygon, PolygonTexture, Shading};
+use crate::records::{self, MeshHead};
 
 const TRIANGLE: u16 = 8;
 const QUAD: u16 = 9;
@@ -16,38 +17,13 @@ pub(crate) struct DecodedMesh {
 }
 
 pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<DecodedMesh, ReadError> {
-    let mut at = start;
-    let center = view.i16x3(at)?;
-    let sphere = BoundingSphere {
-        center,
-        radius: view.u16(at + 6)?,
-        flag: view.u16(at + 8)?,
-    };
-    at += 10;
-
-    let vertex_count = view.u16(at)? as usize;
-    at += 2;
-    let raw = view.slice(at, vertex_count * 6)?;
-    let vertices = raw.chunks_exact(6).map(i16x3).collect::<Vec<_>>();
-    at += vertex_count * 6;
-
-    let shading_count = view.i16(at)? as i32;
-    at += 2;
-    let shading = if shading_count >= 0 {
-        let n = shading_count as usize;
-        let raw = view.slice(at, n * 6)?;
-        at += n * 6;
-        Shading::Normals(raw.chunks_exact(6).map(i16x3).collect())
-    } else {
-        let n = (-shading_count) as usize;
-        let raw = view.slice(at, n * 2)?;
-        at += n * 2;
-        Shading::Shades(
-            raw.chunks_exact(2)
-                .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                .collect(),
-        )
-    };
+    let MeshHead {
+        sphere,
+        vertices,
+        shading,
+        end: mut at,
+    } = records::mesh_head(view, start)?;
+    let vertex_count = vertices.len();
 
     let polygon_count = view.u16(at)? as usize;
     at += 2;
@@ -63,21 +39,7 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
             other => return Err(view.error(at, Problem::UnknownPolygonShape(other))),
         };
         let corner_count = if is_quad { 4 } else { 3 };
-        let mut vertices_of = [0u16; 4];
-        for (i, v) in vertices_of.iter_mut().take(corner_count).enumerate() {
-            let index_at = at + 2 + i * 2;
-            *v = view.u16(index_at)?;
-            if *v as usize >= vertex_count {
-                return Err(view.error(
-                    index_at,
-                    Problem::IndexOutOfRange {
-                        what: "vertex index",
-                        index: *v as u64,
-                        len: vertex_count as u64,
-                    },
-                ));
-            }
-        }
+        let vertices_of = records::polygon_vertices(view, at + 2, corner_count, vertex_count)?;
         let texture_at = at + 2 + corner_count * 2;
         let texture = decode_texture(view.u16(texture_at)?, is_quad);
         if texture.sample as usize >= sample_count {
@@ -121,14 +83,6 @@ pub(crate) fn decode(view: &View, start: usize, sample_count: usize) -> Result<D
         data_end,
         end,
     })
-}
-
-fn i16x3(b: &[u8]) -> [i16; 3] {
-    [
-        i16::from_le_bytes([b[0], b[1]]),
-        i16::from_le_bytes([b[2], b[3]]),
-        i16::from_le_bytes([b[4], b[5]]),
-    ]
 }
 
 /// Triangles: bit 15 flip, bits 12..14 shape, bits 0..11 sample. Quads: the sample index, or its

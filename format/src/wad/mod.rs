@@ -4,7 +4,6 @@
 //! following a layout when given one (byte-identical round trip) and canonically otherwise
 //! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object).
 
-mod angles;
 mod bytes;
 mod canonical;
 mod error;

@@ -2,20 +2,9 @@
 
 use super::error::WriteError;
 use super::layout::{Gap, Package};
-
-/// Collects the byte ranges of a package that decoded records explain.
-#[derive(Default)]
-pub(crate) struct Coverage {
-    ranges: Vec<(usize, usize)>,
-}
+use crate::records::Coverage;
 
 impl Coverage {
-    pub fn cover(&mut self, start: usize, len: usize) {
-        if len > 0 {
-            self.ranges.push((start, start + len));
-        }
-    }
-
     /// The package as length plus the bytes no record covered.
     pub fn into_package(mut self, bytes: &[u8]) -> Package {
         self.ranges.sort_unstable();

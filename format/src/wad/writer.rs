@@ -1,12 +1,12 @@
 //! Model + layout → WAD file. The canonical path computes a layout first ([`super::canonical`]),
 //! so one emitter serves both.
 
-use super::angles;
 use super::bytes::PutLe;
 use super::error::WriteError;
 use super::layout::{Layout, MoveableLayout};
 use super::mesh;
 use super::package::PackageWriter;
+use crate::angles;
 use crate::links::parents_from_ops;
 use crate::model::{Animation, Moveable, Wad};
 
