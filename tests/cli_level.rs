@@ -42,12 +42,13 @@ fn a_tr1_level_is_summarised_with_tr1_names() {
 }
 
 #[test]
-fn tr1_to_tr3_levels_import_and_build_into_a_wad_with_the_same_objects() {
+fn tr1_to_tr4_levels_import_and_build_into_a_wad_with_the_same_objects() {
     use wadforge_fixtures::levels;
     for (name, bytes, model, game) in [
         ("LEVEL1.PHD", levels::tr1_level(), levels::tr1_model(), "TR1"),
         ("WALL.TR2", levels::tr2_level(), levels::tr2_model(), "TR2"),
         ("JUNGLE.TR2", levels::tr3_level(), levels::tr3_model(), "TR3"),
+        ("ANGKOR1.TR4", levels::tr4_level(), levels::tr4_model(), "TR4"),
     ] {
         level_round_trip(name, &bytes, &model, game);
     }
@@ -74,19 +75,32 @@ fn level_round_trip(name: &str, bytes: &[u8], model: &wadforge_format::Wad, game
 }
 
 #[test]
-fn levels_of_other_games_are_refused_until_supported() {
+fn a_tr5_level_and_a_broken_tr4_level_are_refused_with_what_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
-    for (name, version) in [
-        // TR2 and TR3 levels are read now.
-        ("LEVEL.TR4", u32::from_le_bytes(*b"TR4\0")),
-        ("LEVEL4C.TR4", u32::from_le_bytes(*b"TR4c")),
+    let tr4 = wadforge_fixtures::levels::tr4_level();
+    // TR5 levels are headed "TR4\0" too; their misc textiles are followed by 28 zero bytes.
+    let header_end = {
+        let mut at = 10;
+        for _ in 0..3 {
+            at += 8 + u32::from_le_bytes(tr4[at + 4..at + 8].try_into().unwrap()) as usize;
+        }
+        at
+    };
+    let mut tr5 = tr4[..header_end].to_vec();
+    tr5.extend([0u8; 96]);
+    let mut cut = tr4.clone();
+    cut.truncate(header_end + 20);
+    for (name, bytes, expected) in [
+        ("LEVEL.TRC", tr5, "TR5 levels"),
+        ("CUT.TR4", cut, "level data chunk"),
     ] {
         let path = tmp.path().join(name);
-        let mut bytes = version.to_le_bytes().to_vec();
-        bytes.extend([0u8; 64]);
         std::fs::write(&path, bytes).unwrap();
-        let o = wadforge(&["import", "-q", s(&path), "-o", s(&tmp.path().join("out"))]);
+        let out = tmp.path().join(format!("{name}.out"));
+        let o = wadforge(&["import", "-q", s(&path), "-o", s(&out)]);
         assert!(!o.status.success());
-        assert!(stderr(&o).contains("not supported yet"), "{name}: {}", stderr(&o));
+        let text = stderr(&o);
+        assert!(text.contains(expected) && text.contains(name), "{name}: {text}");
+        assert!(!out.exists(), "{name}: nothing is written");
     }
 }

@@ -110,6 +110,7 @@ fn blender_round_trip_keeps_every_fixture_object() {
     fixtures.push(("tr1 level", wadforge_fixtures::levels::tr1_model()));
     fixtures.push(("tr2 level", wadforge_fixtures::levels::tr2_model()));
     fixtures.push(("tr3 level", wadforge_fixtures::levels::tr3_model()));
+    fixtures.push(("tr4 level", wadforge_fixtures::levels::tr4_model()));
     for (name, model) in fixtures {
         let dir = import(&model);
         through_blender(dir.path());

@@ -126,6 +126,11 @@ impl<'a, E: FileError> Cursor<'a, E> {
         self.bytes.len() - self.pos
     }
 
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos..]
+    }
+
     /// Absolute file offset of the next byte.
     pub fn offset(&self) -> usize {
         self.base + self.pos

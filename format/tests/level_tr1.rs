@@ -201,26 +201,11 @@ fn errors_name_section_and_offset() {
 }
 
 #[test]
-fn later_games_are_not_supported_yet() {
-    // TR2 and TR3 are read now (format/tests/level_tr2.rs, level_tr3.rs).
-    for (version, game, name) in [
-        (0x0034_5254u32, Game::Tr4, "TR4"),
-        (0x6334_5254, Game::Tr4, "TR4"),
-    ] {
-        let mut bytes = version.to_le_bytes().to_vec();
-        bytes.extend_from_slice(&[0; 64]);
-        let e = level::read(&bytes).unwrap_err();
-        assert_eq!(e.problem, Problem::NotSupportedYet { game, version }, "{e}");
-        assert_eq!((e.section, e.offset), (Section::Version, 0));
-        let text = e.to_string();
-        assert!(
-            text.contains(name) && text.contains("not supported yet"),
-            "{text}"
-        );
-        assert!(text.contains(&format!("{version:#010x}")), "{text}");
-    }
+fn unknown_versions_are_refused() {
     let e = level::read(&[1, 2, 3, 4]).unwrap_err();
     assert!(matches!(e.problem, Problem::UnknownVersion(0x0403_0201)));
+    assert_eq!((e.section, e.offset), (Section::Version, 0));
+    assert!(e.to_string().contains("0x04030201"), "{e}");
     assert!(level::read(&[0x20, 0]).is_err());
 }
 

@@ -114,18 +114,11 @@ fn random_mutations_never_panic() {
 
 #[test]
 fn other_versions_are_refused() {
+    // A TR2 file under TR4's version words does not read as TR4.
     for version in [0x0034_5254u32, 0x6334_5254] {
         let mut bytes = tr2_fixture().bytes;
         bytes[..4].copy_from_slice(&version.to_le_bytes());
-        let e = level::read(&bytes).unwrap_err();
-        assert_eq!(
-            e.problem,
-            Problem::NotSupportedYet {
-                game: Game::Tr4,
-                version
-            }
-        );
-        assert!(e.to_string().contains("not supported yet"), "{e}");
+        assert!(level::read(&bytes).is_err(), "{version:#x}");
     }
     // A TR2 file under TR1's or TR3's version word, and the other way round, does not read.
     for (from, version) in [

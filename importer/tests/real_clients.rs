@@ -332,9 +332,14 @@ fn separate_gltf_files_validate_and_load_in_blender() {
 }
 
 #[test]
-fn tr1_to_tr3_levels_import_to_valid_gltf_that_blender_poses_right() {
+fn tr1_to_tr4_levels_import_to_valid_gltf_that_blender_poses_right() {
     use wadforge_fixtures::levels;
-    for bytes in [levels::tr1_level(), levels::tr2_level(), levels::tr3_level()] {
+    for bytes in [
+        levels::tr1_level(),
+        levels::tr2_level(),
+        levels::tr3_level(),
+        levels::tr4_level(),
+    ] {
         let level = wadforge_format::level::read(&bytes).unwrap();
         let dir = import_game(&level.wad, GltfFormat::Glb, level.game);
         validate(&gltf_files(dir.path()));

@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-use crate::catalog::Game;
-
 /// The part of a level file an error concerns, in TR1 file order (TR2/TR3 start with the
 /// palettes, and TR3 puts the object textures after the animated textures).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
     Version,
     Textiles,
+    /// TR4: the zlib chunk of the level data (offsets inside it count in its inflated bytes).
+    LevelData,
     Rooms,
     FloorData,
     Meshes,
@@ -26,12 +26,14 @@ pub enum Section {
     SpriteTextures,
     SpriteSequences,
     Cameras,
+    FlybyCameras,
     SoundSources,
     Boxes,
     Overlaps,
     Zones,
     AnimatedTextures,
     Items,
+    AiObjects,
     LightMap,
     Palette,
     CinematicFrames,
@@ -47,6 +49,7 @@ impl fmt::Display for Section {
         f.write_str(match self {
             Section::Version => "version",
             Section::Textiles => "textiles",
+            Section::LevelData => "level data chunk",
             Section::Rooms => "rooms",
             Section::FloorData => "floor data",
             Section::Meshes => "mesh data",
@@ -63,12 +66,14 @@ impl fmt::Display for Section {
             Section::SpriteTextures => "sprite textures",
             Section::SpriteSequences => "sprite sequences",
             Section::Cameras => "cameras",
+            Section::FlybyCameras => "flyby cameras",
             Section::SoundSources => "sound sources",
             Section::Boxes => "boxes",
             Section::Overlaps => "overlaps",
             Section::Zones => "zones",
             Section::AnimatedTextures => "animated textures",
             Section::Items => "items",
+            Section::AiObjects => "AI objects",
             Section::LightMap => "light map",
             Section::Palette => "palette",
             Section::CinematicFrames => "cinematic frames",
@@ -107,8 +112,14 @@ pub enum Problem {
     },
     #[error("version {0:#010x} is not a Tomb Raider level (TR1 0x00000020, TR2 0x0000002d, TR3 0xff080038/0xff180038, TR4 \"TR4\\0\")")]
     UnknownVersion(u32),
-    #[error("{} levels (version {version:#010x}) are not supported yet; only TR1–TR3 levels are read for now", game.name())]
-    NotSupportedYet { game: Game, version: u32 },
+    #[error(
+        "TR5 levels (also headed \"TR4\\0\") are not supported: their level data is laid out differently"
+    )]
+    Tr5NotSupported,
+    #[error("the {what} chunk {detail}; the file is corrupt or was cut short")]
+    Chunk { what: &'static str, detail: String },
+    #[error("expected the section marker \"{expected}\" here but found bytes {found:02x?}; the level data is corrupt or not TR4's layout")]
+    MissingMarker { expected: String, found: Vec<u8> },
     #[error("{what} {index} is out of range (there are {len}); the file is corrupt")]
     IndexOutOfRange {
         what: &'static str,
@@ -130,7 +141,7 @@ pub enum Problem {
     #[error("{0} texture samples are more than polygons can name (65536)")]
     TooManySamples(usize),
     #[error(
-        "{0} bytes follow the sample indices; the file is not a level of its version or has data appended"
+        "{0} bytes follow the level's last section; the file is not a level of its version or has data appended"
     )]
     TrailingBytes(u64),
 }

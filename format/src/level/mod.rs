@@ -1,18 +1,19 @@
 //! Tomb Raider level files (TR1–TR4): their moveables and statics read into the same model the
-//! WAD reader produces. TR1 (`.PHD`, version 0x20), TR2 (0x2D) and TR3 (0xFF080038,
-//! 0xFF180038) are read; TR4 is recognised from its header and refused with
-//! [`Problem::NotSupportedYet`] for now.
+//! WAD reader produces. TR1 (`.PHD`, version 0x20), TR2 (0x2D), TR3 (0xFF080038, 0xFF180038)
+//! and TR4 (`"TR4\0"`, zlib chunks) are read.
 //!
 //! The whole file is walked in order with every count and offset bounds-checked (no panics, no
 //! allocation from a count the remaining bytes cannot hold); errors name the [`Section`], the
 //! byte offset and the record concerned.
 
+mod build;
 mod bytes;
 mod error;
 mod texture;
 mod tr1;
 mod tr123;
 mod tr2;
+mod tr4;
 
 pub use error::{LevelError, Problem, Section};
 pub use texture::ApproximateMapping;
@@ -36,8 +37,8 @@ pub struct Level {
     pub game: Game,
     /// The version word of the file.
     pub version: u32,
-    /// The objects: pages (TR1's textiles through the palette, TR2/TR3's 16-bit textiles, plus one page of solid colours when
-    /// coloured faces occur), samples, meshes, moveables and statics. `wad.version` is
+    /// The objects: pages (TR1's textiles through the palette, TR2/TR3's 16-bit textiles, TR4's
+    /// 32-bit ones, plus one page of solid colours when coloured faces occur), samples, meshes, moveables and statics. `wad.version` is
     /// [`Wad::VERSION`] so the model can be written as a WAD as it is.
     pub wad: Wad,
     /// Polygons whose object texture is not an axis-aligned rectangle in a legal WAD arrangement
@@ -64,14 +65,14 @@ pub fn game_of_version(version: u32) -> Option<Game> {
     }
 }
 
-/// Decodes a level file. TR1–TR3 levels are read; other games give [`Problem::NotSupportedYet`].
+/// Decodes a TR1, TR2, TR3 or TR4 level file.
 pub fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     let header = bytes::View::new(bytes, 0, Section::Version);
     let version = header.u32(0)?;
     match game_of_version(version) {
         Some(Game::Tr1) => tr1::read(bytes),
         Some(game @ (Game::Tr2 | Game::Tr3)) => tr2::read(bytes, game),
-        Some(game) => Err(header.error(0, Problem::NotSupportedYet { game, version })),
+        Some(Game::Tr4) => tr4::read(bytes),
         None => Err(header.error(0, Problem::UnknownVersion(version))),
     }
 }

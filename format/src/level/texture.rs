@@ -95,6 +95,18 @@ impl ObjectTexture {
         }
     }
 
+    /// A TR4 object texture (38 bytes): attribute, tile with the triangle flag in bit 15, the
+    /// mapping-correction flags, four UV corners as in TR1–TR3, then the original position and
+    /// size (not needed: the corners say it all).
+    pub fn from_tr4_bytes(b: &[u8]) -> Self {
+        let word = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+        ObjectTexture {
+            attribute: word(0),
+            tile: word(2) & 0x7FFF,
+            raw: std::array::from_fn(|k| [word(6 + k * 4), word(8 + k * 4)]),
+        }
+    }
+
     /// The first `n` corners as texel edges (0..=256): a pixel marked 0xFF is its far edge.
     pub fn edges(&self, n: usize) -> Vec<[u16; 2]> {
         let edge = |v: u16| ((v as u32 + 128) >> 8) as u16;

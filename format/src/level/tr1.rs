@@ -8,9 +8,10 @@
 //!   words swapped (FrameSize is 0 in real files);
 //! - the demo levels' palette after the sprite sequences is recognised too.
 
+use super::build::{self, Decoder, FrameRange, Tables};
 use super::error::{LevelError, Problem};
 use super::texture::{self, ObjectTexture};
-use super::tr123::{self, Decoder, FrameRange, Tables};
+use super::tr123;
 use super::Level;
 use crate::catalog::Game;
 use crate::model::{AngleEncoding, Keyframe, Page, Rotation};
@@ -25,7 +26,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         Ok(t) => t,
         Err(e) => tr123::walk(bytes, Game::Tr1, true).map_err(|_| e)?,
     };
-    tr123::build(&tables)
+    build::build(&tables)
 }
 
 /// The textiles as pages, and the palette coloured faces index.

@@ -9,15 +9,16 @@
 //!   mesh, three-axis sets as two words in normal order (1024 per turn, ×4) and one-axis sets
 //!   as one word, axis in the top two bits, value `w & 0x03FF` on the same 1024 scale (×4).
 
+use super::build::{self, Tables};
 use super::error::LevelError;
 use super::texture::{MAGENTA, TEXTILE16_BYTES};
-use super::tr123::{self, Tables};
+use super::tr123;
 use super::Level;
 use crate::catalog::Game;
 use crate::model::{AngleEncoding, Page, Rotation};
 
 pub(crate) fn read(bytes: &[u8], game: Game) -> Result<Level, LevelError> {
-    tr123::build(&tr123::walk(bytes, game, false)?)
+    build::build(&tr123::walk(bytes, game, false)?)
 }
 
 /// The 16-bit textiles as pages, and the 16-bit palette coloured faces index.

@@ -1,0 +1,267 @@
+//! TR4 levels (`"TR4\0"`): what differs from TR1–TR3 (the model is built by [`super::build`]).
+//!
+//! The file: version, three u16 textile counts (room, object, bump), then four zlib chunks,
+//! each headed by its uncompressed and compressed sizes: the 32-bit textiles, the same
+//! textiles at 16 bits, the two 32-bit misc textiles (font and sky), the level data; then the
+//! sound samples (a count, and per sample its uncompressed size, compressed size and bytes).
+//! Only the 32-bit textiles and the level data are inflated; the other chunks are
+//! bounds-checked and skipped. Offsets in errors about the level data count in its inflated
+//! bytes (the error's context says so and where the chunk is in the file).
+//!
+//! The level data is laid out as TR3's sections after the textiles, with TR4's records:
+//! 46-byte room lights, textured faces with an effects word (no coloured faces), 40-byte
+//! animations, the `SPR` marker before the sprite textures, flyby cameras after the cameras,
+//! the animated-texture UV count and the `TEX` marker before the 38-byte object textures, AI
+//! objects after the items, no light map, palette or cinematic frames.
+//!
+//! - pages: the 32-bit textiles (BGRA bytes), alpha 0 → magenta;
+//! - frames: FrameSize words, one-axis values on the 4096 scale, as in WADs.
+//!
+//! TR5 levels start with `"TR4\0"` too; they are recognised by the 28 zero bytes after their
+//! misc textiles and refused with a clear message.
+
+use std::io::Read;
+
+use super::build::{self, Tables, TR4_OBJECT_TEXTURE_SIZE};
+use super::bytes::{Cursor, View};
+use super::error::{LevelError, Problem, Section};
+use super::texture::MAGENTA;
+use super::tr123::walk_room;
+use super::Level;
+use crate::bytes::FileError;
+use crate::catalog::Game;
+use crate::model::{Page, PAGE_SIZE};
+use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
+
+/// Bytes of a 32-bit textile.
+pub(super) const TEXTILE32_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 4;
+/// Deflate cannot expand data by more than about 1032 to 1: a larger claimed size is corrupt,
+/// and refusing it keeps a forged header from making the reader allocate without limit.
+const MAX_INFLATE_RATIO: u64 = 1032;
+/// Entries of TR4's sound map.
+const SOUND_MAP_ENTRIES: usize = 370;
+
+pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
+    let mut c = Cursor::new(bytes);
+    let version = c.u32(Section::Version)?;
+    for what in ["room textiles", "object textiles", "bump textiles"] {
+        c.u16(Section::Textiles)
+            .map_err(|e| e.within(|| format!("count of {what}")))?;
+    }
+    let textiles_at = c.offset();
+    let textiles = inflate(&mut c, "32-bit textiles", Section::Textiles)?;
+    if textiles.len() % TEXTILE32_BYTES != 0 {
+        return Err(LevelError::at(
+            Section::Textiles,
+            textiles_at as u64,
+            Problem::Chunk {
+                what: "32-bit textiles",
+                detail: format!(
+                    "inflates to {} bytes, not a whole number of 256×256 textiles of {TEXTILE32_BYTES} bytes",
+                    textiles.len()
+                ),
+            },
+        ));
+    }
+    skip_chunk(&mut c, "16-bit textiles", Section::Textiles)?;
+    skip_chunk(&mut c, "misc textiles", Section::Textiles)?;
+    if looks_like_tr5(&c) {
+        return Err(LevelError::at(Section::Version, 0, Problem::Tr5NotSupported));
+    }
+    let level_at = c.offset();
+    let data = inflate(&mut c, "level data", Section::LevelData)?;
+    let at_level_data = || format!("in the inflated level data chunk (its header at file byte {level_at})");
+    let sound_samples = c.u32(Section::SoundSamples)?;
+    for i in 0..sound_samples {
+        let at = c.pos;
+        c.u32(Section::SoundSamples)?; // uncompressed size
+        let size = c.u32(Section::SoundSamples)? as usize;
+        c.records(at + 4, "sound sample bytes", size, 1, Section::SoundSamples)
+            .map_err(|e| e.within(|| format!("sound sample {i}")))?;
+    }
+    if c.remaining() > 0 {
+        return Err(LevelError::at(
+            Section::SoundSamples,
+            c.pos as u64,
+            Problem::TrailingBytes(c.remaining() as u64),
+        ));
+    }
+    let textile_count = textiles.len() / TEXTILE32_BYTES;
+    let tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
+        .map_err(|e| e.within(at_level_data))?;
+    build::build(&tables).map_err(|e| e.within(at_level_data))
+}
+
+/// Inflates the zlib chunk at the cursor: uncompressed size, compressed size, bytes.
+fn inflate(c: &mut Cursor, what: &'static str, section: Section) -> Result<Vec<u8>, LevelError> {
+    let at = c.offset();
+    let (uncompressed, compressed) = chunk(c, what, section)?;
+    let chunk_error = |detail: String| LevelError::at(section, at as u64, Problem::Chunk { what, detail });
+    if uncompressed as u64 > (compressed.len() as u64).saturating_mul(MAX_INFLATE_RATIO) + 1024 {
+        return Err(chunk_error(format!(
+            "claims {uncompressed} bytes from {} compressed ones, more than zlib can expand to",
+            compressed.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(uncompressed);
+    flate2::read::ZlibDecoder::new(compressed)
+        .take(uncompressed as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| chunk_error(format!("is not valid zlib data ({e})")))?;
+    if out.len() != uncompressed {
+        return Err(chunk_error(format!(
+            "inflates to {}{} bytes but its header says {uncompressed}",
+            if out.len() > uncompressed {
+                "more than "
+            } else {
+                ""
+            },
+            out.len().min(uncompressed)
+        )));
+    }
+    Ok(out)
+}
+
+/// Takes the chunk at the cursor without inflating it.
+fn skip_chunk(c: &mut Cursor, what: &'static str, section: Section) -> Result<(), LevelError> {
+    chunk(c, what, section).map(|_| ())
+}
+
+/// The uncompressed size and compressed bytes of the chunk at the cursor.
+fn chunk<'a>(
+    c: &mut Cursor<'a>,
+    what: &'static str,
+    section: Section,
+) -> Result<(usize, &'a [u8]), LevelError> {
+    let uncompressed = c.u32(section)? as usize;
+    let at = c.pos;
+    let compressed = c.u32(section)? as usize;
+    let bytes = c.records(at, what, compressed, 1, section)?;
+    Ok((uncompressed, bytes.bytes))
+}
+
+/// TR5 levels follow their misc textiles with Lara's type and the weather (two words) and 28
+/// zero bytes, where a TR4 level has the level data chunk's two sizes and zlib bytes.
+fn looks_like_tr5(c: &Cursor) -> bool {
+    let rest = c.rest();
+    rest.len() >= 32 && rest[4..32].iter().all(|&b| b == 0)
+}
+
+/// Walks the inflated level data.
+fn walk_level_data<'a>(
+    data: &'a [u8],
+    version: u32,
+    file_len: usize,
+    textile_count: usize,
+    textiles: &'a [u8],
+) -> Result<Tables<'a>, LevelError> {
+    let mut c = Cursor::new(data);
+    c.u32(Section::Rooms)?; // unused
+    let room_count = c.u16(Section::Rooms)? as usize;
+    for r in 0..room_count {
+        walk_room(&mut c, Game::Tr4).map_err(|e| e.within(|| format!("room {r}")))?;
+    }
+    c.table("floor data words", 2, Section::FloorData)?;
+    let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
+    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
+    let (animation_count, animations) =
+        c.table("animations", AnimationRecord::size(true), Section::Animations)?;
+    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
+    let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
+    let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
+    let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
+    let (_, frames) = c.table("frame words", 2, Section::Frames)?;
+    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
+    let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
+    marker(&mut c, *b"SPR", Section::SpriteTextures)?;
+    c.table("sprite textures", 16, Section::SpriteTextures)?;
+    c.table("sprite sequences", 8, Section::SpriteSequences)?;
+    c.table("cameras", 16, Section::Cameras)?;
+    c.table("flyby cameras", 40, Section::FlybyCameras)?;
+    c.table("sound sources", 16, Section::SoundSources)?;
+    let (box_count, _) = c.table("boxes", 8, Section::Boxes)?;
+    c.table("overlaps", 2, Section::Overlaps)?;
+    let at = c.pos;
+    c.records(at, "zone records", box_count, 20, Section::Zones)?;
+    c.table("animated texture words", 2, Section::AnimatedTextures)?;
+    c.take(1, Section::AnimatedTextures)?; // how many of the first ranges animate UVs
+    marker(&mut c, *b"TEX", Section::ObjectTextures)?;
+    let (_, object_textures) = c.table(
+        "object textures",
+        TR4_OBJECT_TEXTURE_SIZE,
+        Section::ObjectTextures,
+    )?;
+    c.table("items", 24, Section::Items)?;
+    c.table("AI objects", 24, Section::AiObjects)?;
+    c.table16("demo data bytes", 1, Section::DemoData)?;
+    c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
+    c.table("sound details", 8, Section::SoundDetails)?;
+    c.table("sample indices", 4, Section::SampleIndices)?;
+    // TRLE pads the level data with zero bytes; anything else is not a level of this layout.
+    let rest = c.take(c.remaining(), Section::SampleIndices)?;
+    if let Some(i) = rest.bytes.iter().position(|&b| b != 0) {
+        return Err(LevelError::at(
+            Section::SampleIndices,
+            (rest.base + i) as u64,
+            Problem::TrailingBytes((rest.len() - i) as u64),
+        ));
+    }
+    Ok(Tables {
+        game: Game::Tr4,
+        version,
+        file_len,
+        textiles: View::new(textiles, 0, Section::Textiles),
+        textile_count,
+        mesh_data,
+        pointers,
+        animation_count,
+        animations,
+        state_changes,
+        dispatches,
+        commands,
+        mesh_trees,
+        frames,
+        model_count,
+        models,
+        static_count,
+        statics,
+        object_textures,
+        palette: View::new(&[], 0, Section::Palette),
+    })
+}
+
+/// Checks a three-letter section marker.
+fn marker(c: &mut Cursor, expected: [u8; 3], section: Section) -> Result<(), LevelError> {
+    let at = c.pos;
+    let found = c.take(3, section)?;
+    if found.bytes != expected {
+        return Err(LevelError::at(
+            section,
+            at as u64,
+            Problem::MissingMarker {
+                expected: String::from_utf8_lossy(&expected).into_owned(),
+                found: found.bytes.to_vec(),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// The 32-bit textiles as pages: BGRA bytes, texels with alpha 0 magenta.
+pub(super) fn pages(t: &Tables) -> Vec<Page> {
+    t.textiles
+        .bytes
+        .chunks_exact(TEXTILE32_BYTES)
+        .map(|textile| {
+            let mut rgb = Vec::with_capacity(PAGE_SIZE * PAGE_SIZE * 3);
+            for bgra in textile.chunks_exact(4) {
+                rgb.extend_from_slice(&if bgra[3] == 0 {
+                    MAGENTA
+                } else {
+                    [bgra[2], bgra[1], bgra[0]]
+                });
+            }
+            Page::from_rgb(rgb).expect("a whole page of texels")
+        })
+        .collect()
+}
