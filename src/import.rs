@@ -47,6 +47,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             format: objects.format.into(),
             version: objects.version,
         },
+        skewed: objects.skewed.clone(),
     };
     let count = model.moveables.len() + model.statics.len();
     let progress = Progress::new(count as u64, "importing", args.quiet);

@@ -18,6 +18,8 @@ pub struct Objects {
     pub version: u32,
     /// Things worth telling the user about the conversion.
     pub notes: Vec<String>,
+    /// Polygons of a level whose texture is skewed on its sample: their exact UV corners.
+    pub skewed: wadforge_importer::SkewedCorners,
 }
 
 pub fn read(path: &Path) -> anyhow::Result<Objects> {
@@ -35,6 +37,7 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
             format: "wad",
             description: "TRLE WAD".into(),
             notes: Vec::new(),
+            skewed: Default::default(),
         });
     }
     let level = level::read(&bytes)
@@ -42,7 +45,7 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
     let mut notes = Vec::new();
     if level.approximate_mappings() > 0 {
         notes.push(format!(
-            "{} polygons map their texture skewed; their samples are the bounding rectangles of their UVs",
+            "{} polygons map their texture skewed: their glTF UVs are the level's own, and build resamples them",
             level.approximate_mappings()
         ));
     }
@@ -59,5 +62,10 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
         description: format!("{name} level"),
         version: level.version,
         notes,
+        skewed: level
+            .approximate
+            .iter()
+            .map(|a| ((a.mesh, a.polygon), a.corners))
+            .collect(),
     })
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Value};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
-use wadforge_packer::corners::polygon_corners;
+use wadforge_packer::corners::{polygon_corners, TexelPoint};
 
 use crate::atlas::Atlas;
 use crate::document::Document;
@@ -18,12 +18,19 @@ pub const TR_NORMAL: &str = "_TR_NORMAL";
 /// Name of the float attribute holding TR shades as stored (0 light … 8191 dark).
 pub const TR_SHADE: &str = "_TR_SHADE";
 
+/// The exact UV corners of polygons whose sample only bounds their mapping (a level's skewed
+/// textures), by mesh index and polygon index: texel edges of the sample's page, in vertex
+/// order. Their glTF UVs are these, so the glTF shows the level's mapping and build resamples it.
+pub type SkewedCorners = HashMap<(usize, usize), [[u16; 2]; 4]>;
+
 /// One TR mesh placed in the file: the joint it follows and where its pivot sits in the bind pose.
 pub(crate) struct Part<'a> {
     pub joint: u16,
     /// Pivot position in TR units in the bind pose (the sum of link offsets).
     pub origin: [i64; 3],
     pub mesh: &'a Mesh,
+    /// Its index in the model's meshes.
+    pub mesh_index: usize,
 }
 
 /// Materials of one file, one per distinct TR attribute byte.
@@ -109,6 +116,7 @@ pub(crate) struct MeshSet<'a> {
     pub parts: &'a [Part<'a>],
     pub atlas: &'a Atlas,
     pub role: &'static str,
+    pub skewed: &'a SkewedCorners,
 }
 
 /// Writes the primitives of `shown` into `doc`; returns the mesh's primitive list.
@@ -121,7 +129,9 @@ pub(crate) fn primitives(
     space: &Space,
     skinned: bool,
 ) -> Vec<Value> {
-    let MeshSet { parts, atlas, .. } = *shown;
+    let MeshSet {
+        parts, atlas, skewed, ..
+    } = *shown;
     let any_normals = parts
         .iter()
         .any(|p| matches!(p.mesh.shading, Shading::Normals(_)));
@@ -129,15 +139,28 @@ pub(crate) fn primitives(
     let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
     for (part_index, part) in parts.iter().enumerate() {
         let computed = part.mesh.area_weighted_normals();
-        for polygon in &part.mesh.polygons {
+        for (polygon_index, polygon) in part.mesh.polygons.iter().enumerate() {
             let material = materials.get(doc, names, polygon);
             let v = groups.entry(material).or_default();
-            let uvs = match wad.samples.get(polygon.texture.sample as usize) {
-                Some(sample) => polygon_corners(sample, polygon.texture, polygon.is_quad)
+            let exact = skewed.get(&(part.mesh_index, polygon_index));
+            let uvs = match (wad.samples.get(polygon.texture.sample as usize), exact) {
+                (Some(sample), Some(corners)) => corners[..polygon.corners().len()]
+                    .iter()
+                    .map(|&[x, y]| {
+                        atlas.uv(
+                            sample.page,
+                            TexelPoint {
+                                x: x as u32,
+                                y: y as u32,
+                            },
+                        )
+                    })
+                    .collect(),
+                (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
                     .into_iter()
                     .map(|point| atlas.uv(sample.page, point))
                     .collect(),
-                None => vec![[0.0, 0.0]; polygon.corners().len()],
+                (None, _) => vec![[0.0, 0.0]; polygon.corners().len()],
             };
             let corner_vertex: Vec<u32> = polygon
                 .corners()

@@ -28,7 +28,7 @@ use wadforge_format::{MeshIndex, Moveable, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 pub use document::GltfFormat;
-pub use geometry::{TR_NORMAL, TR_SHADE};
+pub use geometry::{SkewedCorners, TR_NORMAL, TR_SHADE};
 pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
 
 /// What to import and how.
@@ -41,6 +41,9 @@ pub struct ImportOptions {
     pub only: Option<Vec<String>>,
     /// Where the model came from, for the top-level manifest.
     pub source: manifests::Source,
+    /// Polygons to map with exact UV corners rather than their samples (a level's skewed
+    /// textures; see [`SkewedCorners`]).
+    pub skewed: SkewedCorners,
 }
 
 impl ImportOptions {
@@ -56,6 +59,7 @@ impl ImportOptions {
                 format: "wad".into(),
                 version,
             },
+            skewed: SkewedCorners::new(),
         }
     }
 }
@@ -195,7 +199,7 @@ pub fn import(
                     bones: &bones[i],
                     animations: &animation_names,
                 };
-                let document = object::moveable(wad, m, dress.as_ref(), &names_of, &space);
+                let document = object::moveable(wad, m, dress.as_ref(), &names_of, &space, &options.skewed);
                 let bone_manifests = m
                     .meshes
                     .iter()
@@ -224,7 +228,7 @@ pub fn import(
             }
             Object::Static(i) => {
                 let s = &wad.statics[i];
-                let document = object::static_object(wad, s, slot, &space);
+                let document = object::static_object(wad, s, slot, &space, &options.skewed);
                 let same_as = owners.same_as(Owner::Static(i), s.mesh, wad);
                 let manifest = ObjectManifest::Static(manifest::static_manifest(
                     s,

@@ -5,7 +5,7 @@ use wadforge_format::{Mesh, Moveable, Rotation, Shading, Static, Wad};
 
 use crate::atlas::Atlas;
 use crate::document::Document;
-use crate::geometry::{primitives, Materials, MeshSet, Part};
+use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
 
@@ -43,6 +43,7 @@ pub(crate) fn moveable(
     dress: Option<&Dress>,
     names_of: &MoveableNames,
     space: &Space,
+    skewed: &SkewedCorners,
 ) -> Document {
     let mut doc = Document::new();
     let mut names = NameSet::default();
@@ -51,17 +52,21 @@ pub(crate) fn moveable(
     let bones: Vec<String> = names_of.bones.iter().map(|b| names.unique(b)).collect();
     let origins = bind_origins(m);
 
-    let mesh_of = |owner: &Moveable, i: usize| owner.meshes.get(i).and_then(|&k| wad.meshes.get(k));
+    let mesh_of = |owner: &Moveable, i: usize| {
+        let k = *owner.meshes.get(i)?;
+        wad.meshes.get(k).map(|mesh| (k, mesh))
+    };
     let body_owner = dress.map_or(m, |d| d.body);
     let place = |owner: &Moveable| -> Vec<Part> {
         origins
             .iter()
             .enumerate()
             .filter_map(|(joint, origin)| {
-                mesh_of(owner, joint).map(|mesh| Part {
+                mesh_of(owner, joint).map(|(mesh_index, mesh)| Part {
                     joint: joint as u16,
                     origin: *origin,
                     mesh,
+                    mesh_index,
                 })
             })
             .collect()
@@ -112,6 +117,7 @@ pub(crate) fn moveable(
             parts,
             atlas: &atlas,
             role,
+            skewed,
         };
         if let Some(node) = mesh_node(
             &mut doc,
@@ -197,7 +203,13 @@ pub(crate) fn moveable(
 }
 
 /// The glTF of a static: one mesh node, shades as vertex colours.
-pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, space: &Space) -> Document {
+pub(crate) fn static_object(
+    wad: &Wad,
+    s: &Static,
+    slot: &str,
+    space: &Space,
+    skewed: &SkewedCorners,
+) -> Document {
     let mut doc = Document::new();
     let mut names = NameSet::default();
     let parts: Vec<Part> = wad
@@ -207,6 +219,7 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, space: &Space) ->
             joint: 0,
             origin: [0; 3],
             mesh,
+            mesh_index: s.mesh,
         })
         .into_iter()
         .collect();
@@ -216,6 +229,7 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, space: &Space) ->
         parts: &parts,
         atlas: &atlas,
         role: "body",
+        skewed,
     };
     let nodes: Vec<usize> = mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
         .into_iter()

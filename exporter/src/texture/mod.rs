@@ -20,8 +20,9 @@
 //!   edges the sample's top and left edges map to; at least 1, and scaled down keeping the
 //!   aspect to at most 256), and each sample texel is the image texel containing the point the
 //!   polygon's UV mapping sends the sample texel's centre to (triangles: the affine map taking
-//!   the sample's `nw ne sw` to the three UVs; quads: the bilinear map taking `nw ne se sw` to
-//!   the four UVs); UVs outside 0..1 repeat. The polygon gets shape 0, unflipped, shift 0.
+//!   the sample's `nw ne sw` to the three UVs; quads: two affine halves split along the sample's
+//!   nw–se, `nw ne se` and `nw se sw` onto their UVs, the polygon's v0–v2 split the game and
+//!   glTF viewers draw); UVs outside 0..1 repeat. The polygon gets shape 0, unflipped, shift 0.
 //!
 //! **Tolerance of resampling.** Every resampled texel is the nearest image texel (the one
 //! containing the mapped point) to where the polygon's UVs put that texel's centre: at most half
@@ -30,9 +31,11 @@
 //! rectangle its corners round to, every resampled texel comes from a source texel at most one
 //! position away in each direction (measured in `exporter/tests/texture.rs` over off-grid
 //! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
-//! atlas resamples texel for texel. Triangles are mapped affinely, as the renderer maps them; a
-//! quad that is not a parallelogram in UV space is filled bilinearly, so the resampled texture
-//! bends slightly differently from the two affine halves a glTF viewer draws.
+//! atlas resamples texel for texel. Triangles and the two halves of quads are mapped affinely, as
+//! the renderer maps them, so a skewed quad (a level's object texture that is no rectangle, or an
+//! artist's UVs) looks in the WAD as it does in the glTF: every texel within one texel position
+//! of the one the glTF shows there (measured in `tests/cli_level.rs` on the levels' skewed
+//! textures).
 //!
 //! Then: texels with alpha below 128 become magenta; samples with the same size and stored texels
 //! are kept once; the distinct samples are numbered from [`TextureStart::first_sample`], those

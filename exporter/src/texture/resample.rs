@@ -40,12 +40,16 @@ pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Cut {
 }
 
 /// Where the sample point (s, t) (0..1 from the sample's west and north edges) lands in the
-/// image, in pixels: triangles map `nw ne sw` (shape 0, unflipped) affinely onto their three UVs,
-/// quads map `nw ne se sw` bilinearly onto their four.
+/// image, in pixels: triangles map `nw ne sw` (shape 0, unflipped) affinely onto their three UVs;
+/// quads map as the game and glTF viewers draw them, two triangles split along the polygon's
+/// v0–v2 (the sample's nw–se): `nw ne se` and `nw se sw` each affinely onto their UVs.
 pub(crate) fn map(p: &[[f64; 2]], is_quad: bool, s: f64, t: f64) -> [f64; 2] {
     if is_quad {
-        let w = [(1.0 - s) * (1.0 - t), s * (1.0 - t), s * t, (1.0 - s) * t];
-        [0, 1].map(|k| (0..4).map(|c| w[c] * p[c][k]).sum())
+        if s >= t {
+            [0, 1].map(|k| p[0][k] + s * (p[1][k] - p[0][k]) + t * (p[2][k] - p[1][k]))
+        } else {
+            [0, 1].map(|k| p[0][k] + s * (p[2][k] - p[3][k]) + t * (p[3][k] - p[0][k]))
+        }
     } else {
         [0, 1].map(|k| p[0][k] + s * (p[1][k] - p[0][k]) + t * (p[2][k] - p[0][k]))
     }
@@ -113,5 +117,23 @@ mod tests {
         assert_eq!(map(&q, true, 1.0, 1.0), [10.0, 6.0]);
         assert_eq!(map(&q, true, 0.0, 1.0), [0.0, 4.0]);
         assert_eq!(footprint(&q, true), (10.0f64.hypot(2.0), 6.0f64.hypot(2.0)));
+    }
+
+    #[test]
+    fn quads_map_as_two_affine_halves_split_nw_se() {
+        let q = [[0.0, 0.0], [8.0, 0.0], [10.0, 6.0], [0.0, 4.0]];
+        for (s, t, corner) in [(0.0, 0.0, 0), (1.0, 0.0, 1), (1.0, 1.0, 2), (0.0, 1.0, 3)] {
+            assert_eq!(map(&q, true, s, t), q[corner]);
+        }
+        // On the diagonal both halves agree: halfway from nw to se.
+        assert_eq!(map(&q, true, 0.5, 0.5), [5.0, 3.0]);
+        // Each half is affine: its centroid maps to the centroid of its three UVs.
+        let [x, y] = map(&q, true, 2.0 / 3.0, 1.0 / 3.0);
+        assert!((x - 6.0).abs() < 1e-12 && (y - 2.0).abs() < 1e-12, "{x} {y}");
+        let [x, y] = map(&q, true, 1.0 / 3.0, 2.0 / 3.0);
+        assert!(
+            (x - 10.0 / 3.0).abs() < 1e-12 && (y - 10.0 / 3.0).abs() < 1e-12,
+            "{x} {y}"
+        );
     }
 }

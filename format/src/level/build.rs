@@ -269,6 +269,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
                             mesh: m,
                             polygon: p,
                             object_texture: index,
+                            corners: std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
                         }),
                     }
                 }

@@ -10,7 +10,9 @@ pub(crate) const MAGENTA: [u8; 3] = [255, 0, 255];
 /// Bytes of a 16-bit (ARGB1555) textile.
 pub(crate) const TEXTILE16_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 2;
 
-/// A polygon whose texture mapping could only be approximated.
+/// A polygon whose texture mapping is skewed: its sample (shape 0, unflipped) is the bounding
+/// rectangle of its UV corners, which `corners` gives exactly, so that an importer can map the
+/// texture as the level does (and build resample it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ApproximateMapping {
     /// Index into the model's meshes.
@@ -19,6 +21,9 @@ pub struct ApproximateMapping {
     pub polygon: usize,
     /// The level's object texture the polygon named.
     pub object_texture: u16,
+    /// The UV corner of each polygon vertex, in the model's vertex order, as texel edges
+    /// (0..=256) of the sample's page; triangles leave the fourth `[0, 0]`.
+    pub corners: [[u16; 2]; 4],
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
