@@ -4,6 +4,8 @@
 //! (meshopt), and triangle pairs that cover one sample rectangle become quads again.
 
 use wadforge_format::Attributes;
+use wadforge_packer::corners::recover_texture;
+use wadforge_packer::uv::corners_from_uvs;
 
 use crate::input::{MeshNode, Primitive, Scene};
 use crate::skeleton::to_tr;
@@ -247,23 +249,29 @@ fn cos_angle(a: [f64; 3], b: [f64; 3]) -> f64 {
     (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (la * lb)
 }
 
-/// Two triangles (TR order) that share an edge, as one quad whose v0–v2 diagonal is that edge.
-/// Import splits quads as (v0 v1 v2)(v0 v2 v3); Blender and other tools may split them along
-/// either diagonal and in either order. UVs on one sample rectangle make an exact quad; any
-/// others are resampled as two affine halves split along v0–v2, which is how the game draws the
-/// quad, so merging never changes what the triangles show. Only textured triangles merge.
+/// Two triangles (TR order) that share an edge, as one quad when their UVs cover one sample
+/// rectangle of an image of `image_size` (in some rotation of the quad's corners: the texture
+/// step picks the anchor). Import splits quads as (v0 v1 v2)(v0 v2 v3); Blender and other tools
+/// may split them along either diagonal and in either order.
 fn merge(
     a: &[(TrVertex, [f32; 2])],
     b: &[(TrVertex, [f32; 2])],
     image_size: Option<(u32, u32)>,
 ) -> Option<Vec<(TrVertex, [f32; 2])>> {
     let same = |x: &(TrVertex, [f32; 2]), y: &(TrVertex, [f32; 2])| x.0 == y.0 && x.1 == y.1;
-    image_size?;
+    let (w, h) = image_size?;
     for i in 0..3 {
         for j in 0..3 {
             // The edge a[i] → a[i+1] runs the other way in b: b[j] → b[j+1] = a[i+1] → a[i].
             if same(&a[i], &b[(j + 1) % 3]) && same(&a[(i + 1) % 3], &b[j]) {
-                return Some(vec![a[(i + 1) % 3], a[(i + 2) % 3], a[i], b[(j + 2) % 3]]);
+                let quad = vec![a[(i + 1) % 3], a[(i + 2) % 3], a[i], b[(j + 2) % 3]];
+                let uvs: Vec<[f32; 2]> = quad.iter().map(|c| c.1).collect();
+                let (_, points) = corners_from_uvs(&uvs, w, h)?;
+                let legal = (0..4).any(|r| {
+                    let rotated: Vec<_> = (0..4).map(|k| points[(k + r) % 4]).collect();
+                    recover_texture(&rotated, true).is_some()
+                });
+                return legal.then_some(quad);
             }
         }
     }

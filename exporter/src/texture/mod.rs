@@ -32,10 +32,9 @@
 //! position away in each direction (measured in `exporter/tests/texture.rs` over off-grid
 //! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
 //! atlas resamples texel for texel. Triangles and the two halves of quads are mapped affinely, as
-//! the renderer maps them, so a skewed quad (a level's object texture that is no rectangle, or an
-//! artist's UVs) looks in the WAD as it does in the glTF: every texel within one texel position
-//! of the one the glTF shows there (measured in `tests/cli_level.rs` on the levels' skewed
-//! textures).
+//! the renderer maps them, so resampled polygons look in the WAD as in the glTF: a level's skewed
+//! textures (a skewed quad arrives as two triangles, which stay two) come within one texel
+//! position of the level's texels (measured in `tests/cli_level.rs`).
 //!
 //! Then: texels with alpha below 128 become magenta; samples with the same size and stored texels
 //! are kept once; the distinct samples are numbered from [`TextureStart::first_sample`], those
