@@ -85,7 +85,13 @@ fn summarise(path: &Path, objects: &Objects) -> Summary {
 }
 
 fn print_text(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
-    writeln!(out, "{}: {} version {}", s.file, s.format, s.version)?;
+    // Level version words read best in hex (TR3's 0xFF180038, TR4's "TR4\0" = 0x00345254).
+    let version = if s.format.ends_with("level") {
+        format!("{:#010x}", s.version)
+    } else {
+        s.version.to_string()
+    };
+    writeln!(out, "{}: {} version {version}", s.file, s.format)?;
     writeln!(
         out,
         "  {} texture pages, {} samples, {} unique meshes, {} polygons",

@@ -34,6 +34,12 @@ fn a_tr1_level_is_summarised_with_tr1_names() {
     assert!(o.status.success(), "{}", stderr(&o));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["format"], "TR1 level");
+    // The text summary gives a level's version word in hex.
+    let tr4 = tmp.path().join("ANGKOR1.TR4");
+    std::fs::write(&tr4, wadforge_fixtures::levels::tr4_level()).unwrap();
+    let o = wadforge(&["info", s(&tr4)]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("TR4 level version 0x00345254"), "{text}");
     let model = wadforge_fixtures::levels::tr1_model();
     let moveables = json["moveables"].as_array().unwrap();
     assert_eq!(moveables.len(), model.moveables.len());
