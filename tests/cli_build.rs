@@ -157,6 +157,32 @@ fn patching_a_base_changes_only_the_replaced_object() {
 }
 
 #[test]
+fn an_unedited_patch_gives_the_base_back_with_its_pages_and_samples() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base_path = base(tmp.path());
+    let dir = tmp.path().join("outfit");
+    let o = wadforge(&[
+        "import",
+        "-q",
+        s(&base_path),
+        "-o",
+        s(&dir),
+        "--only",
+        "LARA_SKIN,CROCODILE,PLANT0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = tmp.path().join("patched.wad");
+    let o = wadforge(&["build", "-q", s(&dir), "-o", s(&out), "--base", s(&base_path)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (old, new) = (read(&base_path), read(&out));
+    // The objects' texels are all in the base already: no sample or page is added.
+    assert_eq!(new.samples.len(), old.samples.len(), "sample count");
+    assert_eq!(new.pages, old.pages, "pages");
+    let d = differences(&old, &new, Tolerance::default());
+    assert!(d.is_empty(), "{d:#?}");
+}
+
+#[test]
 fn build_never_writes_over_its_base() {
     let tmp = tempfile::tempdir().unwrap();
     let base_path = base(tmp.path());

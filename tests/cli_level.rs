@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use wadforge_fixtures::compare::{
-    differences_except_resampled, resampled_texel_distance, split_resampled_quads, Resampled, Tolerance,
+    differences_except_resampled, resampled_texel_distance, Resampled, Tolerance,
 };
 use wadforge_fixtures::levels::LevelFixture;
 use wadforge_format::{Mesh, Wad};
@@ -89,15 +89,15 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
     let o = wadforge(&["build", "-q", s(&dir), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let (built, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
-    // Skewed quads come back as their two triangles, each resampled.
-    let skewed: Vec<Resampled> = fixture
+    // Skewed polygons come back as they are (a quad stays a quad), each resampled.
+    let resampled: Vec<Resampled> = fixture
         .approximate
         .iter()
         .map(|a| (a.mesh, a.polygon, a.corners))
         .collect();
-    let (model, resampled) = split_resampled_quads(&fixture.model, &skewed);
+    let model = &fixture.model;
     let places: Vec<(usize, usize)> = resampled.iter().map(|r| (r.0, r.1)).collect();
-    let d = differences_except_resampled(&model, &built, Tolerance { normal: 1, angle: 0 }, &places);
+    let d = differences_except_resampled(model, &built, Tolerance { normal: 1, angle: 0 }, &places);
     assert!(d.is_empty(), "{name}: {d:#?}");
     for &(mesh, polygon, corners) in &resampled {
         let level_mesh = &model.meshes[mesh];
@@ -108,7 +108,7 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
             polygon,
             &corners,
             &built,
-            built_mesh_of(&model, &built, mesh),
+            built_mesh_of(model, &built, mesh),
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(

@@ -120,11 +120,14 @@ pub fn build(
                     shown_nodes.clone()
                 };
                 let (first_image, solid) = add_images(&mut images, &scene);
+                let stored: Vec<Option<&Mesh>> =
+                    skeleton.names.iter().map(|bone| scene.stored.get(bone)).collect();
                 let target = Target {
                     scene: &scene,
                     meshes: skeleton.nodes.len(),
                     tr_units_per_metre: scale,
                     pivots: &skeleton.bind_positions,
+                    stored: &stored,
                     first_image,
                     solid_images: &solid,
                 };
@@ -228,11 +231,13 @@ pub fn build(
                     None => {
                         let nodes: Vec<&MeshNode> = scene.meshes.iter().collect();
                         let (first_image, solid) = add_images(&mut images, &scene);
+                        let stored = [scene.stored.get(input::STATIC_MESH)];
                         let target = Target {
                             scene: &scene,
                             meshes: 1,
                             tr_units_per_metre: scale,
                             pivots: &[[0.0; 3]],
+                            stored: &stored,
                             first_image,
                             solid_images: &solid,
                         };
@@ -265,6 +270,7 @@ pub fn build(
     let start = TextureStart {
         first_sample: base.map_or(0, |b| b.samples.len()),
         first_page: base.map_or(0, |b| b.pages.len()) as u16,
+        reuse: base,
     };
     let textures = build_textures(&images, &polygons, start).map_err(|e| {
         // Name the object, the bone and the polygon within its mesh.
@@ -310,7 +316,7 @@ pub fn build(
                 let out = polygon_textures.next().expect("one texture per polygon");
                 let n = p.corners.len();
                 let corners: Vec<u16> = (0..n).map(|i| p.corners[(i + out.shift as usize) % n]).collect();
-                if n == 4 {
+                let mut polygon = if n == 4 {
                     Polygon::quad(
                         [corners[0], corners[1], corners[2], corners[3]],
                         out.texture,
@@ -318,7 +324,9 @@ pub fn build(
                     )
                 } else {
                     Polygon::triangle([corners[0], corners[1], corners[2]], out.texture, p.attributes)
-                }
+                };
+                polygon.unused = p.unused;
+                polygon
             })
             .collect();
         let mut mesh = Mesh {
@@ -518,22 +526,7 @@ fn edited_dressing(dir: &ManifestDir, body: u32, bones: &[String], shown: &[RawM
     })?;
     for ((bone, raw), body_bone) in bones.iter().zip(shown).zip(&body.bones) {
         let expected = body_bone.mesh.fingerprint.as_deref()?;
-        let mesh = Mesh {
-            vertices: raw.vertices.clone(),
-            polygons: raw
-                .polygons
-                .iter()
-                .map(|p| {
-                    let c = &p.corners;
-                    if c.len() == 4 {
-                        Polygon::quad([c[0], c[1], c[2], c[3]], Default::default(), p.attributes)
-                    } else {
-                        Polygon::triangle([c[0], c[1], c[2]], Default::default(), p.attributes)
-                    }
-                })
-                .collect(),
-            ..Mesh::default()
-        };
+        let mesh = raw.untextured();
         if format!("{:016x}", mesh.positions_fingerprint()) != expected {
             return Some(bone.clone());
         }

@@ -3,9 +3,12 @@
 
 use std::path::Path;
 
+use std::collections::HashMap;
+
+use base64::Engine;
 use gltf::animation::util::ReadOutputs;
 use wadforge_format::pose::Transform;
-use wadforge_format::Attributes;
+use wadforge_format::{wad, Attributes, Mesh};
 
 use crate::math;
 use crate::texture::RgbaImage;
@@ -17,7 +20,15 @@ pub(crate) struct Scene {
     pub materials: Vec<Material>,
     pub images: Vec<RgbaImage>,
     pub animations: Vec<Animation>,
+    /// Each mesh as the file stored it, by bone name ([`STATIC_MESH`] for a static's mesh): the
+    /// scene extras import writes, which Blender keeps.
+    pub stored: HashMap<String, Mesh>,
 }
+
+/// The scene extras key of the stored meshes (the importer's `stored` module writes it).
+const STORED_MESHES: &str = "tr_meshes";
+/// The name a static's one mesh goes by among the stored meshes.
+pub(crate) const STATIC_MESH: &str = "mesh";
 
 pub(crate) struct Node {
     pub name: String,
@@ -199,13 +210,48 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
             channels,
         });
     }
+    let mut stored = HashMap::new();
+    for scene in doc.scenes() {
+        stored.extend(stored_meshes(scene.extras())?);
+    }
     Ok(Scene {
         nodes,
         meshes,
         materials,
         images,
         animations,
+        stored,
     })
+}
+
+/// The stored meshes of a scene's extras, by name.
+fn stored_meshes(raw: &gltf::json::Extras) -> Result<HashMap<String, Mesh>, String> {
+    let Some(records) = extras(raw).and_then(|e| e.get(STORED_MESHES).cloned()) else {
+        return Ok(HashMap::new());
+    };
+    let Some(records) = records.as_object() else {
+        return Err(format!(
+            "the scene's custom property {STORED_MESHES} is not a map of bone names to meshes; \
+             delete it in Blender (the meshes are then built from the glTF alone)"
+        ));
+    };
+    let mut out = HashMap::new();
+    for (name, record) in records {
+        let mesh = record
+            .as_str()
+            .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
+            .ok_or_else(|| format!("the stored mesh of {name} (scene extras {STORED_MESHES}) is not base64"))
+            .and_then(|bytes| {
+                wad::decode_mesh(&bytes).map_err(|e| {
+                    format!("the stored mesh of {name} (scene extras {STORED_MESHES}) is damaged: {e}")
+                })
+            })
+            .map_err(|e| {
+                format!("{e}; delete the scene's custom property {STORED_MESHES} in Blender to build from the glTF alone")
+            })?;
+        out.insert(name.clone(), mesh);
+    }
+    Ok(out)
 }
 
 fn extras(raw: &gltf::json::Extras) -> Option<serde_json::Value> {

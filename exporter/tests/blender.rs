@@ -332,3 +332,114 @@ fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
     let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
     assert!(d.is_empty(), "{d:#?}");
 }
+
+/// The real Tomb Raider 1 level beside the project (`../shared/real/`), never in it.
+fn real_level() -> Option<wadforge_format::level::Level> {
+    let path = repo().join("../shared/real/LEVEL2_DEMO.PHD");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return None;
+    };
+    Some(wadforge_format::level::read(&bytes).expect("the real level reads"))
+}
+
+#[test]
+fn the_real_level_survives_blender() {
+    let Some(level) = real_level() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = ImportOptions::wad("LEVEL2_DEMO.PHD", 129);
+    options.game = level.game;
+    let files = wadforge_importer::import(&level.wad, &options, &mut |_, _, _| {}).unwrap();
+    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    through_blender(dir.path());
+    let built = build(dir.path());
+    let d = differences(&level.wad, &built.wad, Tolerance { normal: 0, angle: 1 });
+    assert!(
+        d.is_empty(),
+        "{} differences after Blender, first: {:#?}",
+        d.len(),
+        &d[..d.len().min(10)]
+    );
+}
+
+#[test]
+fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_way() {
+    // The door holds zero normals (its handle), a vertex no polygon uses, and two non-planar
+    // triangle pairs, one split along each diagonal.
+    let model = wadforge_fixtures::standard();
+    let door = model.moveables.iter().find(|m| m.id == 322).unwrap();
+    let before = &model.meshes[door.meshes[0]];
+    let Shading::Normals(normals_before) = &before.shading else {
+        panic!("the door has normals")
+    };
+    let zero: Vec<[i16; 3]> = (0..before.vertices.len())
+        .filter(|&i| normals_before[i] == [0, 0, 0])
+        .map(|i| before.vertices[i])
+        .collect();
+    assert!(!zero.is_empty(), "the fixture door has zero normals");
+    let other_diagonal: Vec<&wadforge_format::Polygon> = before
+        .polygons
+        .iter()
+        .filter(|p| {
+            // The panel's pair split along v1–v3: shapes 0 and 4 (the other pair has 2 and 6).
+            let on_panel = p
+                .corners()
+                .iter()
+                .all(|&v| [-1400, -1000].contains(&before.vertices[v as usize][1]));
+            !p.is_quad && on_panel && [0, 4].contains(&p.texture.shape)
+        })
+        .collect();
+    assert!(!other_diagonal.is_empty());
+
+    let dir = import(&model);
+    edit_in_blender(
+        dir.path(),
+        "322_DOOR_TYPE1.glb",
+        &["--move-bone", "mesh_00", "0", "0", "0.125"],
+    );
+    let built = build(dir.path()).wad;
+    let after = &built.meshes[built.moveables.iter().find(|m| m.id == 322).unwrap().meshes[0]];
+    let Shading::Normals(normals_after) = &after.shading else {
+        panic!("the door has normals")
+    };
+    // Every vertex moved 64 units up (TR −Y); the unused one is kept where it was.
+    let moved = |v: [i16; 3]| [v[0], v[1] - 64, v[2]];
+    for (i, v) in after.vertices.iter().enumerate() {
+        let was_zero = zero.iter().any(|&z| moved(z) == *v);
+        if was_zero {
+            let len = normals_after[i]
+                .iter()
+                .map(|&c| (c as f64).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(
+                (len / 16300.0 - 1.0).abs() < 0.01,
+                "moved vertex {v:?} got normal {:?}",
+                normals_after[i]
+            );
+        }
+    }
+    assert!(
+        after.vertices.contains(&[512, -768, 0]),
+        "the unused vertex is kept"
+    );
+    // The pair split along v1–v3 is still two triangles over the moved corners: as one quad it
+    // would be drawn along the other diagonal and change shape.
+    for p in other_diagonal {
+        let corners: Vec<[i16; 3]> = p
+            .corners()
+            .iter()
+            .map(|&v| moved(before.vertices[v as usize]))
+            .collect();
+        let kept = after.polygons.iter().any(|q| {
+            !q.is_quad && {
+                let mut a: Vec<[i16; 3]> = q.corners().iter().map(|&v| after.vertices[v as usize]).collect();
+                let mut b = corners.clone();
+                a.sort();
+                b.sort();
+                a == b
+            }
+        });
+        assert!(kept, "triangle {corners:?} is kept as a triangle");
+    }
+}

@@ -259,6 +259,7 @@ fn patching_numbers_samples_and_pages_after_the_base() {
     let start = TextureStart {
         first_sample: 100,
         first_page: 7,
+        ..TextureStart::default()
     };
     let t = build_textures(&[img], &polygons, start).unwrap();
     // The triangle's sample first.
@@ -631,6 +632,7 @@ fn a_flipped_quad_never_gets_sample_zero() {
     let start = TextureStart {
         first_sample: 5,
         first_page: 0,
+        ..TextureStart::default()
     };
     let t = build_textures(&images, &[flipped], start).unwrap();
     assert_eq!((t.polygons[0].texture.sample, t.samples.len()), (5, 1));
@@ -683,6 +685,7 @@ fn triangles_reach_only_4096_samples() {
     let start = TextureStart {
         first_sample: 4000,
         first_page: 3,
+        ..TextureStart::default()
     };
     assert!(build_textures(&images, &distinct_triangles(96), start).is_ok());
     let err = build_textures(&images, &distinct_triangles(97), start).unwrap_err();

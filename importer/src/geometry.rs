@@ -2,7 +2,7 @@
 //! only where UVs differ, TR normals and shades carried exactly in float attributes beside the
 //! standard ones.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Value};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
@@ -107,8 +107,10 @@ struct Vertices {
     tr_shades: Vec<f32>,
     colours: Vec<f32>,
     indices: Vec<u32>,
-    /// (part, TR vertex, UV bits) → glTF vertex.
-    seen: HashMap<(usize, u16, u32, u32), u32>,
+    /// (part, TR vertex, UV bits, copy) → glTF vertex.
+    seen: HashMap<(usize, u16, u32, u32, u32), u32>,
+    /// The faces written, each as its sorted vertex indices.
+    faces: HashSet<[u32; 3]>,
 }
 
 /// Meshes shown by one glTF mesh, on one texture atlas, in one role (`body` or `joints`).
@@ -162,12 +164,33 @@ pub(crate) fn primitives(
                     .collect(),
                 (None, _) => vec![[0.0, 0.0]; polygon.corners().len()],
             };
+            // A polygon over the vertices of one already written (a double-sided face's twin,
+            // the same corners in the other winding) gets its own copies of them: Blender keeps
+            // one face per set of vertices, and build welds the copies back.
+            let copy = (0u32..)
+                .find(|&copy| {
+                    let existing: Vec<Option<u32>> = polygon
+                        .corners()
+                        .iter()
+                        .zip(&uvs)
+                        .map(|(&tr_vertex, uv)| {
+                            v.seen
+                                .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
+                                .copied()
+                        })
+                        .collect();
+                    !triangles(&existing).iter().any(|t| match t {
+                        [Some(a), Some(b), Some(c)] => v.faces.contains(&face_key([*a, *b, *c])),
+                        _ => false,
+                    })
+                })
+                .expect("a polygon has finitely many twins");
             let corner_vertex: Vec<u32> = polygon
                 .corners()
                 .iter()
                 .zip(&uvs)
                 .map(|(&tr_vertex, &uv)| {
-                    let key = (part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits());
+                    let key = (part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
                     if let Some(&i) = v.seen.get(&key) {
                         return i;
                     }
@@ -203,11 +226,11 @@ pub(crate) fn primitives(
                 })
                 .collect();
             // TR lists corners clockwise seen from the visible side; glTF wants counter-clockwise.
-            v.indices
-                .extend([corner_vertex[0], corner_vertex[2], corner_vertex[1]]);
-            if polygon.is_quad {
-                v.indices
-                    .extend([corner_vertex[0], corner_vertex[3], corner_vertex[2]]);
+            let corners: Vec<Option<u32>> = corner_vertex.iter().copied().map(Some).collect();
+            for t in triangles(&corners) {
+                let t = t.map(|c| c.expect("every corner has its vertex"));
+                v.faces.insert(face_key(t));
+                v.indices.extend(t);
             }
         }
     }
@@ -257,6 +280,21 @@ pub(crate) fn primitives(
             json!({ "attributes": attributes, "indices": doc.indices(&v.indices), "material": material })
         })
         .collect()
+}
+
+/// The glTF triangles of a polygon's corners (TR order, clockwise): glTF winds them
+/// counter-clockwise, and a quad is split (v0 v1 v2) (v0 v2 v3), as the game draws it.
+fn triangles<T: Copy>(c: &[T]) -> Vec<[T; 3]> {
+    let mut out = vec![[c[0], c[2], c[1]]];
+    if c.len() == 4 {
+        out.push([c[0], c[3], c[2]]);
+    }
+    out
+}
+
+fn face_key(mut t: [u32; 3]) -> [u32; 3] {
+    t.sort_unstable();
+    t
 }
 
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {

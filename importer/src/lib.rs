@@ -20,6 +20,7 @@ mod manifest;
 mod names;
 mod object;
 pub mod space;
+mod stored;
 
 use std::collections::HashMap;
 

@@ -8,6 +8,7 @@ use crate::document::Document;
 use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
+use crate::stored::{self, STATIC_MESH};
 
 /// What the glTF of a moveable shows instead of its own meshes, when other moveables dress it.
 pub(crate) struct Dress<'a> {
@@ -73,6 +74,11 @@ pub(crate) fn moveable(
     };
     let body = place(body_owner);
     let joints = dress.and_then(|d| d.joints).map(place).unwrap_or_default();
+    // A dressed skeleton's meshes are built from the objects that dress it, not from this glTF.
+    let stored = match dress {
+        Some(_) => stored::scene_extras([]),
+        None => stored::scene_extras(body.iter().map(|p| (bones[p.joint as usize].as_str(), p.mesh))),
+    };
 
     // Joint nodes come first so that node i is joint i.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); joint_count];
@@ -197,7 +203,10 @@ pub(crate) fn moveable(
         );
     }
 
-    doc.push("scenes", json!({ "name": slot, "nodes": scene_nodes }));
+    doc.push(
+        "scenes",
+        json!({ "name": slot, "nodes": scene_nodes, "extras": stored }),
+    );
     doc.extras = Some(json!({ "wadforge_kind": "moveable", "wadforge_id": m.id, "wadforge_slot": slot }));
     doc
 }
@@ -234,7 +243,11 @@ pub(crate) fn static_object(
     let nodes: Vec<usize> = mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
         .into_iter()
         .collect();
-    doc.push("scenes", json!({ "name": slot, "nodes": nodes }));
+    let stored = stored::scene_extras(parts.iter().map(|p| (STATIC_MESH, p.mesh)));
+    doc.push(
+        "scenes",
+        json!({ "name": slot, "nodes": nodes, "extras": stored }),
+    );
     doc.extras = Some(json!({ "wadforge_kind": "static", "wadforge_id": s.id, "wadforge_slot": slot }));
     doc
 }

@@ -33,7 +33,7 @@
 //! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
 //! atlas resamples texel for texel. Triangles and the two halves of quads are mapped affinely, as
 //! the renderer maps them, so resampled polygons look in the WAD as in the glTF: a level's skewed
-//! textures (a skewed quad arrives as two triangles, which stay two) come within one texel
+//! textures (a skewed quad stays a quad, resampled as its two halves) come within one texel
 //! position of the level's texels (measured in `tests/cli_level.rs`).
 //!
 //! Then: texels with alpha below 128 become magenta; samples with the same size and stored texels
@@ -52,7 +52,8 @@ mod resample;
 
 use std::collections::HashMap;
 
-use wadforge_format::{Page, PolygonTexture, Sample};
+use wadforge_format::PAGE_SIZE;
+use wadforge_format::{Page, PolygonTexture, Sample, Wad};
 use wadforge_packer::pack::{pack_samples, PackError, SampleImage, ALPHA_CUTOFF, MAGENTA};
 
 /// An RGBA8 image: a material's base colour texture, rows top to bottom.
@@ -90,11 +91,15 @@ pub struct PolygonUvs {
     pub is_quad: bool,
 }
 
-/// Where new samples and pages start (after a base WAD's own when patching).
+/// Where new samples and pages start (after a base WAD's own when patching), and the WAD whose
+/// samples are reused where they hold the same texels.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TextureStart {
+pub struct TextureStart<'a> {
     pub first_sample: usize,
     pub first_page: u16,
+    /// A sample of this WAD with the same size and texels as a needed one is used instead of a
+    /// new one (so a patch with unchanged objects adds no samples or pages).
+    pub reuse: Option<&'a Wad>,
 }
 
 /// The texture of one polygon.
@@ -260,8 +265,10 @@ pub fn build_textures(
         uses.push((unique, cut));
     }
 
-    // 2. Numbering: samples triangles use first, each group in order of first use.
-    let mut by_use: Vec<usize> = (0..uniques.len()).collect();
+    // 2. Numbering: samples of the reused WAD where they fit the polygons' words; then new ones,
+    // those triangles use first, each group in order of first use.
+    let reused = reused_samples(&uniques, start.reuse);
+    let mut by_use: Vec<usize> = (0..uniques.len()).filter(|&u| reused[u].is_none()).collect();
     by_use.sort_by_key(|&u| !uniques[u].by_triangle);
     // `None` is the placeholder.
     let mut order: Vec<Option<usize>> = by_use.into_iter().map(Some).collect();
@@ -275,7 +282,7 @@ pub fn build_textures(
             None => order.insert(0, None),
         }
     }
-    let mut number = vec![0usize; uniques.len()];
+    let mut number: Vec<usize> = reused.iter().map(|r| r.unwrap_or(0)).collect();
     for (position, u) in order.iter().enumerate() {
         if let Some(u) = *u {
             number[u] = start.first_sample + position;
@@ -283,7 +290,9 @@ pub fn build_textures(
     }
 
     // 3. Index limits, checked in polygon order.
-    let triangle_samples = uniques.iter().filter(|u| u.by_triangle).count();
+    let triangle_samples = (0..uniques.len())
+        .filter(|&u| uniques[u].by_triangle && reused[u].is_none())
+        .count();
     for (index, (polygon, (unique, cut))) in polygons.iter().zip(&uses).enumerate() {
         let sample = number[*unique];
         if !polygon.is_quad && sample >= TRIANGLE_SAMPLES {
@@ -376,6 +385,38 @@ pub fn build_textures(
         pages: packed.pages,
         polygons,
     })
+}
+
+/// For each distinct sample, the index of a sample of `wad` with the same size and texels that
+/// every polygon using it can address (triangles reach 4096 samples, flipped quads not sample 0).
+fn reused_samples(uniques: &[Unique], wad: Option<&Wad>) -> Vec<Option<usize>> {
+    let Some(wad) = wad else {
+        return vec![None; uniques.len()];
+    };
+    let mut existing: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
+    for (index, s) in wad.samples.iter().enumerate() {
+        let Some(page) = wad.pages.get(s.page as usize) else {
+            continue;
+        };
+        let (x0, y0, w, h) = (s.x as usize, s.y as usize, s.width as usize, s.height as usize);
+        if w == 0 || h == 0 || x0 + w > PAGE_SIZE || y0 + h > PAGE_SIZE {
+            continue;
+        }
+        let texels: Vec<u8> = (y0..y0 + h)
+            .flat_map(|y| (x0..x0 + w).flat_map(move |x| page.texel(x, y)))
+            .collect();
+        existing.entry((w as u32, h as u32, texels)).or_insert(index);
+    }
+    uniques
+        .iter()
+        .map(|u| {
+            let &index = existing.get(&(u.width, u.height, u.texels.clone()))?;
+            let fits = (!u.by_triangle || index < TRIANGLE_SAMPLES)
+                && (!u.by_flipped_quad || (1..=QUAD_SAMPLES).contains(&index))
+                && index < QUAD_SAMPLES;
+            fits.then_some(index)
+        })
+        .collect()
 }
 
 /// The polygon's image, once its image, UV count and UVs are known to be usable.

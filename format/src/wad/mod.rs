@@ -16,7 +16,7 @@ mod writer;
 pub use error::{Problem, ReadError, Section, WriteError};
 pub use layout::{AnimationLayout, Gap, Layout, MoveableLayout, Package};
 
-use crate::model::Wad;
+use crate::model::{Mesh, Wad};
 
 /// Decodes a WAD file.
 pub fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
@@ -30,4 +30,28 @@ pub fn write(wad: &Wad, layout: Option<&Layout>) -> Result<Vec<u8>, WriteError> 
         Some(layout) => writer::write(wad, layout),
         None => writer::write(wad, &canonical::layout(wad)?),
     }
+}
+
+/// Encodes one mesh as a WAD mesh record (sphere, vertices, normals or shades, polygons), for
+/// tools that carry a mesh on its own: the importer keeps each mesh as stored beside its glTF so
+/// that build can give an unedited mesh back exactly.
+pub fn encode_mesh(mesh: &Mesh) -> Result<Vec<u8>, WriteError> {
+    let mut record = mesh::encode(mesh)?;
+    // An odd number of quads is followed by a padding word, as in a WAD.
+    record.resize(mesh::encoded_size(mesh), 0);
+    Ok(record)
+}
+
+/// Decodes one mesh record written by [`encode_mesh`]; texture words are taken as they are (no
+/// sample table to check them against). Errors give the byte offset within `bytes`.
+pub fn decode_mesh(bytes: &[u8]) -> Result<Mesh, ReadError> {
+    let view = bytes::View::new(bytes, 0, Section::Meshes);
+    let decoded = mesh::decode(&view, 0, usize::MAX)?;
+    if decoded.end != bytes.len() {
+        return Err(view.error(
+            decoded.end,
+            Problem::TrailingBytes((bytes.len() - decoded.end) as u64),
+        ));
+    }
+    Ok(decoded.mesh)
 }

@@ -1,0 +1,225 @@
+//! A mesh built from what the glTF shows: an edited mesh, or one without a stored copy.
+//!
+//! Two consecutive triangles become one quad only when the game draws that quad as exactly those
+//! two triangles with the same texels: they share an edge, their UVs cover one sample rectangle,
+//! and the shared edge is the diagonal the game splits the quad along (`v0–v2`), or the quad is a
+//! parallelogram, whose two splits draw one flat surface with one affine texture mapping. A
+//! non-planar pair split along the other diagonal stays two triangles: as a quad it would change
+//! shape.
+//!
+//! Lighting per vertex: the TR normal (`_TR_NORMAL`) while the glTF normal still points the same
+//! way, else the glTF normal; shades likewise (see [`super::Corner::shade`]). A zero TR normal
+//! (real meshes have many) stays zero where the vertex is where the stored mesh has it and its
+//! glTF normal is still the one import wrote; a vertex an artist moved, or whose normal an
+//! artist turned, gets the area-weighted normal of the built mesh.
+
+use wadforge_format::{Mesh, Shading};
+use wadforge_packer::corners::recover_texture;
+use wadforge_packer::uv::corners_from_uvs;
+
+use super::{same_direction, Corner, RawMesh, RawPolygon, Triangle};
+
+/// A vertex as welded: position, TR normal, shade, and whether its zero normal is still to be
+/// decided (kept or computed).
+type WeldKey = [i16; 8];
+
+fn weld_key(c: &Corner) -> WeldKey {
+    let (normal, undecided) = match (c.stored_normal, c.shown_normal) {
+        (Some([0, 0, 0]), Some(_)) => ([0; 3], 1),
+        (Some(n), Some(shown)) if same_direction(n.map(f64::from), shown) => (n, 0),
+        (Some(n), None) => (n, 0),
+        (_, Some(shown)) => (shown.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16), 0),
+        (None, None) => ([0; 3], 0),
+    };
+    [
+        c.position[0],
+        c.position[1],
+        c.position[2],
+        normal[0],
+        normal[1],
+        normal[2],
+        c.shade.unwrap_or(0),
+        undecided,
+    ]
+}
+
+pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<RawMesh, String> {
+    let polygons = pair_into_quads(triangles);
+    let corners: Vec<&Corner> = polygons.iter().flat_map(|(c, _)| c.iter()).collect();
+    let keys: Vec<WeldKey> = corners.iter().map(|c| weld_key(c)).collect();
+    let (count, remap) = meshopt::generate_vertex_remap(&keys, None);
+    if count > u16::MAX as usize {
+        return Err(format!(
+            "a mesh has {count} vertices; TR meshes hold at most 65535: split it across bones"
+        ));
+    }
+    if polygons.len() > u16::MAX as usize {
+        return Err(format!(
+            "a mesh has {} polygons; TR meshes hold at most 65535: split it across bones",
+            polygons.len()
+        ));
+    }
+    let mut mesh = RawMesh {
+        vertices: vec![[0; 3]; count],
+        normals: vec![[0; 3]; count],
+        shades: vec![0; count],
+        ..RawMesh::default()
+    };
+    // The glTF normal of each vertex whose zero normal is undecided.
+    let mut undecided: Vec<Option<[f64; 3]>> = vec![None; count];
+    for ((key, corner), &new) in keys.iter().zip(&corners).zip(&remap) {
+        let new = new as usize;
+        mesh.vertices[new] = [key[0], key[1], key[2]];
+        mesh.normals[new] = [key[3], key[4], key[5]];
+        mesh.shades[new] = key[6];
+        if key[7] == 1 {
+            undecided[new] = corner.shown_normal;
+        }
+    }
+    let mut next = 0;
+    for (polygon_corners, t) in &polygons {
+        let n = polygon_corners.len();
+        mesh.polygons.push(RawPolygon {
+            corners: remap[next..next + n].iter().map(|&v| v as u16).collect(),
+            uvs: polygon_corners.iter().map(|c| c.uv).collect(),
+            image: t.image,
+            attributes: t.attributes,
+            unused: 0,
+        });
+        next += n;
+    }
+    decide_zero_normals(&mut mesh, &undecided, stored);
+    if let Some(stored) = stored {
+        keep_unused_vertices(&mut mesh, stored);
+    }
+    if mesh.vertices.len() > u16::MAX as usize {
+        return Err(format!(
+            "a mesh has {} vertices; TR meshes hold at most 65535: split it across bones",
+            mesh.vertices.len()
+        ));
+    }
+    Ok(mesh)
+}
+
+/// Vertices the stored mesh holds but no polygon uses have nothing in the glTF to edit: they
+/// are kept as stored, after the others.
+fn keep_unused_vertices(mesh: &mut RawMesh, stored: &Mesh) {
+    let mut used = vec![false; stored.vertices.len()];
+    for p in &stored.polygons {
+        for &v in p.corners() {
+            if let Some(u) = used.get_mut(v as usize) {
+                *u = true;
+            }
+        }
+    }
+    for (i, _) in used.iter().enumerate().filter(|(_, &u)| !u) {
+        mesh.vertices.push(stored.vertices[i]);
+        match &stored.shading {
+            Shading::Normals(n) => {
+                mesh.normals.push(n.get(i).copied().unwrap_or_default());
+                mesh.shades.push(0);
+            }
+            Shading::Shades(s) => {
+                mesh.normals.push([0; 3]);
+                mesh.shades.push(s.get(i).copied().unwrap_or(0));
+            }
+        }
+    }
+}
+
+/// Consecutive triangles that form a quad the game draws as exactly those two triangles become
+/// that quad; each polygon with the triangle it takes its image and attributes from.
+fn pair_into_quads(triangles: &[Triangle]) -> Vec<(Vec<Corner>, &Triangle)> {
+    let mut out = Vec::with_capacity(triangles.len());
+    let mut i = 0;
+    while i < triangles.len() {
+        let a = &triangles[i];
+        let quad = triangles.get(i + 1).and_then(|b| {
+            let same_look = a.image == b.image && a.attributes == b.attributes;
+            same_look
+                .then(|| quad_of(&a.corners, &b.corners, a.image_size))
+                .flatten()
+        });
+        match quad {
+            Some(quad) => {
+                out.push((quad, a));
+                i += 2;
+            }
+            None => {
+                out.push((a.corners.to_vec(), a));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Two triangles (TR order) as one quad whose `v0–v2` diagonal is their shared edge, when their
+/// UVs put the quad's corners on one sample rectangle in an arrangement the texture word can say
+/// with that diagonal kept (the quad's corners as listed, or shifted by two), or in any
+/// arrangement for a parallelogram.
+fn quad_of(a: &[Corner; 3], b: &[Corner; 3], image_size: Option<(u32, u32)>) -> Option<Vec<Corner>> {
+    let (w, h) = image_size?;
+    let same = |x: &Corner, y: &Corner| weld_key(x) == weld_key(y) && x.uv == y.uv;
+    for i in 0..3 {
+        for j in 0..3 {
+            // The edge a[i] → a[i+1] runs the other way in b: b[j] → b[j+1] = a[i+1] → a[i].
+            if same(&a[i], &b[(j + 1) % 3]) && same(&a[(i + 1) % 3], &b[j]) {
+                let quad = vec![a[(i + 1) % 3], a[(i + 2) % 3], a[i], b[(j + 2) % 3]];
+                let uvs: Vec<[f32; 2]> = quad.iter().map(|c| c.uv).collect();
+                let (_, points) = corners_from_uvs(&uvs, w, h)?;
+                // Shifting the corners by one moves the diagonal: allowed only where both
+                // diagonals draw one surface, a parallelogram (planar, and an affine mapping
+                // from its rectangle of texels).
+                let p = |k: usize| quad[k].position.map(i32::from);
+                let parallelogram = (0..3).all(|k| p(0)[k] + p(2)[k] == p(1)[k] + p(3)[k]);
+                let shifts: &[usize] = if parallelogram { &[0, 1, 2, 3] } else { &[0, 2] };
+                let legal = shifts.iter().any(|&r| {
+                    let shifted: Vec<_> = (0..4).map(|k| points[(k + r) % 4]).collect();
+                    recover_texture(&shifted, true).is_some()
+                });
+                return legal.then_some(quad);
+            }
+        }
+    }
+    None
+}
+
+/// Zero normals stay zero on vertices the stored mesh has there with a zero normal, while the
+/// glTF normal is the one import wrote; the others get the built mesh's area-weighted normal.
+fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], stored: Option<&Mesh>) {
+    if undecided.iter().all(Option::is_none) {
+        return;
+    }
+    let stored_zeros: Vec<([i16; 3], [f64; 3])> = match stored {
+        Some(
+            stored @ Mesh {
+                shading: Shading::Normals(normals),
+                ..
+            },
+        ) => {
+            let computed = stored.area_weighted_normals();
+            stored
+                .vertices
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| normals.get(i).is_none_or(|n| *n == [0; 3]))
+                .map(|(i, &v)| (v, computed[i]))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let kept_zero = |position: [i16; 3], shown: [f64; 3]| {
+        stored_zeros
+            .iter()
+            .any(|&(v, computed)| v == position && same_direction(shown, computed))
+    };
+    let built = mesh.untextured();
+    let area_weighted = built.area_weighted_normals();
+    for (v, shown) in undecided.iter().enumerate() {
+        let Some(shown) = shown else { continue };
+        if !kept_zero(mesh.vertices[v], *shown) {
+            mesh.normals[v] = area_weighted[v].map(|c| (c * Shading::NORMAL_LENGTH).round() as i16);
+        }
+    }
+}
