@@ -1,6 +1,7 @@
 //! `wadforge`: moves Tomb Raider objects between TRLE WADs and glTF + YAML manifest directories.
 
 mod build;
+mod diff;
 mod import;
 mod info;
 mod input;
@@ -71,11 +72,71 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Compare the objects of two WADs or levels, value by value, whatever the file layout: per
+    /// object `identical` or each difference (mesh, vertex, normal, polygon, texel, link, animation,
+    /// state change, dispatch, command, keyframe, angle) with both values, then a summary line.
+    /// Exit code 0 when the objects are the same, 1 when they differ, 2 on an error.
+    #[command(after_help = "Example: wadforge diff LEVEL2.PHD rebuilt.wad | tail -n 1")]
+    Diff {
+        /// The first .wad or TR1–TR4 level (never modified).
+        a: PathBuf,
+        /// The second .wad or TR1–TR4 level (never modified).
+        b: PathBuf,
+        /// Print the report as JSON, every difference listed.
+        #[arg(long)]
+        json: bool,
+        /// Normals still equal when each component differs by at most this (16300 = unit length).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..))]
+        normal_tolerance: i32,
+        /// Keyframe angles still equal when each differs by at most this (4096 = a turn).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..))]
+        angle_tolerance: i32,
+        /// Compare only geometry: meshes (positions, lighting, polygons, textures) and statics' boxes.
+        #[arg(long, conflicts_with = "animation")]
+        geometry: bool,
+        /// Compare only links and animations.
+        #[arg(long)]
+        animation: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Diff {
+            a,
+            b,
+            json,
+            normal_tolerance,
+            angle_tolerance,
+            geometry,
+            animation,
+        } => {
+            let scope = match (geometry, animation) {
+                (true, _) => wadforge_diff::Scope::Geometry,
+                (_, true) => wadforge_diff::Scope::Animation,
+                _ => wadforge_diff::Scope::All,
+            };
+            let options = wadforge_diff::Options {
+                normal_tolerance,
+                angle_tolerance,
+                scope,
+            };
+            // 0 the same, 1 different, 2 could not compare (as `diff` and `cmp` do).
+            return match diff::run(diff::DiffArgs {
+                a: &a,
+                b: &b,
+                json,
+                options,
+            }) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("wadforge: error: {e:#}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Info { file, json } => info::run(&file, json),
         Command::Build {
             dir,

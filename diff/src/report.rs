@@ -1,0 +1,327 @@
+//! What a comparison found: per object, every difference with its place and both values; and
+//! how that reads as text.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// Every object of both inputs, moveables first then statics, each in order of id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub objects: Vec<ObjectDiff>,
+}
+
+/// One object (matched by kind and id) and how it differs; no differences means identical.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ObjectDiff {
+    pub kind: ObjectKind,
+    pub id: u32,
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectKind {
+    Moveable,
+    Static,
+}
+
+impl fmt::Display for ObjectKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ObjectKind::Moveable => "moveable",
+            ObjectKind::Static => "static",
+        })
+    }
+}
+
+/// One value that differs: where (from the object down, e.g. `mesh 3, polygon 7, corner 2`),
+/// what it is, its value in A and in B.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// Empty for the object itself.
+    pub place: String,
+    pub what: Field,
+    pub a: String,
+    pub b: String,
+    /// More about the difference (e.g. how many texels of a sample differ).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.place.is_empty() {
+            write!(f, "{}: ", self.place)?;
+        }
+        write!(f, "{} {} vs {}", self.what, self.a, self.b)?;
+        if let Some(note) = &self.note {
+            write!(f, " ({note})")?;
+        }
+        Ok(())
+    }
+}
+
+/// The kinds of value the comparison looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// The object is in one input only.
+    Object,
+    // Moveables.
+    MeshCount,
+    /// A mesh index that names no mesh of its file.
+    Mesh,
+    LinkCount,
+    LinkParent,
+    LinkOffset,
+    AnimationCount,
+    // Meshes.
+    SphereCentre,
+    SphereRadius,
+    SphereFlag,
+    /// Normals or shades.
+    Lighting,
+    VertexCount,
+    Vertex,
+    NormalCount,
+    Normal,
+    ShadeCount,
+    Shade,
+    PolygonCount,
+    /// Triangle or quad.
+    PolygonKind,
+    /// The vertex a polygon corner uses.
+    VertexIndex,
+    Attributes,
+    /// The byte after the attributes, which the engine does not read.
+    UnusedByte,
+    /// A texture index that names no sample (or a sample on no page).
+    Sample,
+    SampleSize,
+    /// Where the polygon's corners sit on its sample (shape and flip).
+    TextureCorners,
+    Texels,
+    // Animations.
+    FrameDuration,
+    State,
+    Speed,
+    Acceleration,
+    LateralSpeed,
+    LateralAcceleration,
+    FrameStart,
+    FrameEnd,
+    NextAnimation,
+    NextFrame,
+    StateChangeCount,
+    StateChangeState,
+    DispatchCount,
+    DispatchFrameStart,
+    DispatchFrameEnd,
+    DispatchNextAnimation,
+    DispatchNextFrame,
+    CommandCount,
+    Command,
+    KeyframeCount,
+    KeyframeOffset,
+    KeyframeBox,
+    RotationCount,
+    Angles,
+    // Statics.
+    VisibilityBox,
+    CollisionBox,
+    Flags,
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Field::*;
+        f.write_str(match self {
+            Object => "object",
+            MeshCount => "mesh count",
+            Mesh => "mesh",
+            LinkCount => "link count",
+            LinkParent => "link parent",
+            LinkOffset => "link offset",
+            AnimationCount => "animation count",
+            SphereCentre => "sphere centre",
+            SphereRadius => "sphere radius",
+            SphereFlag => "sphere flag",
+            Lighting => "lighting",
+            VertexCount => "vertex count",
+            Vertex => "vertex",
+            NormalCount => "normal count",
+            Normal => "normal",
+            ShadeCount => "shade count",
+            Shade => "shade",
+            PolygonCount => "polygon count",
+            PolygonKind => "polygon kind",
+            VertexIndex => "vertex index",
+            Attributes => "attributes",
+            UnusedByte => "unused byte",
+            Sample => "sample",
+            SampleSize => "sample size",
+            TextureCorners => "texture corners",
+            Texels => "texel",
+            FrameDuration => "frame duration",
+            State => "state",
+            Speed => "speed",
+            Acceleration => "acceleration",
+            LateralSpeed => "lateral speed",
+            LateralAcceleration => "lateral acceleration",
+            FrameStart => "frame start",
+            FrameEnd => "frame end",
+            NextAnimation => "next animation",
+            NextFrame => "next frame",
+            StateChangeCount => "state change count",
+            StateChangeState => "state",
+            DispatchCount => "dispatch count",
+            DispatchFrameStart => "frame start",
+            DispatchFrameEnd => "frame end",
+            DispatchNextAnimation => "next animation",
+            DispatchNextFrame => "next frame",
+            CommandCount => "command count",
+            Command => "command",
+            KeyframeCount => "keyframe count",
+            KeyframeOffset => "offset",
+            KeyframeBox => "bounding box",
+            RotationCount => "rotation count",
+            Angles => "angles",
+            VisibilityBox => "visibility box",
+            CollisionBox => "collision box",
+            Flags => "flags",
+        })
+    }
+}
+
+impl Report {
+    /// True when every object of A is in B with the same content, and B has no other.
+    pub fn is_identical(&self) -> bool {
+        self.objects.iter().all(ObjectDiff::is_identical)
+    }
+
+    /// Number of objects that differ (missing and extra ones included).
+    pub fn differing(&self) -> usize {
+        self.objects.iter().filter(|o| !o.is_identical()).count()
+    }
+
+    /// One line: `57 of 59 objects identical (2 differ)`.
+    pub fn summary(&self) -> String {
+        let (total, differing) = (self.objects.len(), self.differing());
+        let line = format!(
+            "{} of {total} object{} identical",
+            total - differing,
+            if total == 1 { "" } else { "s" }
+        );
+        if differing == 0 {
+            line
+        } else {
+            let verb = if differing == 1 { "differs" } else { "differ" };
+            format!("{line} ({differing} {verb})")
+        }
+    }
+
+    /// The report as text: a line per object (`LARA (moveable 0): identical`, `only in A`, or the
+    /// number of differences followed by at most `limit` indented lines and how many more there
+    /// are), then the summary as the last line. `name` gives an object's slot name.
+    pub fn write_text(
+        &self,
+        out: &mut impl Write,
+        name: impl Fn(ObjectKind, u32) -> String,
+        limit: usize,
+    ) -> io::Result<()> {
+        for object in &self.objects {
+            let title = format!("{} ({} {})", name(object.kind, object.id), object.kind, object.id);
+            match object.differences.as_slice() {
+                [] => writeln!(out, "{title}: identical")?,
+                [d] if d.what == Field::Object => {
+                    let side = if d.a == PRESENT { "A" } else { "B" };
+                    writeln!(out, "{title}: only in {side}")?
+                }
+                all => {
+                    let n = all.len();
+                    writeln!(out, "{title}: {n} difference{}", if n == 1 { "" } else { "s" })?;
+                    for d in object.differences.iter().take(limit) {
+                        writeln!(out, "    {d}")?;
+                    }
+                    if n > limit {
+                        writeln!(out, "    … and {} more", n - limit)?;
+                    }
+                }
+            }
+        }
+        writeln!(out, "{}", self.summary())
+    }
+}
+
+impl ObjectDiff {
+    pub fn is_identical(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+/// The values of a [`Field::Object`] difference.
+pub(crate) const PRESENT: &str = "present";
+pub(crate) const MISSING: &str = "missing";
+
+/// Collects the differences of one object.
+#[derive(Default)]
+pub(crate) struct Recorder {
+    pub differences: Vec<Difference>,
+}
+
+impl Recorder {
+    pub fn differ(&mut self, place: &str, what: Field, a: impl fmt::Display, b: impl fmt::Display) {
+        self.differences.push(Difference {
+            place: place.to_owned(),
+            what,
+            a: a.to_string(),
+            b: b.to_string(),
+            note: None,
+        });
+    }
+
+    /// Records `a` and `b` when they differ; true when they are equal.
+    pub fn compare<T: PartialEq + fmt::Display>(&mut self, place: &str, what: Field, a: T, b: T) -> bool {
+        let equal = a == b;
+        if !equal {
+            self.differ(place, what, a, b);
+        }
+        equal
+    }
+
+    /// Records two counts when they differ (the common part is compared by the caller).
+    pub fn count(&mut self, place: &str, what: Field, a: usize, b: usize) {
+        self.compare(place, what, a, b);
+    }
+}
+
+/// `parent, child`, or just `child` at the top.
+pub(crate) fn at(parent: &str, child: impl fmt::Display) -> String {
+    if parent.is_empty() {
+        child.to_string()
+    } else {
+        format!("{parent}, {child}")
+    }
+}
+
+/// `(x, y, z)`.
+#[derive(PartialEq)]
+pub(crate) struct Triple<T>(pub [T; 3]);
+
+impl<T: fmt::Display> fmt::Display for Triple<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {}, {})", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+/// `min (x, y, z) max (x, y, z)`.
+#[derive(PartialEq)]
+pub(crate) struct BoxText(pub wadforge_format::BoundingBox);
+
+impl fmt::Display for BoxText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "min {} max {}", Triple(self.0.min), Triple(self.0.max))
+    }
+}

@@ -1,0 +1,223 @@
+//! `wadforge diff` end to end: exit codes 0 (same objects), 1 (different), 2 (cannot compare),
+//! the named difference in text and JSON, options, levels, and a reader that stops early.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::{wad, Wad};
+
+const CROCODILE: u32 = 51;
+
+fn wadforge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(dir: &Path, name: &str, model: &Wad) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, wad::write(model, None).unwrap()).unwrap();
+    path
+}
+
+/// The standard fixture with the crocodile's third mesh's first vertex moved one unit.
+fn moved_vertex() -> (Wad, usize) {
+    let mut model = wadforge_fixtures::standard();
+    let croc = model.moveables.iter().find(|m| m.id == CROCODILE).unwrap();
+    let mesh = croc.meshes[2];
+    model.meshes[mesh].vertices[0][0] += 1;
+    (model, mesh)
+}
+
+#[test]
+fn the_same_objects_in_another_layout_exit_0_with_a_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let quirk = wadforge_fixtures::quirks()
+        .into_iter()
+        .find(|q| q.name == "shared_and_unused_mesh_pointers")
+        .unwrap();
+    let quirky = tmp.path().join("quirky.wad");
+    std::fs::write(&quirky, &quirk.bytes).unwrap();
+    assert_ne!(std::fs::read(&standard).unwrap(), quirk.bytes);
+    let o = wadforge(&["diff", s(&standard), s(&quirky)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let out = text(&o.stdout);
+    let model = wadforge_fixtures::standard();
+    let total = model.moveables.len() + model.statics.len();
+    assert_eq!(
+        out.lines().last(),
+        Some(&*format!("{total} of {total} objects identical")),
+        "{out}"
+    );
+    assert!(out.contains("CROCODILE (moveable 51): identical"), "{out}");
+    assert!(out.contains("PLANT0 (static 0): identical"), "{out}");
+    assert_eq!(out.lines().count(), total + 1, "{out}");
+}
+
+#[test]
+fn a_changed_value_exits_1_and_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let (model, mesh) = moved_vertex();
+    let changed = write(tmp.path(), "changed.wad", &model);
+    let o = wadforge(&["diff", s(&standard), s(&changed)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let v = model.meshes[mesh].vertices[0];
+    assert!(out.contains("CROCODILE (moveable 51): 1 difference\n"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "    mesh 2, vertex 0: vertex ({}, {}, {}) vs ({}, {}, {})\n",
+            v[0] - 1,
+            v[1],
+            v[2],
+            v[0],
+            v[1],
+            v[2]
+        )),
+        "{out}"
+    );
+    let total = model.moveables.len() + model.statics.len();
+    assert_eq!(
+        out.lines().last(),
+        Some(&*format!(
+            "{} of {total} objects identical (1 differs)",
+            total - 1
+        ))
+    );
+
+    let o = wadforge(&["diff", "--json", s(&standard), s(&changed)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["identical"], false);
+    let objects = json["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), total);
+    let croc = objects.iter().find(|o| o["id"] == CROCODILE).unwrap();
+    assert_eq!(croc["slot"], "CROCODILE");
+    assert_eq!(croc["kind"], "moveable");
+    assert_eq!(croc["identical"], false);
+    let differences = croc["differences"].as_array().unwrap();
+    assert_eq!(differences.len(), 1);
+    assert_eq!(differences[0]["place"], "mesh 2, vertex 0");
+    assert_eq!(differences[0]["what"], "vertex");
+    assert!(objects
+        .iter()
+        .filter(|o| o["id"] != CROCODILE)
+        .all(|o| o["identical"] == true));
+}
+
+#[test]
+fn options_choose_tolerance_and_scope() {
+    let tmp = tempfile::tempdir().unwrap();
+    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let changed = write(tmp.path(), "changed.wad", &moved_vertex().0);
+    let code = |args: &[&str]| {
+        let mut all = vec!["diff"];
+        all.extend(args);
+        all.extend([s(&standard), s(&changed)]);
+        let o = wadforge(&all);
+        (o.status.code(), text(&o.stderr))
+    };
+    assert_eq!(code(&["--animation"]).0, Some(0));
+    assert_eq!(code(&["--geometry"]).0, Some(1));
+    assert_eq!(
+        code(&["--normal-tolerance", "100", "--angle-tolerance", "8"]).0,
+        Some(1)
+    );
+    // A bad option is an error, not a difference.
+    let (status, stderr) = code(&["--angle-tolerance", "-1"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert_eq!(code(&["--geometry", "--animation"]).0, Some(2));
+}
+
+#[test]
+fn a_level_and_its_objects_as_a_wad_are_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::levels::tr1_fixture();
+    let level = tmp.path().join("LEVEL1.PHD");
+    std::fs::write(&level, &fixture.bytes).unwrap();
+    let as_wad = write(tmp.path(), "level1.wad", &fixture.model);
+    let o = wadforge(&["diff", s(&level), s(&as_wad)]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let out = text(&o.stdout);
+    // Named from the level's game, whichever side the level is on.
+    let first = &fixture.model.moveables[0];
+    let name = catalog::moveable_slot(Game::Tr1, first.id);
+    assert!(
+        out.contains(&format!("{name} (moveable {}): identical", first.id)),
+        "{out}"
+    );
+    let o = wadforge(&["diff", s(&as_wad), s(&level)]);
+    assert!(text(&o.stdout).contains(&format!("{name} (moveable {})", first.id)));
+}
+
+#[test]
+fn an_unreadable_file_exits_2_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let missing = tmp.path().join("missing.wad");
+    let broken = tmp.path().join("broken.wad");
+    let mut bytes = std::fs::read(&standard).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&broken, bytes).unwrap();
+    for (a, b, named) in [
+        (&missing, &standard, &missing),
+        (&standard, &missing, &missing),
+        (&standard, &broken, &broken),
+        (&broken, &standard, &broken),
+    ] {
+        let o = wadforge(&["diff", s(a), s(b)]);
+        assert_eq!(o.status.code(), Some(2), "{a:?} {b:?}");
+        let stderr = text(&o.stderr);
+        assert!(stderr.contains(s(named)), "{stderr}");
+        assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    // Every vertex of the largest fixture moved: far more output than a pipe holds.
+    let tmp = tempfile::tempdir().unwrap();
+    let largest = wadforge_fixtures::largest();
+    let mut moved = largest.clone();
+    moved
+        .meshes
+        .iter_mut()
+        .flat_map(|m| &mut m.vertices)
+        .for_each(|v| v[1] += 1);
+    let (a, b) = (
+        write(tmp.path(), "a.wad", &largest),
+        write(tmp.path(), "b.wad", &moved),
+    );
+    for json in [false, true] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_wadforge"));
+        command.arg("diff");
+        if json {
+            command.arg("--json");
+        }
+        let mut child = command
+            .args([&a, &b])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap(); // then closed
+        let o = child.wait_with_output().unwrap();
+        let stderr = text(&o.stderr);
+        assert!(stderr.is_empty(), "json {json}: {stderr}");
+        assert_eq!(o.status.code(), Some(1), "json {json}: the objects differ");
+    }
+}
