@@ -115,14 +115,8 @@ fn blender_round_trip_keeps_every_fixture_object() {
         let dir = import(&model);
         through_blender(dir.path());
         let built = build(dir.path());
-        // Positions, texels, normals and shades exact; angles within 1 unit (4096 = 360°).
-        let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
-        assert!(
-            d.is_empty(),
-            "{name}: {} differences after Blender, first: {:#?}",
-            d.len(),
-            &d[..d.len().min(10)]
-        );
+        // Every vertex, polygon, texel, normal and shade exact; angles within 1 unit (4096 = 360°).
+        assert_identical(name, &model, &built.wad);
         eprintln!("{name}: same content after Blender; notes: {:?}", built.notes);
     }
 }
@@ -343,22 +337,155 @@ fn real_level() -> Option<wadforge_format::level::Level> {
     Some(wadforge_format::level::read(&bytes).expect("the real level reads"))
 }
 
-#[test]
-fn the_real_level_survives_blender() {
-    let Some(level) = real_level() else { return };
+/// Imports `model` (of `game`) into a new manifest directory.
+fn import_game(model: &Wad, game: wadforge_format::catalog::Game) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let mut options = ImportOptions::wad("LEVEL2_DEMO.PHD", 129);
-    options.game = level.game;
-    let files = wadforge_importer::import(&level.wad, &options, &mut |_, _, _| {}).unwrap();
+    let mut options = ImportOptions::wad("real.wad", 129);
+    options.game = game;
+    let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
     wadforge_importer::write_directory(&files, dir.path()).unwrap();
-    through_blender(dir.path());
-    let built = build(dir.path());
-    let d = differences(&level.wad, &built.wad, Tolerance { normal: 0, angle: 1 });
+    dir
+}
+
+/// `wadforge diff` with angles within 1 unit (Blender's float noise), everything else exact.
+fn strict_differences(expected: &Wad, actual: &Wad) -> wadforge_diff::Report {
+    let options = wadforge_diff::Options {
+        angle_tolerance: 1,
+        ..Default::default()
+    };
+    wadforge_diff::diff(expected, actual, &options)
+}
+
+fn assert_identical(name: &str, expected: &Wad, actual: &Wad) {
+    let report = strict_differences(expected, actual);
+    let differing: Vec<String> = report
+        .objects
+        .iter()
+        .filter(|o| !o.is_identical())
+        .map(|o| {
+            format!(
+                "{:?} {}: {:?}",
+                o.kind,
+                o.id,
+                &o.differences[..o.differences.len().min(5)]
+            )
+        })
+        .collect();
     assert!(
-        d.is_empty(),
-        "{} differences after Blender, first: {:#?}",
-        d.len(),
-        &d[..d.len().min(10)]
+        report.is_identical(),
+        "{name}: {}\n{differing:#?}",
+        report.summary()
+    );
+}
+
+#[test]
+fn the_real_level_and_the_wad_built_from_it_survive_blender() {
+    let Some(level) = real_level() else { return };
+    let dir = import_game(&level.wad, level.game);
+    through_blender(dir.path());
+    let built = build(dir.path()).wad;
+    assert_identical("LEVEL2_DEMO.PHD through Blender", &level.wad, &built);
+    // Again from the real-content WAD that build wrote.
+    let wad = wadforge_format::wad::read(&wadforge_format::wad::write(&built, None).unwrap())
+        .unwrap()
+        .0;
+    let dir = import_game(&wad, level.game);
+    through_blender(dir.path());
+    assert_identical(
+        "the real-content WAD through Blender",
+        &wad,
+        &build(dir.path()).wad,
+    );
+}
+
+#[test]
+fn an_edit_of_the_real_lara_changes_only_what_was_edited() {
+    let Some(level) = real_level() else { return };
+    let base = level.wad;
+    let dir = import_game(&base, level.game);
+    let manifests = wadforge_manifests::load(dir.path()).unwrap();
+    let action = manifests
+        .objects
+        .iter()
+        .find_map(|o| match &o.manifest {
+            wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 0 => {
+                Some(m.animations[1].name.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    // Move the head 1/8 m up (64 units) and turn the right thigh 30° in keyframe 2 of animation 1.
+    edit_in_blender(
+        dir.path(),
+        "000_LARA.glb",
+        &[
+            "--move-bone",
+            "HEAD",
+            "0",
+            "0",
+            "0.125",
+            "--rotate-key",
+            &action,
+            "RIGHT_THIGH",
+            "2",
+            "30",
+        ],
+    );
+    // Only LARA goes into the patch: the directory's other objects are unedited.
+    let mut keep = wadforge_manifests::load(dir.path()).unwrap();
+    keep.objects
+        .retain(|o| matches!(&o.manifest, wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 0));
+    let built = wadforge_exporter::build(&keep, Some(&base), &mut |_, _, _| {})
+        .unwrap_or_else(|e| panic!("{e}"))
+        .wad;
+    let report = strict_differences(&base, &built);
+    let names = wadforge_format::catalog::mesh_names(level.game, 0).unwrap();
+    let (head, thigh) = (
+        names.iter().position(|n| *n == "HEAD").unwrap(),
+        names.iter().position(|n| *n == "RIGHT_THIGH").unwrap(),
+    );
+    for object in &report.objects {
+        if object.id != 0 || !matches!(object.kind, wadforge_diff::ObjectKind::Moveable) {
+            assert!(
+                object.is_identical(),
+                "{:?} {} changed: {:?}",
+                object.kind,
+                object.id,
+                object.differences
+            );
+            continue;
+        }
+        assert!(!object.is_identical(), "LARA was edited");
+        let head_mesh = format!("mesh {head}, ");
+        let turned = format!("animation 1, keyframe 2, mesh {thigh}");
+        for d in &object.differences {
+            let place = &d.place;
+            // The moved mesh; the turned bone at that keyframe; keyframe boxes, which enclose
+            // the posed body and so follow the moved head (recomputed from the posed meshes).
+            let expected = place.starts_with(&head_mesh)
+                || place == &format!("mesh {head}")
+                || place == &turned
+                || matches!(d.what, wadforge_diff::Field::KeyframeBox);
+            assert!(expected, "LARA differs where nothing was edited: {d:?}");
+        }
+        assert!(
+            object.differences.iter().any(|d| d.place == turned),
+            "the turned bone"
+        );
+        assert!(
+            object.differences.iter().any(|d| d.place.starts_with(&head_mesh)),
+            "the moved head"
+        );
+    }
+    assert_eq!(
+        built.pages.len(),
+        base.pages.len(),
+        "no new page for the same texels"
+    );
+    assert_eq!(
+        built.samples.len(),
+        base.samples.len(),
+        "no new sample for the same texels"
     );
 }
 
@@ -404,9 +531,11 @@ fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_w
     };
     // Every vertex moved 64 units up (TR −Y); the unused one is kept where it was.
     let moved = |v: [i16; 3]| [v[0], v[1] - 64, v[2]];
+    let mut checked = 0;
     for (i, v) in after.vertices.iter().enumerate() {
         let was_zero = zero.iter().any(|&z| moved(z) == *v);
         if was_zero {
+            checked += 1;
             let len = normals_after[i]
                 .iter()
                 .map(|&c| (c as f64).powi(2))
@@ -419,6 +548,11 @@ fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_w
             );
         }
     }
+    assert!(
+        checked >= zero.len(),
+        "every moved zero-normal vertex was checked ({checked} of {})",
+        zero.len()
+    );
     assert!(
         after.vertices.contains(&[512, -768, 0]),
         "the unused vertex is kept"
