@@ -4,15 +4,16 @@
 use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::pose::{posed_bounding_box, Transform};
+use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{
     BoundingBox, BoundingSphere, Mesh, MeshIndex, Moveable, Polygon, Shading, Static, Wad,
 };
 use wadforge_manifests::{Lighting, ManifestDir, MeshInfo, MeshRef, ObjectManifest};
 
+use crate::bone_meshes::{add_images, BoneMeshes};
 use crate::error::{BuildError, Place};
 use crate::geometry::{gather, RawMesh, Target};
-use crate::input::{self, MeshNode, Scene};
+use crate::input::{self, MeshNode};
 use crate::skeleton::{skeleton, world_rest};
 use crate::texture::{build_textures, PolygonUvs, RgbaImage, TextureStart};
 use crate::{keyframes, spheres, states};
@@ -94,80 +95,47 @@ pub fn build(
                 let bone_info: HashMap<&str, &MeshInfo> =
                     m.bones.iter().map(|b| (b.name.as_str(), &b.mesh)).collect();
 
-                // A dressed skeleton shows other objects' meshes: its own come from `same_as`.
-                // The joint an unskinned mesh node hangs from (a mesh parented to a bone).
-                let hanging_from = |node: usize| -> Option<usize> {
-                    let mut n = scene.nodes[node].parent;
-                    while let Some(p) = n {
-                        if let Some(j) = skeleton.nodes.iter().position(|&x| x == p) {
-                            return Some(j);
+                // Geometry: skinned meshes (one or several), and meshes parented to bones. A dressed
+                // skeleton shows other objects' meshes: its own come from `same_as`, or from its
+                // placeholders glTF when no other object shows them.
+                let shown = BoneMeshes::new(&scene, &skeleton, scale, &mut images);
+                let shown_nodes = shown.shown();
+                let gathered = match &m.dressed_by {
+                    None => shown
+                        .gather(&shown_nodes)
+                        .map_err(|e| gltf_place.error(None, e))?,
+                    Some(dressing) => {
+                        // Say so if the dressing meshes were edited here.
+                        let shown = shown
+                            .gather(&shown_nodes)
+                            .map_err(|e| gltf_place.error(None, e))?;
+                        if let Some(edited) = edited_dressing(dir, dressing.body, &skeleton.names, &shown) {
+                            notes.push(format!(
+                                "{}: the meshes in its glTF differ from those of moveable {} that dresses it (bone {edited}); \
+                                 a dressed skeleton's meshes are not built from its glTF: edit the dressing object's glTF instead",
+                                place.object, dressing.body
+                            ));
                         }
-                        n = scene.nodes[p].parent;
-                    }
-                    None
-                };
-                // Geometry: skinned meshes (one or several), and meshes parented to bones. The
-                // joint meshes of a dressed skeleton and its body come from `same_as` instead.
-                let shown_nodes: Vec<&MeshNode> = scene
-                    .meshes
-                    .iter()
-                    .filter(|n| n.role.as_deref() != Some("joints"))
-                    .filter(|n| n.skin.is_some() || hanging_from(n.node).is_some())
-                    .collect();
-                let geometry_nodes: Vec<&MeshNode> = if m.dressed_by.is_some() {
-                    Vec::new()
-                } else {
-                    shown_nodes.clone()
-                };
-                let (first_image, solid) = add_images(&mut images, &scene);
-                let stored: Vec<Option<&Mesh>> =
-                    skeleton.names.iter().map(|bone| scene.stored.get(bone)).collect();
-                let target = Target {
-                    scene: &scene,
-                    meshes: skeleton.nodes.len(),
-                    tr_units_per_metre: scale,
-                    pivots: &skeleton.bind_positions,
-                    stored: &stored,
-                    first_image,
-                    solid_images: &solid,
-                };
-                let joint_of = |node: &MeshNode, p: &input::Primitive, v: usize| -> Option<usize> {
-                    if node.skin.is_none() {
-                        return hanging_from(node.node);
-                    }
-                    let (joints, weights) = (p.joints.as_ref()?, p.weights.as_ref()?);
-                    let k =
-                        (0..4).max_by(|&a, &b| weights[v][a].total_cmp(&weights[v][b]).then(b.cmp(&a)))?;
-                    skeleton
-                        .skin_to_tr
-                        .get(&node.node)?
-                        .get(joints[v][k] as usize)
-                        .copied()
-                        .flatten()
-                };
-                // Skinned vertices are in bind space already; a bone's child mesh is placed by its
-                // node's rest transform (the bind pose).
-                let place_node = |n: &MeshNode| {
-                    if n.skin.is_some() {
-                        Transform::IDENTITY
-                    } else {
-                        world_rest(&scene, n.node)
+                        match &dressing.placeholders {
+                            Some(file) => {
+                                let path = place.file.parent().unwrap_or(&dir.root).join(file);
+                                let placeholders_place = Place {
+                                    file: path.clone(),
+                                    object: place.object.clone(),
+                                };
+                                let fail = |e: String| placeholders_place.error(None, e);
+                                let scene = input::read(&path).map_err(fail)?;
+                                let skinned: Vec<&MeshNode> =
+                                    scene.meshes.iter().filter(|n| n.skin.is_some()).collect();
+                                let (own, _) = crate::skeleton::skeleton(&scene, &skinned, &skeleton.names)
+                                    .map_err(fail)?;
+                                let placeholders = BoneMeshes::new(&scene, &own, scale, &mut images);
+                                placeholders.gather(&placeholders.shown()).map_err(fail)?
+                            }
+                            None => shown.iter().map(|_| RawMesh::default()).collect(),
+                        }
                     }
                 };
-                let gathered = gather(&target, &geometry_nodes, &joint_of, &place_node)
-                    .map_err(|e| gltf_place.error(None, e))?;
-                if let Some(dressing) = &m.dressed_by {
-                    // Its meshes come from the objects that dress it: say so if they were edited here.
-                    let shown = gather(&target, &shown_nodes, &joint_of, &place_node)
-                        .map_err(|e| gltf_place.error(None, e))?;
-                    if let Some(edited) = edited_dressing(dir, dressing.body, &skeleton.names, &shown) {
-                        notes.push(format!(
-                            "{}: the meshes in its glTF differ from those of moveable {} that dresses it (bone {edited}); \
-                             a dressed skeleton's meshes are not built from its glTF: edit the dressing object's glTF instead",
-                            place.object, dressing.body
-                        ));
-                    }
-                }
                 let mut meshes = Vec::with_capacity(gathered.len());
                 for (j, raw) in gathered.into_iter().enumerate() {
                     let bone = &skeleton.names[j];
@@ -573,27 +541,4 @@ fn game(name: &str) -> Game {
         "TR3" => Game::Tr3,
         _ => Game::Tr4,
     }
-}
-
-/// Adds the scene's images to the build's list, plus a solid image for each material without a
-/// texture; returns the index of the scene's first image and the (material, image) pairs.
-fn add_images(images: &mut Vec<RgbaImage>, scene: &Scene) -> (usize, Vec<(usize, usize)>) {
-    let first = images.len();
-    images.extend(scene.images.iter().cloned());
-    let mut solid = Vec::new();
-    for (i, m) in scene
-        .materials
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.image.is_none())
-    {
-        let c = m.base_colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
-        images.push(RgbaImage {
-            width: 8,
-            height: 8,
-            pixels: c.iter().copied().cycle().take(8 * 8 * 4).collect(),
-        });
-        solid.push((i, images.len() - 1));
-    }
-    (first, solid)
 }

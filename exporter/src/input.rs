@@ -46,7 +46,8 @@ impl Node {
 
 pub(crate) struct MeshNode {
     pub node: usize,
-    /// `body` or `joints` (node extras written by import), `None` for other meshes.
+    /// `body`, `shaded`, `joints` or `placeholders` (node extras written by import), `None` for
+    /// other meshes.
     pub role: Option<String>,
     pub skin: Option<Skin>,
     pub primitives: Vec<Primitive>,

@@ -6,6 +6,7 @@
 //! - `spheres`: bounding spheres kept from the manifest when they still enclose the mesh.
 //! - the glTF side (skeleton, geometry, keyframes) and the assembly of the model.
 
+mod bone_meshes;
 mod build;
 mod error;
 mod geometry;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};
+use wadforge_format::catalog::Game;
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{Shading, Wad};
 use wadforge_importer::ImportOptions;
@@ -30,8 +31,14 @@ fn python() -> PathBuf {
 }
 
 fn import(model: &Wad) -> tempfile::TempDir {
+    import_game(model, Game::Tr4)
+}
+
+/// Imports with `game`'s catalogue, as a level of that game is imported.
+fn import_game(model: &Wad, game: Game) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let options = ImportOptions::wad("fixture.wad", 129);
+    let mut options = ImportOptions::wad("fixture.wad", 129);
+    options.game = game;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
     wadforge_importer::write_directory(&files, dir.path()).unwrap();
     dir
@@ -105,14 +112,18 @@ fn build(dir: &Path) -> wadforge_exporter::BuildOutput {
 
 #[test]
 fn blender_round_trip_keeps_every_fixture_object() {
-    let mut fixtures = wadforge_fixtures::all();
-    // A TR1 moveable mixes meshes lit by normals and by shades.
-    fixtures.push(("tr1 level", wadforge_fixtures::levels::tr1_model()));
-    fixtures.push(("tr2 level", wadforge_fixtures::levels::tr2_model()));
-    fixtures.push(("tr3 level", wadforge_fixtures::levels::tr3_model()));
-    fixtures.push(("tr4 level", wadforge_fixtures::levels::tr4_model()));
-    for (name, model) in fixtures {
-        let dir = import(&model);
+    let mut fixtures: Vec<(&str, Wad, Game)> = wadforge_fixtures::all()
+        .into_iter()
+        .map(|(name, model)| (name, model, Game::Tr4))
+        .collect();
+    // A TR1 moveable mixes meshes lit by normals and by shades; TR3's LARA is dressed in
+    // LARA_TRUE_APPEARANCE, her placeholder kept in a glTF of its own.
+    fixtures.push(("tr1 level", wadforge_fixtures::levels::tr1_model(), Game::Tr1));
+    fixtures.push(("tr2 level", wadforge_fixtures::levels::tr2_model(), Game::Tr2));
+    fixtures.push(("tr3 level", wadforge_fixtures::levels::tr3_model(), Game::Tr3));
+    fixtures.push(("tr4 level", wadforge_fixtures::levels::tr4_model(), Game::Tr4));
+    for (name, model, game) in fixtures {
+        let dir = import_game(&model, game);
         through_blender(dir.path());
         let built = build(dir.path());
         // Every vertex, polygon, texel, normal and shade exact; angles within 1 unit (4096 = 360°).
@@ -335,16 +346,6 @@ fn real_level() -> Option<wadforge_format::level::Level> {
         return None;
     };
     Some(wadforge_format::level::read(&bytes).expect("the real level reads"))
-}
-
-/// Imports `model` (of `game`) into a new manifest directory.
-fn import_game(model: &Wad, game: wadforge_format::catalog::Game) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut options = ImportOptions::wad("real.wad", 129);
-    options.game = game;
-    let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
-    dir
 }
 
 /// `wadforge diff` with angles within 1 unit (Blender's float noise), everything else exact.
@@ -576,4 +577,42 @@ fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_w
         });
         assert!(kept, "triangle {corners:?} is kept as a triangle");
     }
+}
+
+#[test]
+fn a_tr3_body_edited_in_blender_builds_into_315_alone() {
+    let model = wadforge_fixtures::levels::tr3_model();
+    let dir = import_game(&model, Game::Tr3);
+    assert!(dir.path().join("moveables/000_LARA_placeholders.glb").exists());
+    // Move the torso of LARA_TRUE_APPEARANCE 1/8 m up (Blender +Z = TR −Y: 64 units).
+    let report = edit_in_blender(
+        dir.path(),
+        "315_LARA_TRUE_APPEARANCE.glb",
+        &["--move-bone", "TORSO", "0", "0", "0.125"],
+    );
+    assert!(report["moved_vertices"].as_u64().unwrap() > 0);
+    let built = build(dir.path());
+    let body = |w: &Wad| w.moveables.iter().find(|m| m.id == 315).unwrap().meshes.clone();
+    let (torso, built_torso) = (body(&model)[7], body(&built.wad)[7]);
+    let sorted = |v: &[[i16; 3]]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let moved: Vec<[i16; 3]> = model.meshes[torso]
+        .vertices
+        .iter()
+        .map(|v| [v[0], v[1] - 64, v[2]])
+        .collect();
+    assert_eq!(
+        sorted(&built.wad.meshes[built_torso].vertices),
+        sorted(&moved),
+        "the torso moved 64 units up"
+    );
+    // Nothing else changed: not LARA's placeholder, not her keyframes and boxes, not the rest of
+    // the body, not the other objects.
+    let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
+    assert!(!d.is_empty());
+    assert!(d.iter().all(|x| x.starts_with("moveable 315 mesh 7:")), "{d:#?}");
 }

@@ -700,6 +700,11 @@ mod tests {
         assert_eq!(moveable_name(Game::Tr1, 57), Some("DOOR"));
         assert_eq!(body_from(Game::Tr1, 1), Some(0));
         assert_eq!(body_from(Game::Tr1, 0), None);
+        assert_eq!(
+            body_from(Game::Tr2, 0),
+            None,
+            "TR1 and TR2 Lara carry their own meshes"
+        );
         assert_eq!(moveable_name(Game::Tr2, 2), Some("LARAS_PONYTAIL"));
         assert_eq!(moveable_name(Game::Tr2, 22), Some("DRAGON_FRONT"));
         assert_eq!(moveable_name(Game::Tr2, 120), Some("SECRET_1"));

@@ -36,7 +36,8 @@ fn the_fixtures_read_as_the_expected_models() {
 fn frames_keep_one_axis_and_three_axis_angles() {
     for (game, _, fixture) in games() {
         let wad = level::read(&fixture.bytes).unwrap().wad;
-        let wolf = &wad.moveables[0];
+        let by_id = |id: u32| wad.moveables.iter().find(|m| m.id == id).unwrap();
+        let wolf = by_id(7);
         assert_eq!(wolf.animations.len(), 2, "{game:?}");
         let first = &wolf.animations[0].keyframes[0].rotations;
         // 0x8000 | 256: a quarter turn about Y, 1024 of the model's 4096.
@@ -44,7 +45,7 @@ fn frames_keep_one_axis_and_three_axis_angles() {
         assert_eq!((first[1].encoding, first[1].x), (AngleEncoding::X, 64));
         assert_eq!(first[2].encoding, AngleEncoding::ThreeAxes);
         assert_eq!((first[2].x, first[2].z), (4092, 8));
-        let bat = &wad.moveables[1];
+        let bat = by_id(9);
         assert_eq!(bat.animations[0].keyframes[0].rotations[0].y, 512);
         // Two textiles and the page of solid colours.
         assert_eq!(wad.pages.len(), 3);

@@ -9,9 +9,11 @@
 //! - manifests (see `wadforge-manifests`) carry what glTF cannot.
 //!
 //! Meshes shared between objects (several mesh pointers naming one mesh) are written once, by the
-//! first object that shows them; later users say `same_as`. A moveable whose meshes are all
-//! placeholders shared with others (TR4's LARA) is shown dressed in the moveables the catalogue
-//! names (LARA_SKIN, LARA_SKIN_JOINTS) so Blender shows Lara animated in her outfit.
+//! first object that shows them; later users say `same_as`. A moveable whose meshes are
+//! placeholders is shown dressed in the moveables the catalogue names so Blender shows Lara
+//! animated in her outfit: TR4's LARA in LARA_SKIN and LARA_SKIN_JOINTS (her placeholders are
+//! LARA_SKIN's), TR3's LARA in LARA_TRUE_APPEARANCE. A placeholder no other object shows (TR3's
+//! holstered thigh) goes into a glTF of its own beside the dressed one, `…_placeholders.glb`.
 
 mod atlas;
 mod document;
@@ -191,16 +193,41 @@ pub fn import(
                     m.id,
                     &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
                 );
-                let dress = dressing[i].map(|(body, joints)| object::Dress {
-                    body: &wad.moveables[body],
-                    joints: joints.map(|j| &wad.moveables[j]),
-                });
+                let shows = match dressing[i] {
+                    Some((body, joints)) => object::Shows::Dressed(object::Dress {
+                        body: &wad.moveables[body],
+                        joints: joints.map(|j| &wad.moveables[j]),
+                    }),
+                    None => object::Shows::Own,
+                };
                 let names_of = object::MoveableNames {
                     slot,
                     bones: &bones[i],
                     animations: &animation_names,
                 };
-                let document = object::moveable(wad, m, dress.as_ref(), &names_of, &space, &options.skewed);
+                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                // A dressed skeleton's own meshes that it alone holds: its placeholders glTF.
+                let kept: Vec<usize> = (0..m.meshes.len())
+                    .filter(|&b| owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
+                    .collect();
+                let placeholders = (dressing[i].is_some() && !kept.is_empty()).then(|| {
+                    let shows = object::Shows::Placeholders(&kept);
+                    let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                    document.into_files(&format!("{stem}_placeholders"), options.format)
+                });
+                let placeholders_name = placeholders
+                    .as_ref()
+                    .and_then(|f| f.last())
+                    .map(|(name, _)| name.clone());
+                files.extend(
+                    placeholders
+                        .into_iter()
+                        .flatten()
+                        .map(|(name, bytes)| OutputFile {
+                            path: format!("{kind}/{name}"),
+                            bytes,
+                        }),
+                );
                 let bone_manifests = m
                     .meshes
                     .iter()
@@ -221,6 +248,7 @@ pub fn import(
                     dressed_by: dressing[i].map(|(body, joints)| manifests::Dressing {
                         body: wad.moveables[body].id,
                         joints: joints.map(|j| wad.moveables[j].id),
+                        placeholders: placeholders_name,
                     }),
                     bones: bone_manifests,
                     animations: manifest::animations(game, m, &animation_names),
@@ -291,8 +319,11 @@ fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
 }
 
 /// For each moveable, the moveables (indices) that dress it: its catalogue body (and joints) when
-/// they are in the file with the same mesh count and every one of its own meshes is a shared
-/// placeholder that an undressed object shows.
+/// they are in the file with the same mesh count and its own meshes are placeholders: every one
+/// shown by an undressed object (TR4's LARA wears LARA_SKIN's thigh at every joint), or one mesh
+/// at every joint (TR3's LARA: a holstered thigh, which the game swaps for LARA_TRUE_APPEARANCE's
+/// meshes). A moveable with meshes of its own (a weapon animation's hands holding guns) stays
+/// undressed and shows them.
 fn plan_dressing(wad: &Wad, game: Game) -> Vec<Option<(usize, Option<usize>)>> {
     let index_of = |id: u32| wad.moveables.iter().position(|m| m.id == id);
     let candidates: Vec<Option<(usize, Option<usize>)>> = wad
@@ -310,19 +341,34 @@ fn plan_dressing(wad: &Wad, game: Game) -> Vec<Option<(usize, Option<usize>)>> {
             Some((body, joints))
         })
         .collect();
-    // Meshes shown by undressed objects.
-    let mut shown = vec![false; wad.meshes.len()];
-    for (i, m) in wad.moveables.iter().enumerate() {
-        if candidates[i].is_none() {
-            m.meshes.iter().for_each(|&k| shown[k] = true);
+    let one_placeholder = |m: &Moveable| m.meshes.len() > 1 && m.meshes.iter().all(|&k| k == m.meshes[0]);
+    // Undressing a candidate shows its meshes, which may be another's placeholders: repeat until
+    // no candidate changes.
+    let mut dressing = candidates;
+    loop {
+        let mut shown = vec![false; wad.meshes.len()];
+        let undressed = wad.moveables.iter().zip(&dressing).filter(|(_, d)| d.is_none());
+        for k in undressed
+            .flat_map(|(m, _)| &m.meshes)
+            .chain(wad.statics.iter().map(|s| &s.mesh))
+        {
+            if let Some(s) = shown.get_mut(*k) {
+                *s = true;
+            }
+        }
+        let mut changed = false;
+        for (d, m) in dressing.iter_mut().zip(&wad.moveables) {
+            let all_placeholders =
+                one_placeholder(m) || m.meshes.iter().all(|&k| shown.get(k) == Some(&true));
+            if d.is_some() && !all_placeholders {
+                *d = None;
+                changed = true;
+            }
+        }
+        if !changed {
+            return dressing;
         }
     }
-    wad.statics.iter().for_each(|s| shown[s.mesh] = true);
-    candidates
-        .into_iter()
-        .zip(&wad.moveables)
-        .map(|(c, m)| c.filter(|_| m.meshes.iter().all(|&k| shown[k])))
-        .collect()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -331,7 +377,10 @@ enum Owner {
     Static(usize),
 }
 
-/// Which object writes each shared mesh: the first undressed object (in file order) that shows it.
+/// Which object writes each shared mesh: a moveable that dresses others (so an edit of a body in
+/// its own glTF goes into the body, whichever object shares its meshes), else the first undressed
+/// object (in file order) that shows it, else the first dressed skeleton that holds it (in its
+/// placeholders glTF).
 struct Owners {
     by_mesh: HashMap<MeshIndex, Owner>,
     bone_names: Vec<Vec<String>>,
@@ -339,18 +388,30 @@ struct Owners {
 
 fn plan_owners(wad: &Wad, dressing: &[Option<(usize, Option<usize>)>], bones: &[Vec<String>]) -> Owners {
     let mut by_mesh = HashMap::new();
-    for (i, m) in wad
-        .moveables
+    let dresses: Vec<usize> = dressing
         .iter()
-        .enumerate()
-        .filter(|(i, _)| dressing[*i].is_none())
-    {
-        for (b, &k) in m.meshes.iter().enumerate() {
+        .flatten()
+        .flat_map(|&(body, joints)| std::iter::once(body).chain(joints))
+        .collect();
+    let undressed = (0..wad.moveables.len()).filter(|&i| dressing[i].is_none());
+    let (bodies, others): (Vec<usize>, Vec<usize>) = undressed.partition(|i| dresses.contains(i));
+    for i in bodies.into_iter().chain(others) {
+        for (b, &k) in wad.moveables[i].meshes.iter().enumerate() {
             by_mesh.entry(k).or_insert(Owner::Bone(i, b));
         }
     }
     for (i, s) in wad.statics.iter().enumerate() {
         by_mesh.entry(s.mesh).or_insert(Owner::Static(i));
+    }
+    for (i, m) in wad
+        .moveables
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| dressing[*i].is_some())
+    {
+        for (b, &k) in m.meshes.iter().enumerate() {
+            by_mesh.entry(k).or_insert(Owner::Bone(i, b));
+        }
     }
     Owners {
         by_mesh,
@@ -359,6 +420,11 @@ fn plan_owners(wad: &Wad, dressing: &[Option<(usize, Option<usize>)>], bones: &[
 }
 
 impl Owners {
+    /// The object that writes `mesh`.
+    fn owner_of(&self, mesh: MeshIndex) -> Option<Owner> {
+        self.by_mesh.get(&mesh).copied()
+    }
+
     /// The reference for `user`'s mesh `mesh`, or `None` when `user` writes it itself.
     fn same_as(&self, user: Owner, mesh: MeshIndex, wad: &Wad) -> Option<MeshRef> {
         match *self.by_mesh.get(&mesh)? {

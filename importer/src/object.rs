@@ -16,6 +16,17 @@ pub(crate) struct Dress<'a> {
     pub joints: Option<&'a Moveable>,
 }
 
+/// What the glTF of a moveable shows.
+pub(crate) enum Shows<'a> {
+    /// Its own meshes, animated.
+    Own,
+    /// The meshes of the moveables that dress it, animated.
+    Dressed(Dress<'a>),
+    /// Its own meshes of these joints alone, without animations: the placeholders of a dressed
+    /// skeleton that no other object shows, kept for build apart from the glTF an artist opens.
+    Placeholders(&'a [usize]),
+}
+
 pub(crate) struct MoveableNames<'a> {
     pub slot: &'a str,
     pub bones: &'a [String],
@@ -37,11 +48,11 @@ pub(crate) fn bind_origins(m: &Moveable) -> Vec<[i64; 3]> {
 
 /// The glTF of a moveable: one joint per TR mesh (rest pose = link offsets, identity rotations),
 /// one skinned mesh with every vertex weighted 1.0 to its joint, one animation per TR animation
-/// that has keyframes.
+/// that has keyframes (none for [`Shows::Placeholders`]).
 pub(crate) fn moveable(
     wad: &Wad,
     m: &Moveable,
-    dress: Option<&Dress>,
+    shows: &Shows,
     names_of: &MoveableNames,
     space: &Space,
     skewed: &SkewedCorners,
@@ -57,7 +68,6 @@ pub(crate) fn moveable(
         let k = *owner.meshes.get(i)?;
         wad.meshes.get(k).map(|mesh| (k, mesh))
     };
-    let body_owner = dress.map_or(m, |d| d.body);
     let place = |owner: &Moveable| -> Vec<Part> {
         origins
             .iter()
@@ -72,12 +82,30 @@ pub(crate) fn moveable(
             })
             .collect()
     };
-    let body = place(body_owner);
-    let joints = dress.and_then(|d| d.joints).map(place).unwrap_or_default();
-    // A dressed skeleton's meshes are built from the objects that dress it, not from this glTF.
-    let stored = match dress {
-        Some(_) => stored::scene_extras([]),
-        None => stored::scene_extras(body.iter().map(|p| (bones[p.joint as usize].as_str(), p.mesh))),
+    // The parts shown, the joint meshes of a dressed skeleton, and the roles of the mesh objects
+    // (meshes lit by normals, meshes lit by shades).
+    let (body, joints, roles) = match shows {
+        Shows::Own => (place(m), Vec::new(), ["body", "shaded"]),
+        Shows::Dressed(d) => (
+            place(d.body),
+            d.joints.map(place).unwrap_or_default(),
+            ["body", "shaded"],
+        ),
+        Shows::Placeholders(kept) => (
+            place(m)
+                .into_iter()
+                .filter(|p| kept.contains(&(p.joint as usize)))
+                .collect(),
+            Vec::new(),
+            ["placeholders", "placeholders_shaded"],
+        ),
+    };
+    // Each mesh this glTF builds, as stored (a dressed skeleton's come from its dressing).
+    let stored = match shows {
+        Shows::Dressed(_) => stored::scene_extras([]),
+        Shows::Own | Shows::Placeholders(_) => {
+            stored::scene_extras(body.iter().map(|p| (bones[p.joint as usize].as_str(), p.mesh)))
+        }
     };
 
     // Joint nodes come first so that node i is joint i.
@@ -118,7 +146,7 @@ pub(crate) fn moveable(
     } else {
         (body, Vec::new())
     };
-    for (parts, role) in [(&lit, "body"), (&shades, "shaded"), (&joints, "joints")] {
+    for (parts, role) in [(&lit, roles[0]), (&shades, roles[1]), (&joints, "joints")] {
         let shown = MeshSet {
             parts,
             atlas: &atlas,
@@ -159,8 +187,9 @@ pub(crate) fn moveable(
     }
     scene_nodes.extend(mesh_nodes);
 
+    let animated = !matches!(shows, Shows::Placeholders(_));
     for (a, name) in m.animations.iter().zip(names_of.animations) {
-        if a.keyframes.is_empty() || joint_count == 0 {
+        if a.keyframes.is_empty() || joint_count == 0 || !animated {
             continue;
         }
         // One rounding of k × duration / 30 s: build samples at exactly these times.

@@ -239,6 +239,28 @@ fn check_in_blender(model: &Wad, dir: &Path) {
                     expected.push((format!("{}_joints", m.slot), meshes_of(joints)));
                 }
                 check_mesh_counts(report, &m.slot, &expected);
+                // A dressed skeleton's placeholders that no other object shows: in their own
+                // glTF, the meshes of the bones that name no other object's.
+                if let Some(file) = m.dressed_by.as_ref().and_then(|d| d.placeholders.as_ref()) {
+                    let kept: Vec<&wadforge_format::Mesh> = m
+                        .bones
+                        .iter()
+                        .zip(&model_m.meshes)
+                        .filter(|(b, _)| b.mesh.same_as.is_none())
+                        .map(|(_, &k)| &model.meshes[k])
+                        .collect();
+                    assert!(!kept.is_empty(), "{}: placeholders without a mesh", m.slot);
+                    check_mesh_counts(
+                        by_file[file],
+                        &m.slot,
+                        &[(format!("{}_placeholders", m.slot), kept)],
+                    );
+                    assert!(
+                        by_file[file]["actions"].as_array().unwrap().is_empty(),
+                        "{}: placeholders are not animated",
+                        m.slot
+                    );
+                }
             }
             ObjectManifest::Static(s) => {
                 let mesh = &model.meshes[model.statics.iter().find(|x| x.id == s.id).unwrap().mesh];

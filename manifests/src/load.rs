@@ -202,20 +202,27 @@ fn validate_object(dir: &Path, path: &Path, manifest: &ObjectManifest) -> Result
         .unwrap_or(dir)
         .strip_prefix(dir)
         .unwrap_or(Path::new(""));
-    let joined = base.join(gltf);
-    if normalise(dir, &joined.to_string_lossy()).is_err() {
-        return Err(invalid(format!(
-            "{slot}: glTF file `{gltf}` is outside the manifest directory; keep it inside"
-        )));
-    }
-    if !dir.join(&joined).is_file() {
-        return Err(invalid(format!(
-            "{slot}: glTF file `{gltf}` does not exist next to this manifest"
-        )));
-    }
+    let beside = |gltf: &str, what: &str| {
+        let joined = base.join(gltf);
+        if normalise(dir, &joined.to_string_lossy()).is_err() {
+            return Err(invalid(format!(
+                "{slot}: {what} `{gltf}` is outside the manifest directory; keep it inside"
+            )));
+        }
+        if !dir.join(&joined).is_file() {
+            return Err(invalid(format!(
+                "{slot}: {what} `{gltf}` does not exist next to this manifest"
+            )));
+        }
+        Ok(())
+    };
+    beside(gltf, "glTF file")?;
     let ObjectManifest::Moveable(m) = manifest else {
         return Ok(());
     };
+    if let Some(placeholders) = m.dressed_by.as_ref().and_then(|d| d.placeholders.as_deref()) {
+        beside(placeholders, "placeholders glTF file")?;
+    }
     if m.bones.is_empty() {
         return Err(invalid(format!("{slot}: a moveable needs at least one bone")));
     }

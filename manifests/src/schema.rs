@@ -69,8 +69,9 @@ pub struct MoveableManifest {
     pub slot: String,
     /// The glTF file, relative to this manifest.
     pub gltf: String,
-    /// When the glTF shows meshes of other moveables (Lara's skeleton dressed in LARA_SKIN), their
-    /// ids; build writes each mesh back to its own object and takes this one's from `same_as`.
+    /// When the glTF shows meshes of other moveables (Lara's skeleton dressed in LARA_SKIN, or in
+    /// TR3's LARA_TRUE_APPEARANCE), their ids; build writes each mesh back to its own object and
+    /// takes this one's from `same_as`, or from the `placeholders` glTF.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dressed_by: Option<Dressing>,
     /// One per TR mesh, in TR mesh order (the skeleton's depth-first order). Names are the glTF
@@ -89,6 +90,12 @@ pub struct Dressing {
     /// The moveable whose meshes fill the joints, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joints: Option<u32>,
+    /// The glTF holding this skeleton's own meshes that no other object shows (TR3's LARA: one
+    /// placeholder the game swaps for the body at the start of a level), relative to the
+    /// manifest. Build takes the meshes of the bones without `same_as` from it; it is not for
+    /// editing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholders: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

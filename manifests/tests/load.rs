@@ -180,6 +180,35 @@ fn a_missing_gltf_is_refused() {
 }
 
 #[test]
+fn a_dressed_skeletons_placeholders_gltf_must_exist_inside_the_directory() {
+    let dressed = DOOR.replace(
+        "  gltf: door.glb\n",
+        "  gltf: door.glb\n  dressed_by: { body: 315, placeholders: door_placeholders.glb }\n",
+    );
+    let dir = valid_dir();
+    write(dir.path(), &[("moveables/door.yaml", &dressed)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("door.yaml") && e.contains("door_placeholders.glb` does not exist"),
+        "{e}"
+    );
+    write(dir.path(), &[("moveables/door_placeholders.glb", "glb")]);
+    let loaded = load(dir.path()).unwrap();
+    let ObjectManifest::Moveable(m) = &loaded.objects[0].manifest else {
+        panic!("a moveable");
+    };
+    let dressing = m.dressed_by.as_ref().unwrap();
+    assert_eq!(
+        (dressing.body, dressing.placeholders.as_deref()),
+        (315, Some("door_placeholders.glb"))
+    );
+    let outside = dressed.replace("placeholders: door", "placeholders: ../../door");
+    write(dir.path(), &[("moveables/door.yaml", &outside)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("outside the manifest directory"), "{e}");
+}
+
+#[test]
 fn a_next_animation_that_does_not_exist_is_refused() {
     let dir = valid_dir();
     write(
