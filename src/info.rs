@@ -42,7 +42,8 @@ pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
     let summary = summarise(path, &objects);
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &summary)?;
+        // As an io::Error, so that a closed pipe is told apart from other failures.
+        serde_json::to_writer_pretty(&mut out, &summary).map_err(std::io::Error::from)?;
         writeln!(out)?;
     } else {
         print_text(&mut out, &summary)?;

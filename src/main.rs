@@ -23,17 +23,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Summarise a WAD or level: version, texture pages, samples, meshes, every moveable and static.
+    #[command(after_help = "Example: wadforge info tut1.wad --json > tut1.json")]
     Info {
-        /// The .wad (or TR1 .phd level) file to read (never modified).
+        /// The .wad file or TR1–TR4 level (.phd, .tr2, .tr4) to read (never modified).
         file: PathBuf,
         /// Print the summary as JSON instead of text.
         #[arg(long)]
         json: bool,
     },
-    /// Turn every moveable and static of a WAD (or a TR1 level) into a manifest directory:
+    /// Turn every moveable and static of a WAD or a TR1–TR4 level into a manifest directory:
     /// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests.
+    #[command(after_help = "Example: wadforge import tut1.wad -o tut1 --only LARA_SKIN,CROCODILE")]
     Import {
-        /// The .wad or TR1 .phd file to import (never modified).
+        /// The .wad file or TR1–TR4 level (.phd, .tr2, .tr4) to import (never modified).
         file: PathBuf,
         /// The manifest directory to write: new or empty (see --force).
         #[arg(short, long)]
@@ -55,6 +57,7 @@ enum Command {
         force: bool,
     },
     /// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names).
+    #[command(after_help = "Example: wadforge build tut1 -o tut1_outfit.wad --base tut1.wad")]
     Build {
         /// The manifest directory (made by `wadforge import`, edited in Blender).
         dir: PathBuf,
@@ -171,9 +174,19 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // `wadforge info FILE | head`: the reader has what it wanted; end quietly, as Unix tools do.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("wadforge: error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -105,3 +105,41 @@ fn info_on_a_missing_file_says_so() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("cannot read /nonexistent/x.wad"), "{err}");
 }
+
+#[test]
+fn info_into_a_closed_pipe_ends_quietly() {
+    // `wadforge info FILE | head`: the reader closes the pipe before info writes (reading the
+    // file comes first), so every write meets a broken pipe.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("largest.wad");
+    std::fs::write(&path, wad::write(&wadforge_fixtures::largest(), None).unwrap()).unwrap();
+    for json in [false, true] {
+        let mut command = wadforge();
+        command.arg("info").arg(&path);
+        if json {
+            command.arg("--json");
+        }
+        let mut child = command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.is_empty(), "json {json}: {stderr}");
+        assert!(output.status.success(), "json {json}: {:?}", output.status);
+    }
+}
+
+#[test]
+fn every_command_shows_an_example_and_names_all_level_formats() {
+    for command in ["info", "import", "build", "diff"] {
+        let output = wadforge().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&output.stdout);
+        assert!(help.contains("Example: wadforge "), "{command}: {help}");
+        assert!(!help.contains("TR1 level)"), "{command}: {help}");
+    }
+    let help = wadforge().args(["import", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("TR1–TR4"));
+}
