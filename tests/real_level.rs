@@ -95,3 +95,16 @@ fn an_unedited_patch_of_the_real_wad_gives_the_base_back_with_its_pages_and_samp
     let pages_and_samples = |line: &str| line.split(',').take(2).collect::<Vec<_>>().join(",");
     assert_eq!(pages_and_samples(&after), pages_and_samples(&before));
 }
+
+#[test]
+fn the_real_laras_manifest_reads_at_a_glance() {
+    // Short lists and small records on one line: 25,371 lines in one-number-a-line YAML.
+    let Some(level) = real_level() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("level");
+    run(&["import", "-q", s(&level), "-o", s(&dir), "--only", "LARA"]);
+    let text = std::fs::read_to_string(dir.join("moveables/000_LARA.yaml")).unwrap();
+    let lines = text.lines().count();
+    eprintln!("LARA's manifest: {lines} lines");
+    assert!(lines <= 6_000, "{lines} lines");
+}

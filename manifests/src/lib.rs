@@ -16,6 +16,7 @@
 //! DIR/statics/NNN_SLOT.glb
 //! ```
 
+mod emit;
 mod error;
 pub mod load;
 pub mod schema;
@@ -24,13 +25,13 @@ pub use error::{Location, ManifestError};
 pub use load::{load, LoadedObject, ManifestDir};
 pub use schema::*;
 
-/// YAML text of a manifest, headed by `header` as comment lines.
+/// YAML text of a manifest, headed by `header` as comment lines: block style for the structure,
+/// short lists and small records on one line (see `emit`).
 pub fn write_yaml<T: serde::Serialize>(value: &T, header: &str) -> String {
-    let mut body = Vec::new();
-    let mut ser = serde_yaml::Serializer::new(&mut body);
-    serde_yaml::with::singleton_map_recursive::serialize(value, &mut ser)
+    let tree = serde_yaml::with::singleton_map_recursive::serialize(value, serde_yaml::value::Serializer)
         .expect("manifest types always serialise");
-    let body = String::from_utf8(body).expect("YAML is UTF-8");
+    let body = emit::compact(&tree)
+        .unwrap_or_else(|| serde_yaml::to_string(&tree).expect("a YAML value always serialises"));
     let mut out: String = header.lines().map(|l| format!("# {l}\n")).collect();
     out.push_str(&body);
     out

@@ -102,6 +102,42 @@ fn a_manifest_written_then_parsed_is_the_same() {
 }
 
 #[test]
+fn short_lists_and_small_records_take_one_line() {
+    let dir = valid_dir();
+    let loaded = load(dir.path()).unwrap();
+    let text = write_yaml(&loaded.objects[0].manifest, "door");
+    for line in [
+        "    sphere: {center: [0, -512, 0], radius: 600, flag: 0}",
+        "    state: {id: 0}",
+        "    next: {animation: 000_CLOSED, frame: 0}",
+        "    - {sound: {frame: 0, id: 7, on: land}}",
+        "    - kill",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
+    }
+}
+
+#[test]
+fn text_that_reads_otherwise_in_a_one_line_list_stays_quoted_or_in_block_style() {
+    let dir = valid_dir();
+    let original = load(dir.path()).unwrap().objects[0].manifest.clone();
+    for (i, name) in ["A, B", "[x]", "{y}", "a: b", "# c", "'q'", "yes", "12"]
+        .into_iter()
+        .enumerate()
+    {
+        let mut manifest = original.clone();
+        let ObjectManifest::Moveable(m) = &mut manifest else {
+            panic!("the door is a moveable")
+        };
+        m.animations[0].state.name = Some(name.to_string());
+        m.bones[0].name = format!("{name}{i}");
+        let text = write_yaml(&manifest, "door");
+        let back: ObjectManifest = load::parse(Path::new("x.yaml"), &text).unwrap();
+        assert_eq!(back, manifest, "{name:?}:\n{text}");
+    }
+}
+
+#[test]
 fn an_unknown_field_gives_file_line_and_column() {
     let dir = valid_dir();
     write(

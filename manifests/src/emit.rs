@@ -1,0 +1,122 @@
+//! YAML text a person reads at a glance: block style for the structure, flow style for the
+//! small things (a sphere centre `[3, 19, 4]`, a dispatch range `[5, 6]`, a keyframe box
+//! `{min: [..], max: [..]}` on one line, a state `{id: 3, name: JUMP_FORWARD}`).
+//!
+//! serde_yaml writes every list one item a line; this writer takes its value tree and writes a
+//! container on one line when it holds only scalars (or such small containers, two levels deep)
+//! and fits within [`WIDTH`]. Scalars are rendered by serde_yaml itself, so quoting stays its own.
+
+use serde_yaml::Value;
+
+/// Lines stay within this many characters where a container is written on one line.
+const WIDTH: usize = 110;
+
+/// The YAML text of `value`, or `None` when it holds something this writer does not lay out
+/// (multi-line strings, tagged values): the caller then uses serde_yaml's own text.
+pub(crate) fn compact(value: &Value) -> Option<String> {
+    let mut out = String::new();
+    match value {
+        Value::Mapping(_) | Value::Sequence(_) => block(value, 0, &mut out)?,
+        _ => {
+            out.push_str(&scalar(value)?);
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
+/// A container in block style at `indent`, one entry a line (or more for nested blocks).
+fn block(value: &Value, indent: usize, out: &mut String) -> Option<()> {
+    let pad = " ".repeat(indent);
+    match value {
+        Value::Mapping(map) => {
+            for (key, v) in map {
+                let key = scalar(key)?;
+                entry(&format!("{pad}{key}:"), v, indent, out)?;
+            }
+        }
+        Value::Sequence(items) => {
+            for item in items {
+                match item {
+                    // A mapping that does not fit on a line: its first key beside the dash.
+                    Value::Mapping(map) if !map.is_empty() && flow(item, WIDTH - indent - 2).is_none() => {
+                        let mut inner = String::new();
+                        block(item, indent + 2, &mut inner)?;
+                        out.push_str(&pad);
+                        out.push_str("- ");
+                        out.push_str(&inner[indent + 2..]);
+                    }
+                    _ => entry(&format!("{pad}-"), item, indent, out)?,
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// `lead` (a key with its colon, or a dash) and its value: on the same line when it fits, else
+/// in block style below (a sequence under a key at the key's indentation, as serde_yaml does).
+fn entry(lead: &str, value: &Value, indent: usize, out: &mut String) -> Option<()> {
+    if let Some(text) = flow(value, WIDTH.saturating_sub(lead.len() + 1)) {
+        out.push_str(lead);
+        out.push(' ');
+        out.push_str(&text);
+        out.push('\n');
+        return Some(());
+    }
+    out.push_str(lead);
+    out.push('\n');
+    let nested = match value {
+        Value::Sequence(_) if !lead.ends_with('-') => indent,
+        _ => indent + 2,
+    };
+    block(value, nested, out)
+}
+
+/// `value` on one line of at most `room` characters: a scalar, or a container of at most two
+/// levels whose scalars all read the same in flow style.
+fn flow(value: &Value, room: usize) -> Option<String> {
+    let text = flow_text(value, 2)?;
+    (text.chars().count() <= room).then_some(text)
+}
+
+fn flow_text(value: &Value, depth: usize) -> Option<String> {
+    match value {
+        Value::Sequence(items) => {
+            if depth == 0 {
+                return None;
+            }
+            let parts: Option<Vec<String>> = items.iter().map(|v| flow_text(v, depth - 1)).collect();
+            Some(format!("[{}]", parts?.join(", ")))
+        }
+        Value::Mapping(map) => {
+            if depth == 0 {
+                return None;
+            }
+            let parts: Option<Vec<String>> = map
+                .iter()
+                .map(|(k, v)| Some(format!("{}: {}", flow_scalar(k)?, flow_text(v, depth - 1)?)))
+                .collect();
+            Some(format!("{{{}}}", parts?.join(", ")))
+        }
+        _ => flow_scalar(value),
+    }
+}
+
+/// A scalar as serde_yaml writes it, when it means the same inside `[...]` and `{...}`.
+fn flow_scalar(value: &Value) -> Option<String> {
+    let text = scalar(value)?;
+    let quoted = text.starts_with('\'') || text.starts_with('"');
+    (quoted || !text.contains([',', '[', ']', '{', '}', '#'])).then_some(text)
+}
+
+/// A scalar as serde_yaml writes it, when it takes one line.
+fn scalar(value: &Value) -> Option<String> {
+    if matches!(value, Value::Sequence(_) | Value::Mapping(_) | Value::Tagged(_)) {
+        return None;
+    }
+    let text = serde_yaml::to_string(value).ok()?;
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    (!text.contains('\n') && !text.starts_with('|') && !text.starts_with('>')).then(|| text.to_string())
+}
