@@ -153,17 +153,11 @@ pub fn build(
                 for (a, manifest_a) in animations.iter_mut().zip(&m.animations) {
                     match scene.animations.iter().find(|x| x.name == manifest_a.name) {
                         Some(gltf_a) => {
-                            a.keyframes = keyframes::keyframes(
-                                &scene,
-                                &skeleton,
-                                gltf_a,
-                                a.frame_duration,
-                                scale,
-                                &manifest_a.exact_angles,
-                            )
-                            .map_err(|e| {
-                                gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
-                            })?;
+                            a.keyframes =
+                                keyframes::keyframes(&scene, &skeleton, gltf_a, a, scale, manifest_a)
+                                    .map_err(|e| {
+                                        gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
+                                    })?;
                         }
                         None if !manifest_a.keyframe_boxes.is_empty() => {
                             return Err(gltf_place.error(

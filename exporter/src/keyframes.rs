@@ -1,23 +1,31 @@
 //! glTF animations → TR keyframes: sample at k × frame duration / 30 s, take each joint's
 //! rotation relative to its parent from the evaluated joint transforms and inverse bind matrices
 //! (never assuming identity rest rotations), and decompose it into TR's Y·X·Z angles.
+//!
+//! The game plays as many keyframes as the animation's frame range holds
+//! ([`wadforge_format::Animation::played_keyframes`]), so an action of another length is refused,
+//! unless it is the shorter length the animation had when imported (a file whose keyframe data
+//! ends before the range does).
 
 use wadforge_format::pose::{rotation_from_matrix, Transform};
 use wadforge_format::{BoundingBox, Keyframe, Rotation};
+use wadforge_manifests::AnimationManifest;
 
 use crate::input::{Animation, Property, Scene};
 use crate::math;
 use crate::skeleton::{to_tr, Skeleton};
 
-/// Keyframes of `animation` (bounding boxes left empty for the caller).
+/// Keyframes of `animation` for `tr` (its state machine built from `manifest`; bounding boxes
+/// left empty for the caller).
 pub(crate) fn keyframes(
     scene: &Scene,
     skeleton: &Skeleton,
     animation: &Animation,
-    frame_duration: u8,
+    tr: &wadforge_format::Animation,
     tr_units_per_metre: f64,
-    exact: &[wadforge_manifests::ExactAngles],
+    manifest: &AnimationManifest,
 ) -> Result<Vec<Keyframe>, String> {
+    let (frame_duration, exact) = (tr.frame_duration, &manifest.exact_angles);
     let tick = frame_duration.max(1) as f64 / 30.0;
     let end = animation
         .channels
@@ -31,6 +39,7 @@ pub(crate) fn keyframes(
             animation.name
         ));
     }
+    played(tr, count, manifest)?;
     let mut keyframes: Vec<Keyframe> = Vec::with_capacity(count);
     for k in 0..count {
         let t = (k as f64 * tick) as f32;
@@ -79,6 +88,25 @@ pub(crate) fn keyframes(
         });
     }
     Ok(keyframes)
+}
+
+/// Refuses an action of `count` keyframes that the frame range does not play, unless the
+/// animation had that many when imported, fewer than its range plays (the file's keyframe data
+/// ended before its range did).
+fn played(tr: &wadforge_format::Animation, count: usize, manifest: &AnimationManifest) -> Result<(), String> {
+    let played = tr.played_keyframes();
+    if count == played || (count == manifest.keyframe_boxes.len() && count < played) {
+        return Ok(());
+    }
+    let d = tr.frame_duration.max(1) as usize;
+    Err(format!(
+        "the action has {count} keyframes (one every {d} ticks of 1/30 s), but frames: {} with \
+         frame_duration: {} plays {played}; set frames to {} in the manifest, or make the action \
+         {played} keyframes long",
+        manifest.frames,
+        tr.frame_duration,
+        (count - 1) * d + 1
+    ))
 }
 
 /// Whether the angle set `r` gives the rotation `m` (within TR's angle resolution).

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};
+use wadforge_fixtures::sharing::shared_keyframes;
 use wadforge_format::catalog::Game;
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{Shading, Wad};
@@ -129,6 +130,9 @@ fn blender_round_trip_keeps_every_fixture_object() {
         // Every vertex, polygon, texel, normal and shade exact; angles within 1 unit (4096 = 360°).
         assert_identical(name, &model, &built.wad);
         eprintln!("{name}: same content after Blender; notes: {:?}", built.notes);
+        // The written WAD stores the keyframes several animations hold once, as before.
+        let shared = |w: &Wad| shared_keyframes(&wadforge_format::wad::write(w, None).unwrap()).unwrap();
+        assert_eq!(shared(&built.wad), shared(&model), "{name}: shared keyframe data");
     }
 }
 

@@ -1,6 +1,7 @@
 //! Lossless round trip: every fixture, imported then built, has the same content, compared as
 //! `wadforge diff` compares (every vertex, polygon, texel, normal, shade and angle exact).
 
+use wadforge_fixtures::sharing::shared_keyframes;
 use wadforge_format::Wad;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
@@ -78,4 +79,54 @@ fn separate_gltf_files_build_the_same() {
     let built = rebuild(&model, GltfFormat::Separate);
     let d = differences(&model, &built.wad);
     assert!(d.is_empty(), "{:#?}", &d[..d.len().min(12)]);
+}
+
+#[test]
+fn an_unedited_import_builds_back_the_shared_keyframe_data() {
+    let model = wadforge_fixtures::standard();
+    let original = wadforge_format::wad::write(&model, None).unwrap();
+    let (read, _) = wadforge_format::wad::read(&original).unwrap();
+    let built = rebuild(&read, GltfFormat::Glb);
+    let bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
+    let before = shared_keyframes(&original).unwrap();
+    assert!(before.len() >= 4, "the fixture shares keyframe data: {before:?}");
+    assert!(
+        before.iter().any(|s| s.size != s.other_size),
+        "the fixture shares keyframe data with another keyframe size: {before:?}"
+    );
+    // The same animations on the same data; offsets themselves move when keyframes elsewhere
+    // are stored in other angle encodings, as build may choose.
+    assert_eq!(shared_keyframes(&bytes).unwrap(), before);
+    let keyframe_bytes = |b: &[u8]| wadforge_format::wad::read(b).unwrap().1.keyframes.len;
+    assert!(keyframe_bytes(&bytes) <= keyframe_bytes(&original));
+}
+
+#[test]
+fn an_action_its_frame_range_does_not_play_is_refused() {
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model, GltfFormat::Glb);
+    let mut manifests = wadforge_manifests::load(dir.path()).unwrap();
+    let (name, keyframes) = manifests
+        .objects
+        .iter_mut()
+        .find_map(|o| match &mut o.manifest {
+            wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 51 => {
+                // One keyframe fewer in the range than in the action.
+                let a = &mut m.animations[1];
+                let keyframes = a.keyframe_boxes.len();
+                a.frames = (keyframes as u16 - 2) * a.frame_duration as u16 + 1;
+                Some((a.name.clone(), keyframes))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
+        .err()
+        .expect("the build is refused")
+        .to_string();
+    assert!(e.contains(&format!("animation {name}")), "{e}");
+    assert!(
+        e.contains(&format!("has {keyframes} keyframes")) && e.contains(&format!("plays {}", keyframes - 1)),
+        "{e}"
+    );
 }

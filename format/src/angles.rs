@@ -62,13 +62,6 @@ pub(crate) fn encode(rotation: &Rotation, out: &mut Vec<u16>) {
     }
 }
 
-/// Words the rotation takes once encoded.
-pub(crate) fn encoded_words(rotation: &Rotation) -> usize {
-    let mut scratch = Vec::with_capacity(2);
-    encode(rotation, &mut scratch);
-    scratch.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -607,7 +607,13 @@ pub(crate) struct KeyframeRun {
     pub offset: usize,
     /// Words per keyframe (box, root offset, angle sets, padding).
     pub size_words: usize,
+    /// Keyframes the animation plays.
     pub count: usize,
+    /// The first `strict` keyframes must be whole and decode: they are the animation's own data.
+    /// Later ones lie in data stored for other animations (the game reads on, with this
+    /// animation's keyframe size): the first that runs past the data or does not decode ends
+    /// the animation, since a file the game plays is never refused for it.
+    pub strict: usize,
     pub mesh_count: usize,
     pub angle_set: AngleSet,
 }
@@ -622,50 +628,98 @@ pub(crate) fn keyframe_header(words: &[u8]) -> (BoundingBox, [i16; 3]) {
 }
 
 /// Keyframes of fixed size: box, root offset, one angle set per mesh; words after the angles
-/// are padding. A keyframe running past the data, or angles running past its size, is an error.
+/// are padding. Within the run's strict part, a keyframe running past the data, or angles running
+/// past its size, is an error; past it, such a keyframe ends the run (see [`KeyframeRun::strict`]),
+/// and so does `read_on`, the keyframe words the file may still read past animations' own data
+/// (a bound on what overlapping runs decode, however many animations a damaged file points at
+/// one stretch of data).
 pub(crate) fn keyframes<E: RecordError>(
     data: &View<E>,
     run: &KeyframeRun,
     covered: &mut Coverage,
+    read_on: &mut usize,
 ) -> Result<Vec<Keyframe>, E> {
     let size = run.size_words;
     if size == 0 || run.count == 0 {
         return Ok(Vec::new());
     }
     let mesh_count = run.mesh_count;
+    let strict = run.strict.min(run.count);
     let too_small =
         |at: usize, needed: usize| data.error(at, E::keyframe_too_small(size as u8, mesh_count, needed));
     if size < KEYFRAME_HEADER_WORDS + mesh_count {
-        return Err(too_small(run.offset, KEYFRAME_HEADER_WORDS + mesh_count));
+        return if strict > 0 {
+            Err(too_small(run.offset, KEYFRAME_HEADER_WORDS + mesh_count))
+        } else {
+            Ok(Vec::new())
+        };
     }
     // Never allocate beyond what the data can hold.
     let room = data.len().saturating_sub(run.offset) / (size * 2);
     let mut keyframes = Vec::with_capacity(run.count.min(room + 1));
     let mut words = Vec::with_capacity(size);
     for k in 0..run.count {
-        let within = |e: E| e.within(|| format!("keyframe {k}"));
-        let at = run.offset + k * size * 2;
-        let raw = data.slice(at, size * 2).map_err(within)?;
-        words.clear();
-        words.extend(raw.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
-        let (bounding_box, offset) = keyframe_header(raw);
-        let mut used = KEYFRAME_HEADER_WORDS;
-        let mut rotations = Vec::with_capacity(mesh_count);
-        for m in 0..mesh_count {
-            let (rotation, n) = (run.angle_set)(&words[used..])
-                .ok_or_else(|| too_small(at, used + 1 + (mesh_count - m - 1)))
-                .map_err(within)?;
-            rotations.push(rotation);
-            used += n;
+        let reading_on = k >= strict;
+        if reading_on && *read_on < size {
+            break;
         }
-        covered.cover(at, used * 2);
-        keyframes.push(Keyframe {
-            bounding_box,
-            offset,
-            rotations,
-        });
+        let at = run.offset + k * size * 2;
+        match keyframe(data, at, size, mesh_count, run.angle_set, &mut words) {
+            Ok((keyframe, used)) => {
+                if reading_on {
+                    *read_on -= size;
+                }
+                covered.cover(at, used * 2);
+                keyframes.push(keyframe);
+            }
+            Err(e) if k < strict => {
+                let e = match e {
+                    Broken::Data(e) => e,
+                    Broken::AnglesPastSize(needed) => too_small(at, needed),
+                };
+                return Err(e.within(|| format!("keyframe {k}")));
+            }
+            Err(_) => break,
+        }
     }
     Ok(keyframes)
+}
+
+/// Why a keyframe could not be decoded.
+enum Broken<E> {
+    /// It runs past the data.
+    Data(E),
+    /// Its angle sets need this many words, more than its size.
+    AnglesPastSize(usize),
+}
+
+/// The keyframe of `size` words at byte `at`, and the words its header and angles use.
+fn keyframe<E: RecordError>(
+    data: &View<E>,
+    at: usize,
+    size: usize,
+    mesh_count: usize,
+    angle_set: AngleSet,
+    words: &mut Vec<u16>,
+) -> Result<(Keyframe, usize), Broken<E>> {
+    let raw = data.slice(at, size * 2).map_err(Broken::Data)?;
+    words.clear();
+    words.extend(raw.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
+    let (bounding_box, offset) = keyframe_header(raw);
+    let mut used = KEYFRAME_HEADER_WORDS;
+    let mut rotations = Vec::with_capacity(mesh_count);
+    for m in 0..mesh_count {
+        let (rotation, n) =
+            angle_set(&words[used..]).ok_or(Broken::AnglesPastSize(used + 1 + (mesh_count - m - 1)))?;
+        rotations.push(rotation);
+        used += n;
+    }
+    let keyframe = Keyframe {
+        bounding_box,
+        offset,
+        rotations,
+    };
+    Ok((keyframe, used))
 }
 
 /// Static record `i`: id, mesh pointer, visibility and collision boxes, flags. Returns the

@@ -1,6 +1,6 @@
 //! The TR2 and TR3 level readers against levels written from scratch (the TR1 fixture's content
 //! in each game's layout: 16-bit textiles, TR2/TR3 rooms, boxes, items and frames with one-axis
-//! and three-axis angle sets).
+//! and three-axis angle sets). Animations sharing frames are checked for TR1 here too.
 
 use wadforge_fixtures::levels::{tr2_fixture, tr3_fixture, LevelFixture};
 use wadforge_format::catalog::Game;
@@ -176,5 +176,45 @@ fn the_level_models_write_as_wads_and_read_back() {
         let bytes = wadforge_format::wad::write(&wad, None).expect("the model fits a WAD");
         let (back, _) = wadforge_format::wad::read(&bytes).expect("the WAD reads");
         assert_eq!(back, wad, "{game:?}");
+    }
+}
+
+/// Byte offset of the wolf's second animation record (32 bytes in TR1–TR3: frames 5..6 at one
+/// tick each, after a first animation of frames 0..4 at two ticks), found by its fields.
+fn second_wolf_animation(bytes: &[u8]) -> usize {
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let matches = (32..bytes.len() - 32)
+        .filter(|&p| {
+            let record = |at: usize, rate: u8, start: u16, end: u16| {
+                bytes[at + 4] == rate && u16_at(at + 16) == start && u16_at(at + 18) == end
+            };
+            record(p, 1, 5, 6) && record(p - 32, 2, 0, 4) && u16_at(p + 6) == 2
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(matches.len(), 1, "one such record");
+    matches[0]
+}
+
+#[test]
+fn an_animation_whose_frames_start_where_anothers_do_gets_the_frames_its_range_plays() {
+    for (game, fixture) in [
+        (Game::Tr1, wadforge_fixtures::levels::tr1_fixture()),
+        (Game::Tr2, tr2_fixture()),
+        (Game::Tr3, tr3_fixture()),
+    ] {
+        // The second animation pointed at the first one's frames, with its frame size.
+        let mut bytes = fixture.bytes.clone();
+        let at = second_wolf_animation(&bytes);
+        let first = at - 32;
+        let (offset, size) = (bytes[first..first + 4].to_vec(), bytes[first + 5]);
+        bytes[at..at + 4].copy_from_slice(&offset);
+        bytes[at + 5] = size;
+        let wad = level::read(&bytes)
+            .unwrap_or_else(|e| panic!("{game:?}: {e}"))
+            .wad;
+        let walk = &fixture.model.moveables[0].animations[0].keyframes;
+        // Its range plays two frames: the first animation's first two.
+        assert_eq!(wad.moveables[0].animations[1].keyframes, walk[..2], "{game:?}");
+        assert_eq!(wad.moveables[0].animations[0].keyframes, *walk, "{game:?}");
     }
 }

@@ -332,8 +332,9 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     })
 }
 
-/// Where an animation's frames are: `ceil((frame_end − frame_start) / frame_rate) + 1` frames
-/// from byte `offset` of the frame data; `size` is the record's FrameSize byte (words).
+/// Where an animation's frames are: the frames its range plays
+/// ([`Animation::played_keyframes`]) from byte `offset` of the frame data, whatever other
+/// animation's frames they also are; `size` is the record's FrameSize byte (words).
 pub(super) struct FrameRange {
     pub offset: usize,
     pub size: u8,
@@ -392,9 +393,7 @@ impl Decoder<'_, '_> {
         let range = FrameRange {
             offset: r.frame_offset as usize,
             size: r.frame_size,
-            count: (r.frame_end.saturating_sub(r.frame_start) as usize)
-                .div_ceil(r.frame_duration.max(1) as usize)
-                + 1,
+            count: animation.played_keyframes(),
         };
         animation.keyframes = match self.t.game {
             Game::Tr1 => self.tr1_keyframes(&range, mesh_count)?,
@@ -403,6 +402,8 @@ impl Decoder<'_, '_> {
                     offset: range.offset,
                     size_words: range.size as usize,
                     count: range.count,
+                    // Levels are read as the game reads them: every played frame must be there.
+                    strict: range.count,
                     mesh_count,
                     angle_set: if game == Game::Tr4 {
                         crate::angles::decode
@@ -410,7 +411,8 @@ impl Decoder<'_, '_> {
                         super::tr2::angle_set
                     },
                 };
-                records::keyframes(&self.t.frames, &run, &mut Coverage::default())?
+                // Every frame is strict: none is read past the animation's own data.
+                records::keyframes(&self.t.frames, &run, &mut Coverage::default(), &mut 0)?
             }
         };
         Ok(animation)

@@ -37,10 +37,22 @@ pub struct Animation {
     pub next_frame: u16,
     pub state_changes: Vec<StateChange>,
     pub commands: Vec<Command>,
+    /// The keyframes the game plays: [`Animation::played_keyframes`] of them, each from its own
+    /// stored pose (several animations may store theirs in one stretch of a file).
     pub keyframes: Vec<Keyframe>,
 }
 
 impl Animation {
+    /// Keyframes the game steps through for this frame range:
+    /// `ceil((frame_end − frame_start) / frame_duration) + 1`. The game shows keyframe
+    /// `(frame − frame_start) / frame_duration` and, between keyframes, interpolates towards the
+    /// next one, so a last frame that falls between two keyframes still reads the later one. A
+    /// `frame_end` before `frame_start` plays one keyframe; a duration of 0 counts as 1.
+    pub fn played_keyframes(&self) -> usize {
+        let frames = self.frame_end.saturating_sub(self.frame_start) as usize;
+        frames.div_ceil(self.frame_duration.max(1) as usize) + 1
+    }
+
     /// A fingerprint of the poses (root offsets and angles, modulo a turn), to tell an unedited
     /// animation from an edited one. FNV-1a.
     pub fn poses_fingerprint(&self) -> u64 {

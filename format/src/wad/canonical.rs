@@ -1,17 +1,17 @@
 //! The canonical layout of a model: meshes deduplicated by content, each moveable's links,
-//! animations, state changes, dispatches, commands and keyframes contiguous and in order.
+//! animations, state changes, dispatches, commands and keyframes contiguous and in order, and
+//! keyframe data another animation of the moveable already stores shared
+//! ([`super::keyframe_data`]).
 
 use std::collections::HashMap;
 
 use super::error::WriteError;
+use super::keyframe_data::KeyframeData;
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
-use crate::angles;
+use super::writer::keyframe_words;
 use crate::links::ops_from_parents;
 use crate::model::{Mesh, Wad};
-
-/// Words before a keyframe's angles: bounding box and root offset.
-const KEYFRAME_HEADER_WORDS: usize = 9;
 
 pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
     let mut mesh_offsets: Vec<Option<u32>> = vec![None; wad.meshes.len()];
@@ -50,6 +50,7 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
     }
 
     let mut next = Cursors::default();
+    let mut keyframe_data = KeyframeData::default();
     let mut moveables = Vec::with_capacity(wad.moveables.len());
     let mut pointer = 0usize;
     for (i, m) in wad.moveables.iter().enumerate() {
@@ -88,19 +89,16 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
                 )
             })?
         };
-        let keyframe_offset = next.keyframe_bytes;
+        let keyframe_offset = keyframe_data.len() * 2;
+        let mut moveable_keyframes = keyframe_data.moveable();
         let mut animations = Vec::with_capacity(m.animations.len());
         for a in &m.animations {
-            let angle_words = a
-                .keyframes
-                .iter()
-                .map(|k| k.rotations.iter().map(angles::encoded_words).sum::<usize>())
-                .max();
-            let keyframe_size = angle_words.map_or(0, |w| KEYFRAME_HEADER_WORDS + w);
-            if keyframe_size > u8::MAX as usize {
+            let keyframes: Vec<Vec<u16>> = a.keyframes.iter().map(keyframe_words).collect();
+            let own_size = keyframes.iter().map(Vec::len).max().unwrap_or(0);
+            if own_size > u8::MAX as usize {
                 return Err(out_of_range(
                     &format!("{}: words per keyframe", object()),
-                    keyframe_size,
+                    own_size,
                     u8::MAX as usize,
                     "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
                 ));
@@ -114,14 +112,20 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
             next.state_changes += a.state_changes.len();
             let command_offset = to_u16(next.command_words, "command words before this animation")?;
             next.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
+            // An animation without keyframes points at the end of the data so far.
+            let (keyframe_offset, keyframe_size) = if keyframes.is_empty() {
+                (moveable_keyframes.len(), 0)
+            } else {
+                let placed = moveable_keyframes.place(&keyframes, own_size);
+                (placed.offset, placed.size)
+            };
             animations.push(AnimationLayout {
-                keyframe_offset: to_u32(next.keyframe_bytes, "bytes of keyframes")?,
+                keyframe_offset: to_u32(keyframe_offset * 2, "bytes of keyframes")?,
                 keyframe_size: keyframe_size as u8,
                 state_changes_index,
                 dispatch_indices,
                 command_offset,
             });
-            next.keyframe_bytes += a.keyframes.len() * keyframe_size * 2;
             next.animations += 1;
         }
         moveables.push(MoveableLayout {
@@ -151,7 +155,7 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
         dispatches: plain(next.dispatches * 8),
         commands: plain(next.command_words * 2),
         links: plain(next.link_words * 4),
-        keyframes: plain(next.keyframe_bytes),
+        keyframes: plain(keyframe_data.len() * 2),
         moveables,
         statics,
     })
@@ -165,7 +169,6 @@ struct Cursors {
     dispatches: usize,
     command_words: usize,
     link_words: usize,
-    keyframe_bytes: usize,
 }
 
 fn out_of_range(what: &str, value: usize, max: usize, hint: &'static str) -> WriteError {

@@ -2,11 +2,13 @@
 //!
 //! [`read`] decodes a file into a [`Wad`] and the [`Layout`] it had; [`write`] encodes a model,
 //! following a layout when given one (byte-identical round trip) and canonically otherwise
-//! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object).
+//! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object,
+//! keyframe data shared where animations of an object store the same words).
 
 mod bytes;
 mod canonical;
 mod error;
+mod keyframe_data;
 mod layout;
 mod mesh;
 mod package;

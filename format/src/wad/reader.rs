@@ -61,7 +61,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
         lateral: true,
     };
     let mut d = Decoder {
-        keyframe_counts: keyframe_counts(&tables, &keyframes)?,
+        own_keyframes: own_keyframes(&tables, &keyframes)?,
+        read_on: READ_ON_PER_WORD * keyframes.len() / 2,
         tables,
         links,
         keyframes,
@@ -163,13 +164,21 @@ struct Decoder<'a> {
     tables: AnimationTables<'a, ReadError>,
     links: View<'a>,
     keyframes: View<'a>,
-    keyframe_counts: Vec<usize>,
+    /// Whole keyframes of each animation's own data (see [`own_keyframes`]).
+    own_keyframes: Vec<usize>,
+    /// Keyframe words the animations may still read past their own data, in data stored for
+    /// others: a few times the keyframe data, far more than files that share keyframes need.
+    read_on: usize,
     covered: Covered,
 }
 
-/// Keyframes of each animation: from its offset to the offset of the next animation with
-/// keyframes (or the package end), in records of its keyframe size.
-fn keyframe_counts(tables: &AnimationTables<ReadError>, keyframes: &View) -> Result<Vec<usize>, ReadError> {
+/// How many times over the animations may read the keyframe data past their own.
+const READ_ON_PER_WORD: usize = 4;
+
+/// Whole keyframes of each animation's own data: from its offset to the offset of the next
+/// animation with keyframes (or the package end), in records of its keyframe size. Animations
+/// that share keyframes with a later one (same offset) own none.
+fn own_keyframes(tables: &AnimationTables<ReadError>, keyframes: &View) -> Result<Vec<usize>, ReadError> {
     let n = tables.animation_count;
     let mut counts = vec![0; n];
     let mut next_start = keyframes.len();
@@ -246,14 +255,22 @@ impl Decoder<'_> {
         if r.frame_size > 0 {
             self.tables.check_frame_offset(&r, &self.keyframes)?;
         }
+        // The keyframes the game plays, decoded with this animation's own keyframe size, from
+        // wherever they are stored: several animations may share one stretch of keyframe data.
         let run = KeyframeRun {
             offset: r.frame_offset as usize,
             size_words: r.frame_size as usize,
-            count: self.keyframe_counts[g],
+            count: animation.played_keyframes(),
+            strict: self.own_keyframes[g],
             mesh_count,
             angle_set: angles::decode,
         };
-        animation.keyframes = records::keyframes(&self.keyframes, &run, &mut self.covered.keyframes)?;
+        animation.keyframes = records::keyframes(
+            &self.keyframes,
+            &run,
+            &mut self.covered.keyframes,
+            &mut self.read_on,
+        )?;
         let layout = AnimationLayout {
             keyframe_offset: r.frame_offset,
             keyframe_size: r.frame_size,

@@ -8,7 +8,7 @@ use super::mesh;
 use super::package::PackageWriter;
 use crate::angles;
 use crate::links::parents_from_ops;
-use crate::model::{Animation, Moveable, Wad};
+use crate::model::{Animation, Keyframe, Moveable, Wad};
 
 pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
     let mismatch = |what: String| WriteError::LayoutMismatch(what);
@@ -337,17 +337,7 @@ impl Tables {
 
         let size = al.keyframe_size as usize;
         for (k, keyframe) in a.keyframes.iter().enumerate() {
-            let mut words: Vec<u16> = keyframe
-                .bounding_box
-                .to_file_order()
-                .iter()
-                .map(|&v| v as u16)
-                .collect();
-            words.extend(keyframe.offset.iter().map(|&v| v as u16));
-            keyframe
-                .rotations
-                .iter()
-                .for_each(|r| angles::encode(r, &mut words));
+            let words = keyframe_words(keyframe);
             if words.len() > size {
                 return Err(WriteError::LayoutMismatch(format!(
                     "keyframe {k} needs {} words, the layout gives {size}",
@@ -361,6 +351,22 @@ impl Tables {
         }
         Ok(())
     }
+}
+
+/// A keyframe as stored: box, root offset, then each angle set (no padding).
+pub(super) fn keyframe_words(keyframe: &Keyframe) -> Vec<u16> {
+    let mut words: Vec<u16> = keyframe
+        .bounding_box
+        .to_file_order()
+        .iter()
+        .map(|&v| v as u16)
+        .collect();
+    words.extend(keyframe.offset.iter().map(|&v| v as u16));
+    keyframe
+        .rotations
+        .iter()
+        .for_each(|r| angles::encode(r, &mut words));
+    words
 }
 
 fn words_to_bytes(words: &[u16]) -> Vec<u8> {
