@@ -83,9 +83,9 @@ fn model() -> Wad {
                 animation(0, 1, walk.clone()),
                 // Every other keyframe of the walk, twice as slow: twice the walk's size apart.
                 animation(4, 2, vec![walk[0].clone(), walk[2].clone()]),
-                // The walk's second and third keyframes: shorter, from a keyframe boundary.
+                // The walk's second and third keyframes, and its third alone (a word shorter
+                // than the walk's keyframe size): inside the walk's data, so stored anew.
                 animation(7, 1, walk[1..3].to_vec()),
-                // The walk's third keyframe alone: a word shorter than the walk's keyframe size.
                 animation(9, 1, vec![walk[2].clone()]),
                 // The run's first two keyframes, before the run.
                 animation(10, 3, run[..2].to_vec()),
@@ -118,19 +118,20 @@ fn each_animation_reads_its_own_keyframes_from_shared_data() {
     assert_eq!(wad::write(&read, Some(&layout)).unwrap(), bytes);
 
     let size = WALK_SIZE as u32 * 2;
-    let run_at = 4 * size;
+    let (middle_at, third_at) = (4 * size, 6 * size);
+    let run_at = third_at + size - 2;
     assert_eq!(
         placement(&layout),
         [
             (0, WALK_SIZE),
             (0, 2 * WALK_SIZE),
-            (size, WALK_SIZE),
-            (2 * size, WALK_SIZE - 1),
+            (middle_at, WALK_SIZE),
+            (third_at, WALK_SIZE - 1),
             (run_at, WALK_SIZE),
             (run_at, WALK_SIZE),
         ]
     );
-    // The walk and the run, each stored once.
+    // The walk and the run, each stored once; the keyframes inside the walk's data again.
     assert_eq!(layout.keyframes.len as u32, run_at + 3 * size);
 }
 

@@ -1,18 +1,20 @@
 //! The keyframes package of a canonical layout, filled animation by animation, and the sharing
 //! of keyframe data between animations of one moveable.
 //!
-//! An animation's keyframes go where the same words already stand, starting at a keyframe
-//! boundary of an earlier animation of the moveable, read with a keyframe size of the
-//! animation's own (its longest keyframe, or that animation's keyframe size or a multiple of it
-//! when its keyframes are padded to it there). The reader gives every animation the keyframes its
-//! frame range plays from its own offset with its own size, so each gets its keyframes back; the
-//! package keeps the sharing a file had (same offsets, no growth) and never grows for it.
+//! An animation's keyframes go where the same words already stand at the start of an earlier
+//! animation's data in the moveable, read with a keyframe size of the animation's own (its
+//! longest keyframe, or that animation's keyframe size or a multiple of it when its keyframes are
+//! padded to it there). The reader gives every animation the keyframes its frame range plays from
+//! its own offset with its own size, so each gets its keyframes back; the package keeps the
+//! sharing real files have (animations whose keyframes start where another's do, with other
+//! lengths or keyframe sizes) and never grows for it.
 //!
-//! Offsets of animations with keyframes never decrease in table order: readers that count an
-//! animation's keyframes by the distance to the next animation's offset (TombLib, WadMerger)
-//! would read a negative distance otherwise. So an animation shares only data at or after the
-//! offsets of the moveable's earlier animations. (Animations without keyframes point at the end
-//! of the data; those readers count no keyframes for them.)
+//! Only data that starts where another animation's starts is shared: the WAD document counts an
+//! animation's keyframes by the distance to the next animation's offset (as TombLib and
+//! WadMerger do), and an offset inside another animation's keyframes would cut that animation
+//! short for them, a pattern real files do not hold. For the same reason offsets never decrease
+//! in table order. (Animations without keyframes point at the end of the data; those readers
+//! count no keyframes for them.)
 
 /// Largest keyframe size (words) a record's byte holds.
 const MAX_SIZE: usize = u8::MAX as usize;
@@ -112,17 +114,15 @@ impl MoveableKeyframes<'_> {
                     .filter(|&s| s != own_size),
             );
             let strides: Vec<usize> = strides.collect();
-            for j in 0..other.count {
-                let offset = other.offset + j * other.size;
-                if offset < self.floor {
-                    continue;
-                }
-                for &size in &strides {
-                    if let Some(growth) = self.data.growth(offset, size, keyframes).filter(|&g| g < anew) {
-                        let key = (growth, offset, size != own_size, size);
-                        if key < best {
-                            best = key;
-                        }
+            let offset = other.offset;
+            if offset < self.floor {
+                continue;
+            }
+            for &size in &strides {
+                if let Some(growth) = self.data.growth(offset, size, keyframes).filter(|&g| g < anew) {
+                    let key = (growth, offset, size != own_size, size);
+                    if key < best {
+                        best = key;
                     }
                 }
             }
@@ -145,14 +145,26 @@ mod tests {
     }
 
     #[test]
-    fn a_run_of_another_animations_keyframes_is_shared_not_written_again() {
+    fn keyframes_that_start_another_animations_are_shared_not_written_again() {
         let mut data = KeyframeData::default();
         let mut m = data.moveable();
         let walk: Vec<Vec<u16>> = (0..5).map(|k| keyframe(100 * k, 12)).collect();
         let a = m.place(&walk, 12);
-        let b = m.place(&walk[2..4], 12);
-        assert_eq!((a.offset, b.offset, b.size), (0, 24, 12));
+        let b = m.place(&walk[..3], 12);
+        assert_eq!((a.offset, b.offset, b.size), (0, 0, 12));
         assert_eq!(data.len(), 60);
+    }
+
+    #[test]
+    fn keyframes_inside_another_animations_data_are_written_anew() {
+        // Sharing them would cut the walk short for readers that count by offset distance.
+        let mut data = KeyframeData::default();
+        let mut m = data.moveable();
+        let walk: Vec<Vec<u16>> = (0..5).map(|k| keyframe(100 * k, 12)).collect();
+        m.place(&walk, 12);
+        let b = m.place(&walk[2..4], 12);
+        assert_eq!(b.offset, 60);
+        assert_eq!(data.len(), 84);
     }
 
     #[test]
@@ -160,10 +172,10 @@ mod tests {
         let mut data = KeyframeData::default();
         let mut m = data.moveable();
         let mut walk: Vec<Vec<u16>> = (0..3).map(|k| keyframe(100 * k, 12)).collect();
-        walk[1].truncate(11);
+        walk[0].truncate(11);
         let a = m.place(&walk, 12);
-        let pose = m.place(&walk[1..2], 11);
-        assert_eq!((a.offset, pose.offset, pose.size), (0, 12, 11));
+        let pose = m.place(&walk[..1], 11);
+        assert_eq!((a.offset, pose.offset, pose.size), (0, 0, 11));
         assert_eq!(data.len(), 36);
     }
 
