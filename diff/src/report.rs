@@ -255,6 +255,24 @@ impl Report {
     }
 }
 
+impl Report {
+    /// The objects that differ, each with at most `limit` of its differences, a line each: what
+    /// a test or a log says when content was expected to be the same.
+    pub fn differing_text(&self, limit: usize) -> String {
+        let mut out = String::new();
+        for object in self.objects.iter().filter(|o| !o.is_identical()) {
+            out.push_str(&format!("{} {}:\n", object.kind, object.id));
+            for d in object.differences.iter().take(limit) {
+                out.push_str(&format!("    {d}\n"));
+            }
+            if object.differences.len() > limit {
+                out.push_str(&format!("    … and {} more\n", object.differences.len() - limit));
+            }
+        }
+        out
+    }
+}
+
 impl ObjectDiff {
     pub fn is_identical(&self) -> bool {
         self.differences.is_empty()

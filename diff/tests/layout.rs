@@ -6,24 +6,11 @@ use wadforge_diff::{diff, Options, Report};
 use wadforge_format::{wad, Page, Wad};
 
 fn assert_identical(what: &str, report: &Report) {
-    let differing: Vec<String> = report
-        .objects
-        .iter()
-        .filter(|o| !o.is_identical())
-        .map(|o| {
-            format!(
-                "{} {}: {:?}",
-                o.kind,
-                o.id,
-                &o.differences[..o.differences.len().min(5)]
-            )
-        })
-        .collect();
     assert!(
         report.is_identical(),
         "{what}: {}\n{}",
         report.summary(),
-        differing.join("\n")
+        report.differing_text(5)
     );
 }
 

@@ -363,23 +363,11 @@ fn strict_differences(expected: &Wad, actual: &Wad) -> wadforge_diff::Report {
 
 fn assert_identical(name: &str, expected: &Wad, actual: &Wad) {
     let report = strict_differences(expected, actual);
-    let differing: Vec<String> = report
-        .objects
-        .iter()
-        .filter(|o| !o.is_identical())
-        .map(|o| {
-            format!(
-                "{:?} {}: {:?}",
-                o.kind,
-                o.id,
-                &o.differences[..o.differences.len().min(5)]
-            )
-        })
-        .collect();
     assert!(
         report.is_identical(),
-        "{name}: {}\n{differing:#?}",
-        report.summary()
+        "{name}: {}\n{}",
+        report.summary(),
+        report.differing_text(5)
     );
 }
 
