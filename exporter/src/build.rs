@@ -159,7 +159,7 @@ pub fn build(
                                         gltf_place.error(Some(format!("animation {}", manifest_a.name)), e)
                                     })?;
                         }
-                        None if !manifest_a.keyframe_boxes.is_empty() => {
+                        None if !manifest_a.kept_exactly.keyframe_boxes.is_empty() => {
                             return Err(gltf_place.error(
                                 Some(format!("animation {}", manifest_a.name)),
                                 "the glTF has no animation of this name; keep the action's name in Blender (or remove the animation from the manifest)",
@@ -174,8 +174,16 @@ pub fn build(
                     bones: skeleton.names.clone(),
                     meshes,
                     links,
-                    boxes: m.animations.iter().map(|a| a.keyframe_boxes.clone()).collect(),
-                    fingerprints: m.animations.iter().map(|a| a.pose_fingerprint.clone()).collect(),
+                    boxes: m
+                        .animations
+                        .iter()
+                        .map(|a| a.kept_exactly.keyframe_boxes.clone())
+                        .collect(),
+                    fingerprints: m
+                        .animations
+                        .iter()
+                        .map(|a| a.kept_exactly.pose_fingerprint.clone())
+                        .collect(),
                     animations,
                     dressed_by: m.dressed_by.as_ref().map(|d| d.body),
                     place,

@@ -25,7 +25,7 @@ pub(crate) fn keyframes(
     tr_units_per_metre: f64,
     manifest: &AnimationManifest,
 ) -> Result<Vec<Keyframe>, String> {
-    let (frame_duration, exact) = (tr.frame_duration, &manifest.exact_angles);
+    let (frame_duration, exact) = (tr.frame_duration, &manifest.kept_exactly.exact_angles);
     let tick = frame_duration.max(1) as f64 / 30.0;
     let end = animation
         .channels
@@ -95,7 +95,7 @@ pub(crate) fn keyframes(
 /// ended before its range did).
 fn played(tr: &wadforge_format::Animation, count: usize, manifest: &AnimationManifest) -> Result<(), String> {
     let played = tr.played_keyframes();
-    if count == played || (count == manifest.keyframe_boxes.len() && count < played) {
+    if count == played || (count == manifest.kept_exactly.keyframe_boxes.len() && count < played) {
         return Ok(());
     }
     let d = tr.frame_duration.max(1) as usize;

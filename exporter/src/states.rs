@@ -298,9 +298,7 @@ mod tests {
             },
             state_changes: Vec::new(),
             commands: Vec::new(),
-            exact_angles: Vec::new(),
-            pose_fingerprint: None,
-            keyframe_boxes: Vec::new(),
+            kept_exactly: KeptExactly::default(),
         }
     }
 

@@ -113,7 +113,7 @@ fn an_action_its_frame_range_does_not_play_is_refused() {
             wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 51 => {
                 // One keyframe fewer in the range than in the action.
                 let a = &mut m.animations[1];
-                let keyframes = a.keyframe_boxes.len();
+                let keyframes = a.kept_exactly.keyframe_boxes.len();
                 a.frames = (keyframes as u16 - 2) * a.frame_duration as u16 + 1;
                 Some((a.name.clone(), keyframes))
             }

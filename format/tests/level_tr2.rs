@@ -212,9 +212,10 @@ fn an_animation_whose_frames_start_where_anothers_do_gets_the_frames_its_range_p
         let wad = level::read(&bytes)
             .unwrap_or_else(|e| panic!("{game:?}: {e}"))
             .wad;
-        let walk = &fixture.model.moveables[0].animations[0].keyframes;
+        let wolf = |w: &wadforge_format::Wad| w.moveables.iter().find(|m| m.id == 7).unwrap().clone();
+        let walk = &wolf(&fixture.model).animations[0].keyframes;
         // Its range plays two frames: the first animation's first two.
-        assert_eq!(wad.moveables[0].animations[1].keyframes, walk[..2], "{game:?}");
-        assert_eq!(wad.moveables[0].animations[0].keyframes, *walk, "{game:?}");
+        assert_eq!(wolf(&wad).animations[1].keyframes, walk[..2], "{game:?}");
+        assert_eq!(wolf(&wad).animations[0].keyframes, *walk, "{game:?}");
     }
 }

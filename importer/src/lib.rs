@@ -272,8 +272,10 @@ pub fn import(
         let gltf_files = document.into_files(&stem, options.format);
         let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
         let manifest = with_gltf(manifest, gltf_name);
-        let header =
-            format!("wadforge object manifest: {slot}. Edit the glTF beside it in Blender; see README.md.");
+        let header = format!(
+            "wadforge object manifest: {slot}. Edit the glTF beside it in Blender; see README.md.\n\
+             Values under `kept_exactly:` let an unedited object build back exactly: they need no editing."
+        );
         files.extend(gltf_files.into_iter().map(|(name, bytes)| OutputFile {
             path: format!("{kind}/{name}"),
             bytes,

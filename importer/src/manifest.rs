@@ -91,10 +91,12 @@ pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<Anim
                     })
                     .collect(),
                 commands: a.commands.iter().map(|c| command(c, first)).collect(),
-                exact_angles: exact_angles(a),
-                pose_fingerprint: (!a.keyframes.is_empty())
-                    .then(|| format!("{:016x}", a.poses_fingerprint())),
-                keyframe_boxes: a.keyframes.iter().map(|k| bounds(k.bounding_box)).collect(),
+                kept_exactly: KeptExactly {
+                    pose_fingerprint: (!a.keyframes.is_empty())
+                        .then(|| format!("{:016x}", a.poses_fingerprint())),
+                    exact_angles: exact_angles(a),
+                    keyframe_boxes: a.keyframes.iter().map(|k| bounds(k.bounding_box)).collect(),
+                },
             }
         })
         .collect()

@@ -57,6 +57,58 @@ pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Manifest
     })
 }
 
+/// An object manifest of format 1, whose animations kept their exactness values beside the
+/// editable ones: read as format 2 with those values under `kept_exactly`.
+fn parse_format_1(path: &Path, text: &str) -> Result<ObjectManifest, ManifestError> {
+    // Most read as format 2 as they are (no exactness values, or a static): then errors keep
+    // their line numbers.
+    let as_format_2 = parse(path, text);
+    let mut value: serde_yaml::Value = match as_format_2 {
+        Ok(manifest) => return Ok(manifest),
+        Err(e) => match parse(path, text) {
+            Ok(value) if holds_format_1_keys(&value) => value,
+            _ => return Err(e),
+        },
+    };
+    let animations = value
+        .get_mut("moveable")
+        .and_then(|m| m.get_mut("animations"))
+        .and_then(|a| a.as_sequence_mut());
+    for animation in animations.into_iter().flatten() {
+        let Some(animation) = animation.as_mapping_mut() else {
+            continue;
+        };
+        let mut kept = serde_yaml::Mapping::new();
+        for key in KeptExactly::FORMAT_1_KEYS {
+            if let Some(v) = animation.remove(key) {
+                kept.insert(key.into(), v);
+            }
+        }
+        if !kept.is_empty() {
+            animation.insert("kept_exactly".into(), serde_yaml::Value::Mapping(kept));
+        }
+    }
+    serde_yaml::with::singleton_map_recursive::deserialize(value).map_err(|e: serde_yaml::Error| {
+        ManifestError::Syntax {
+            path: path.to_path_buf(),
+            location: None,
+            message: format!("{e} (a manifest of format 1: import the WAD again for line numbers)"),
+        }
+    })
+}
+
+/// Whether an animation of the manifest has a format 1 exactness key beside its editable values.
+fn holds_format_1_keys(value: &serde_yaml::Value) -> bool {
+    let animations = value
+        .get("moveable")
+        .and_then(|m| m.get("animations"))
+        .and_then(|a| a.as_sequence());
+    animations
+        .into_iter()
+        .flatten()
+        .any(|a| KeptExactly::FORMAT_1_KEYS.iter().any(|key| a.get(key).is_some()))
+}
+
 /// Loads and validates `dir`.
 pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
     let project_path = dir.join(PROJECT_FILE);
@@ -65,11 +117,12 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
         path: path.to_path_buf(),
         what,
     };
-    if project.wadforge != SCHEMA_VERSION {
+    if !(OLDEST_SCHEMA_VERSION..=SCHEMA_VERSION).contains(&project.wadforge) {
         return Err(invalid(
             &project_path,
             format!(
-                "schema version {} is not supported (this wadforge reads {SCHEMA_VERSION})",
+                "schema version {} is not supported (this wadforge reads {OLDEST_SCHEMA_VERSION} to \
+                 {SCHEMA_VERSION}); import the WAD again with this wadforge",
                 project.wadforge
             ),
         ));
@@ -117,7 +170,12 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
     let mut ids = HashSet::new();
     for relative in &project.objects {
         let path = dir.join(relative);
-        let manifest: ObjectManifest = parse(&path, &read(&path)?)?;
+        let text = read(&path)?;
+        let manifest: ObjectManifest = if project.wadforge == 1 {
+            parse_format_1(&path, &text)?
+        } else {
+            parse(&path, &text)?
+        };
         validate_object(dir, &path, &manifest)?;
         let (kind, id) = match &manifest {
             ObjectManifest::Moveable(m) => ("moveable", m.id),

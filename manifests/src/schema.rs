@@ -7,7 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 /// The version of this schema; [`Project::wadforge`] must equal it.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+/// The oldest layout this wadforge reads: 1 kept the exactness values of an animation beside the
+/// values people edit (`exact_angles`, `pose_fingerprint`, `keyframe_boxes`), 2 under
+/// `kept_exactly`.
+pub const OLDEST_SCHEMA_VERSION: u32 = 1;
 
 /// File name of the top-level manifest.
 pub const PROJECT_FILE: &str = "wadforge.yaml";
@@ -189,18 +193,37 @@ pub struct AnimationManifest {
     pub state_changes: Vec<StateChangeManifest>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<CommandManifest>,
-    /// Angle sets that decomposing the glTF rotation would not give back (a rotation has two
-    /// angle sets, more at ±90° about X): build uses them while the glTF still shows that rotation.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub exact_angles: Vec<ExactAngles>,
+    /// What lets an unedited animation build back exactly; build recomputes what an edit
+    /// changes. Nothing here needs editing.
+    #[serde(default, skip_serializing_if = "KeptExactly::is_empty")]
+    pub kept_exactly: KeptExactly,
+}
+
+/// The values of an animation kept for exactness, after those people edit.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeptExactly {
     /// Fingerprint of the poses as imported: while the built keyframes have the same, the
     /// animation is unedited and build keeps `keyframe_boxes` exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pose_fingerprint: Option<String>,
+    /// Angle sets that decomposing the glTF rotation would not give back (a rotation has two
+    /// angle sets, more at ±90° about X): build uses them while the glTF still shows that rotation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exact_angles: Vec<ExactAngles>,
     /// Bounding box of each keyframe's pose. Build keeps them for unedited animations and computes
     /// them from the posed meshes otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keyframe_boxes: Vec<BoxBounds>,
+}
+
+impl KeptExactly {
+    /// The keys of format 1, which stood beside the editable values of an animation.
+    pub const FORMAT_1_KEYS: [&'static str; 3] = ["pose_fingerprint", "exact_angles", "keyframe_boxes"];
+
+    pub fn is_empty(&self) -> bool {
+        self.pose_fingerprint.is_none() && self.exact_angles.is_empty() && self.keyframe_boxes.is_empty()
+    }
 }
 
 /// The stored angles (4096 per turn) of one mesh in one keyframe.

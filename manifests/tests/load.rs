@@ -5,7 +5,7 @@ use std::path::Path;
 
 use wadforge_manifests::*;
 
-const PROJECT: &str = "wadforge: 1
+const PROJECT: &str = "wadforge: 2
 source: { file: test.wad, format: wad, version: 129 }
 game: TR4
 units: { tr_units_per_metre: 512, axes: rotate-180-about-z }
@@ -266,7 +266,7 @@ fn a_wrong_schema_version_is_refused() {
     let dir = valid_dir();
     write(
         dir.path(),
-        &[("wadforge.yaml", &PROJECT.replace("wadforge: 1", "wadforge: 7"))],
+        &[("wadforge.yaml", &PROJECT.replace("wadforge: 2", "wadforge: 7"))],
     );
     let e = load(dir.path()).unwrap_err().to_string();
     assert!(e.contains("schema version 7 is not supported"), "{e}");
@@ -282,4 +282,66 @@ fn duplicate_bone_names_are_refused() {
     write(dir.path(), &[("moveables/door.yaml", &two_bones)]);
     let e = load(dir.path()).unwrap_err().to_string();
     assert!(e.contains("bone `mesh_00` appears twice"), "{e}");
+}
+
+/// The door with its exactness values, as format 1 wrote them: beside the editable ones.
+const DOOR_FORMAT_1: &str = "moveable:
+  id: 300
+  slot: DOOR_TYPE1
+  gltf: door.glb
+  bones:
+    - name: mesh_00
+      sphere: { center: [0, -512, 0], radius: 600 }
+      lighting: normals
+  animations:
+    - name: 000_CLOSED
+      state: { id: 0 }
+      frame_duration: 1
+      frames: 1
+      speed: 0
+      acceleration: 0
+      next: { animation: 000_CLOSED, frame: 0 }
+      exact_angles:
+        - { keyframe: 0, mesh: 0, x: 1024, y: 2048, z: 2048 }
+      pose_fingerprint: 0123456789abcdef
+      keyframe_boxes:
+        - { min: [-1, -2, -3], max: [4, 5, 6] }
+";
+
+#[test]
+fn a_directory_of_format_1_still_loads_with_its_exactness_values() {
+    let dir = valid_dir();
+    write(
+        dir.path(),
+        &[
+            ("wadforge.yaml", &PROJECT.replace("wadforge: 2", "wadforge: 1")),
+            ("moveables/door.yaml", DOOR_FORMAT_1),
+        ],
+    );
+    let loaded = load(dir.path()).unwrap();
+    let ObjectManifest::Moveable(door) = &loaded.objects[0].manifest else {
+        panic!("the door is a moveable")
+    };
+    let kept = &door.animations[0].kept_exactly;
+    assert_eq!(kept.pose_fingerprint.as_deref(), Some("0123456789abcdef"));
+    assert_eq!((kept.exact_angles.len(), kept.exact_angles[0].x), (1, 1024));
+    assert_eq!(
+        kept.keyframe_boxes,
+        [BoxBounds {
+            min: [-1, -2, -3],
+            max: [4, 5, 6]
+        }]
+    );
+    // Written again, they stand under `kept_exactly:`, after what people edit.
+    let text = write_yaml(&loaded.objects[0].manifest, "door");
+    let (next, kept_at) = (text.find("next:").unwrap(), text.find("kept_exactly:").unwrap());
+    assert!(next < kept_at, "{text}");
+}
+
+#[test]
+fn format_2_keeps_exactness_values_only_under_kept_exactly() {
+    let dir = valid_dir();
+    write(dir.path(), &[("moveables/door.yaml", DOOR_FORMAT_1)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("door.yaml") && e.contains("exact_angles"), "{e}");
 }
