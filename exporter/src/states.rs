@@ -298,7 +298,7 @@ mod tests {
             },
             state_changes: Vec::new(),
             commands: Vec::new(),
-            kept_exactly: KeptExactly::default(),
+            kept_exactly: wadforge_manifests::KeptExactly::default(),
         }
     }
 
