@@ -6,6 +6,8 @@
 //!   flags), replacing the object of the same id or joining; `as_id` puts one object into another
 //!   slot.
 //! - [`remove()`]: objects out of a WAD, with the meshes, samples and pages only they used.
+//! - [`check::check`] / [`check::fix`]: the rules TRLE and the TR4 engine depend on; recomputing
+//!   spheres, keyframe boxes and normal lengths.
 //! - [`select()`]: which objects a list of slot names or ids means.
 //! - [`sounds`]: which sound ids a WAD's `.sfx`/`.sam` define.
 //!
@@ -13,6 +15,7 @@
 //! exactly; animation references that point into another object's animations are resolved
 //! (see [`references`]) and written again so they name the same animation.
 
+pub mod check;
 pub mod copy;
 pub mod merge;
 pub mod references;
