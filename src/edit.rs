@@ -232,3 +232,61 @@ fn report_sounds(dest: &Path, sounds: &std::collections::BTreeMap<u16, std::coll
         ),
     }
 }
+
+pub struct CheckArgs<'a> {
+    pub file: &'a Path,
+    pub json: bool,
+    pub fix: bool,
+    pub out: Option<&'a Path>,
+}
+
+/// Returns whether an error was found (exit code 1).
+pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
+    if args.fix != args.out.is_some() {
+        bail!("--fix needs -o OUT (the repaired WAD), and -o is only for --fix");
+    }
+    if let Some(out) = args.out {
+        refuse_overwrite(out, &[args.file])?;
+    }
+    let objects = input::read(args.file)?;
+    let input = edit_input(&objects);
+    let findings = wadforge_edit::check::check(&objects.model, objects.game, &input.starts);
+    let errors = wadforge_edit::check::has_errors(&findings);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&findings)?);
+    } else {
+        for f in &findings {
+            println!("{f}");
+        }
+        let count = |s| findings.iter().filter(|f| f.severity == s).count();
+        use wadforge_edit::check::Severity;
+        println!(
+            "{}: {} errors, {} warnings, {} notes",
+            args.file.display(),
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Note)
+        );
+    }
+    if let Some(out) = args.out {
+        if objects.format != "wad" {
+            bail!(
+                "--fix writes a WAD, and {} is a {}",
+                args.file.display(),
+                objects.description
+            );
+        }
+        let mut model = objects.model.clone();
+        let fixed = wadforge_edit::check::fix(&mut model, objects.game);
+        let bytes = wad::write(&model, None).context("the repaired model cannot be written as a WAD")?;
+        write_outputs(out, &model, &bytes, args.file)?;
+        eprintln!(
+            "fixed {} bounding spheres, {} keyframe boxes, {} normals; wrote {}",
+            fixed.spheres,
+            fixed.keyframe_boxes,
+            fixed.normals,
+            out.display()
+        );
+    }
+    Ok(errors)
+}

@@ -113,6 +113,23 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Check a WAD or level against the rules TRLE and the TR4 engine depend on; each finding
+    /// names the object, animation, mesh or polygon and what to do. Exit code 1 when an error is
+    /// found, 0 when only warnings and notes (or nothing), 2 when the file cannot be read.
+    Check {
+        /// The .wad or TR1–TR4 level to check (never modified).
+        file: PathBuf,
+        /// Print the findings as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Recompute what can be recomputed (bounding spheres, keyframe boxes, normal lengths) and
+        /// write the result to OUT; nothing else changes.
+        #[arg(long, requires = "out")]
+        fix: bool,
+        /// The repaired WAD (with --fix); never the input.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Compare the objects of two WADs or levels, value by value, whatever the file layout: per
     /// object `identical` or each difference (mesh, vertex, normal, polygon, texel, link, animation,
     /// state change, dispatch, command, keyframe, angle) with both values, then a summary line.
@@ -179,6 +196,21 @@ fn main() -> ExitCode {
             };
         }
         Command::Info { file, json } => info::run(&file, json),
+        Command::Check { file, json, fix, out } => {
+            return match edit::check(edit::CheckArgs {
+                file: &file,
+                json,
+                fix,
+                out: out.as_deref(),
+            }) {
+                Ok(false) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("wadforge: error: {e:#}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Copy {
             src,
             dest,

@@ -249,3 +249,48 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
     }
     assert_eq!(std::fs::read(&dest).unwrap(), before);
 }
+
+#[test]
+fn check_exits_0_on_a_sound_file_1_on_an_error_and_fix_writes_a_wad_that_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = write(&tmp.path().join("good.wad"), &wadforge_fixtures::standard());
+    let o = wadforge(&["check", s(&good)]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+
+    let mut broken = wadforge_fixtures::standard();
+    let croc = broken.moveables.iter_mut().find(|m| m.id == 51).unwrap();
+    croc.animations[0].next_frame = 9_999;
+    let bad = write(&tmp.path().join("bad.wad"), &broken);
+    let o = wadforge(&["check", s(&bad), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json[0]["rule"], "next-frame");
+    assert_eq!(json[0]["place"], "CROCODILE (moveable 51), animation 0");
+
+    let mut off = wadforge_fixtures::standard();
+    let k = off.moveables.iter().find(|m| m.id == 51).unwrap().meshes[0];
+    off.meshes[k].sphere.radius = 1;
+    let off = write(&tmp.path().join("off.wad"), &off);
+    let o = wadforge(&["check", s(&off)]);
+    assert_eq!(o.status.code(), Some(0), "a note is not an error");
+    let fixed = tmp.path().join("fixed.wad");
+    let o = wadforge(&["check", s(&off), "--fix", "-o", s(&fixed)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = wadforge(&["check", s(&fixed)]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+    // Only the repaired sphere differs.
+    let o = wadforge(&["diff", s(&off), s(&fixed)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("13 of 14 objects identical (1 differs)") && text.contains("sphere"),
+        "{text}"
+    );
+    // Unreadable input: exit 2, nothing written.
+    let garbage = tmp.path().join("garbage.wad");
+    std::fs::write(&garbage, b"\x81\0\0\0 not a wad").unwrap();
+    let out = tmp.path().join("never.wad");
+    let o = wadforge(&["check", s(&garbage), "--fix", "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+}
