@@ -52,14 +52,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
     write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
     if let Some(base) = args.base {
-        for ext in ["swd", "sam", "sfx"] {
-            let from = base.with_extension(ext);
-            let to = args.out.with_extension(ext);
-            if from.is_file() && !same_file(&from, &to) {
-                let data = std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
-                write_atomically(&to, &data)?;
-            }
-        }
+        copy_companions(base, args.out)?;
     }
     if let Some(dir) = args.pages {
         write_pages(dir, &built.wad)?;
@@ -81,7 +74,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -95,6 +88,20 @@ fn refuse_overwrite(out: &Path, input: &Path) -> anyhow::Result<()> {
             "{} is the base WAD; build into another file (wadforge never writes over its inputs)",
             out.display()
         );
+    }
+    Ok(())
+}
+
+/// Copies `base`'s sprite and sound files (`.swd`, `.sam`, `.sfx`), where it has them, beside `out`
+/// so that TRLE finds them.
+pub(crate) fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
+    for ext in ["swd", "sam", "sfx"] {
+        let from = base.with_extension(ext);
+        let to = out.with_extension(ext);
+        if from.is_file() && !same_file(&from, &to) {
+            let data = std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+            write_atomically(&to, &data)?;
+        }
     }
     Ok(())
 }

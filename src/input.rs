@@ -20,6 +20,8 @@ pub struct Objects {
     pub notes: Vec<String>,
     /// Polygons of a level whose texture is skewed on its sample: their exact UV corners.
     pub skewed: wadforge_importer::SkewedCorners,
+    /// Where a WAD's records sat (its animation table's order, for references across objects).
+    pub layout: Option<wad::Layout>,
 }
 
 pub fn read(path: &Path) -> anyhow::Result<Objects> {
@@ -28,7 +30,7 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
         .get(..4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     if matches!(version, Some(129 | 130)) {
-        let (model, _) =
+        let (model, layout) =
             wad::read(&bytes).with_context(|| format!("{} is not a valid WAD", path.display()))?;
         return Ok(Objects {
             version: model.version,
@@ -38,6 +40,7 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
             description: "TRLE WAD".into(),
             notes: Vec::new(),
             skewed: Default::default(),
+            layout: Some(layout),
         });
     }
     let level = level::read(&bytes)
@@ -67,5 +70,6 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
             .iter()
             .map(|a| ((a.mesh, a.polygon), a.corners))
             .collect(),
+        layout: None,
     })
 }

@@ -2,6 +2,7 @@
 
 mod build;
 mod diff;
+mod edit;
 mod import;
 mod info;
 mod input;
@@ -75,6 +76,63 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Copy objects (meshes, links, animations, keyframes, texels; statics' boxes and flags) from
+    /// a WAD or TR1–TR4 level into a WAD, exactly: each replaces the object of the same id or
+    /// joins. Only the samples they use come along, reusing texels DEST has; DEST's .swd, .sam and
+    /// .sfx are copied beside OUT.
+    #[command(
+        after_help = "Example: wadforge copy enemies.wad mylevel.wad -o mylevel_new.wad --only CROCODILE"
+    )]
+    Copy {
+        /// The .wad or TR1–TR4 level to copy from (never modified).
+        src: PathBuf,
+        /// The WAD to copy into (never modified).
+        dest: PathBuf,
+        /// The WAD to write; never one of the inputs.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// The objects to copy: slot names (of SRC's game) or ids, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        only: Vec<String>,
+        /// Put the (single) object into this slot of DEST instead: a TR4 slot name or an id.
+        #[arg(long = "as", value_name = "SLOT")]
+        as_slot: Option<String>,
+        /// No summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Remove objects from a WAD; meshes, samples and pages nothing uses any more go too, and the
+    /// other objects keep their exact content.
+    Remove {
+        /// The WAD to remove from (never modified).
+        wad: PathBuf,
+        /// The WAD to write; never the input.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// The objects to remove: slot names or ids, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        only: Vec<String>,
+        /// No summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Check a WAD or level against the rules TRLE and the TR4 engine depend on; each finding
+    /// names the object, animation, mesh or polygon and what to do. Exit code 1 when an error is
+    /// found, 0 when only warnings and notes (or nothing), 2 when the file cannot be read.
+    Check {
+        /// The .wad or TR1–TR4 level to check (never modified).
+        file: PathBuf,
+        /// Print the findings as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Recompute what can be recomputed (bounding spheres, keyframe boxes, normal lengths) and
+        /// write the result to OUT; nothing else changes.
+        #[arg(long, requires = "out")]
+        fix: bool,
+        /// The repaired WAD (with --fix); never the input.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Compare the objects of two WADs or levels, value by value, whatever the file layout: per
     /// object `identical` or each difference (mesh, vertex, normal, polygon, texel, link, animation,
     /// state change, dispatch, command, keyframe, angle) with both values, then a summary line.
@@ -141,6 +199,47 @@ fn main() -> ExitCode {
             };
         }
         Command::Info { file, json } => info::run(&file, json),
+        Command::Check { file, json, fix, out } => {
+            return match edit::check(edit::CheckArgs {
+                file: &file,
+                json,
+                fix,
+                out: out.as_deref(),
+            }) {
+                Ok(false) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("wadforge: error: {e:#}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Command::Copy {
+            src,
+            dest,
+            out,
+            only,
+            as_slot,
+            quiet,
+        } => edit::copy(edit::CopyArgs {
+            src: &src,
+            dest: &dest,
+            out: &out,
+            only,
+            as_slot,
+            quiet,
+        }),
+        Command::Remove {
+            wad,
+            out,
+            only,
+            quiet,
+        } => edit::remove(edit::RemoveArgs {
+            wad: &wad,
+            out: &out,
+            only,
+            quiet,
+        }),
         Command::Build {
             dir,
             out,

@@ -1,0 +1,549 @@
+//! `check`: the rules TRLE and the TR4 engine depend on, each finding naming its place and what
+//! to do; and `fix`, which recomputes what can be recomputed (bounding spheres, keyframe boxes,
+//! normal lengths) and changes nothing else.
+
+use std::collections::HashMap;
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::pose::posed_bounding_box;
+use wadforge_format::{wad, BoundingBox, BoundingSphere, Mesh, Moveable, Shading, Wad, PAGE_SIZE};
+
+use crate::references::{resolve, AnimationRef};
+
+/// How far a keyframe box may lie from the posed meshes (`format-facts.md`: real files are
+/// within a few units).
+pub const KEYFRAME_BOX_TOLERANCE: i32 = 8;
+/// A normal's length may differ from 16300 by this fraction.
+pub const NORMAL_TOLERANCE: f64 = 0.01;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing, not wrong: real files from the game's own tools show these too.
+    Note,
+    Warning,
+    Error,
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// A short name of the rule, e.g. `next-frame`.
+    pub rule: &'static str,
+    /// Where: object, animation, mesh, polygon.
+    pub place: String,
+    pub message: String,
+    /// What to do.
+    pub fix: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let level = match self.severity {
+            Severity::Note => "note",
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{level} [{}] {}: {}; {}",
+            self.rule, self.place, self.message, self.fix
+        )
+    }
+}
+
+/// Every finding for `wad`, whose ids `game`'s catalogue names; `starts` are where each
+/// moveable's animations started in the file's table (see [`crate::references`]).
+pub fn check(wad: &Wad, game: Game, starts: &[usize]) -> Vec<Finding> {
+    let mut c = Checker {
+        wad,
+        game,
+        findings: Vec::new(),
+    };
+    c.ids();
+    c.samples();
+    for (k, mesh) in wad.meshes.iter().enumerate() {
+        c.mesh(k, mesh);
+    }
+    let targets = resolve(&wad.moveables, starts);
+    for (i, m) in wad.moveables.iter().enumerate() {
+        c.moveable(i, m, &targets[i]);
+    }
+    for s in &wad.statics {
+        if wad.meshes.get(s.mesh).is_none_or(|m| m.polygons.is_empty()) {
+            c.push(
+                Severity::Warning,
+                "no-polygons",
+                c.static_name(s.id),
+                "its mesh has no polygon, so nothing shows in the game".into(),
+                "give it a mesh or remove it",
+            );
+        }
+    }
+    if let Err(e) = wad::write(wad, None) {
+        c.push(
+            Severity::Error,
+            "format-limits",
+            "the file".into(),
+            format!("it cannot be written as a WAD: {e}"),
+            "split the objects over several WADs or make them smaller",
+        );
+    }
+    c.findings
+}
+
+/// Whether any finding is an error (the exit code of `wadforge check`).
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+struct Checker<'a> {
+    wad: &'a Wad,
+    game: Game,
+    findings: Vec<Finding>,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, severity: Severity, rule: &'static str, place: String, message: String, fix: &str) {
+        self.findings.push(Finding {
+            severity,
+            rule,
+            place,
+            message,
+            fix: fix.to_string(),
+        });
+    }
+
+    fn moveable_name(&self, id: u32) -> String {
+        format!("{} (moveable {id})", catalog::moveable_slot(self.game, id))
+    }
+
+    fn static_name(&self, id: u32) -> String {
+        format!("{} (static {id})", catalog::static_slot(self.game, id))
+    }
+
+    fn ids(&mut self) {
+        let mut seen: HashMap<(bool, u32), usize> = HashMap::new();
+        for m in &self.wad.moveables {
+            *seen.entry((true, m.id)).or_default() += 1;
+            if catalog::moveable_name(self.game, m.id).is_none() {
+                self.push(
+                    Severity::Warning,
+                    "unknown-slot",
+                    self.moveable_name(m.id),
+                    format!("{}'s catalogue has no moveable slot {}", self.game.name(), m.id),
+                    "put the object into a slot the game knows (`wadforge copy --as`)",
+                );
+            }
+            if let Some(names) = catalog::mesh_names(self.game, m.id) {
+                if m.meshes.len() != names.len() {
+                    self.push(
+                        Severity::Error,
+                        "mesh-count",
+                        self.moveable_name(m.id),
+                        format!(
+                            "{} meshes, but the engine expects {} in this slot",
+                            m.meshes.len(),
+                            names.len()
+                        ),
+                        "give it Lara's 15 meshes, in her order",
+                    );
+                }
+            }
+        }
+        for s in &self.wad.statics {
+            *seen.entry((false, s.id)).or_default() += 1;
+            if self.game == Game::Tr4 && catalog::static_name(self.game, s.id).is_none() {
+                self.push(
+                    Severity::Warning,
+                    "unknown-slot",
+                    self.static_name(s.id),
+                    format!("TR4's catalogue has no static slot {}", s.id),
+                    "put the static into a slot the game knows (`wadforge copy --as`)",
+                );
+            }
+        }
+        let mut duplicates: Vec<_> = seen.into_iter().filter(|(_, n)| *n > 1).collect();
+        duplicates.sort();
+        for ((moveable, id), n) in duplicates {
+            let place = if moveable {
+                self.moveable_name(id)
+            } else {
+                self.static_name(id)
+            };
+            self.push(
+                Severity::Error,
+                "duplicate-id",
+                place,
+                format!("{n} objects have this id; the game loads one"),
+                "remove or move the others (`wadforge remove`, `wadforge copy --as`)",
+            );
+        }
+    }
+
+    fn samples(&mut self) {
+        for (i, s) in self.wad.samples.iter().enumerate() {
+            let (x, y, w, h) = (s.x as usize, s.y as usize, s.width as usize, s.height as usize);
+            if s.page as usize >= self.wad.pages.len() {
+                self.push(
+                    Severity::Error,
+                    "sample-page",
+                    format!("sample {i}"),
+                    format!("it names page {}, but there are {}", s.page, self.wad.pages.len()),
+                    "repair or remove the objects using it",
+                );
+            } else if w == 0 || h == 0 || x + w > PAGE_SIZE || y + h > PAGE_SIZE {
+                self.push(
+                    Severity::Error,
+                    "sample-page",
+                    format!("sample {i}"),
+                    format!("{w}×{h} texels at ({x}, {y}) do not lie within its 256×256 page"),
+                    "repair or remove the objects using it",
+                );
+            }
+        }
+    }
+
+    fn mesh(&mut self, k: usize, mesh: &Mesh) {
+        let place = |what: String| format!("mesh {k}{what}");
+        let n = mesh.vertices.len();
+        for (p, poly) in mesh.polygons.iter().enumerate() {
+            if let Some(&v) = poly.corners().iter().find(|&&v| v as usize >= n) {
+                self.push(
+                    Severity::Error,
+                    "vertex-index",
+                    place(format!(", polygon {p}")),
+                    format!("it uses vertex {v}, but the mesh has {n}"),
+                    "rebuild the mesh (import, fix in Blender, build)",
+                );
+            }
+            let sample = poly.texture.sample as usize;
+            if sample >= self.wad.samples.len() {
+                self.push(
+                    Severity::Error,
+                    "sample-index",
+                    place(format!(", polygon {p}")),
+                    format!(
+                        "it maps sample {sample}, but there are {}",
+                        self.wad.samples.len()
+                    ),
+                    "retexture the polygon",
+                );
+            } else if !poly.is_quad && sample >= 0x1000 {
+                self.push(
+                    Severity::Error,
+                    "sample-reach",
+                    place(format!(", polygon {p}")),
+                    format!("a triangle reaches samples 0..4095, not {sample}"),
+                    "remove unused objects so fewer samples come first",
+                );
+            } else if poly.is_quad && poly.texture.flipped && sample == 0 {
+                self.push(
+                    Severity::Error,
+                    "sample-reach",
+                    place(format!(", polygon {p}")),
+                    "a flipped quad cannot map sample 0".into(),
+                    "retexture the polygon",
+                );
+            }
+        }
+        if mesh.sphere.radius > 0 && !encloses(&mesh.sphere, mesh) {
+            // A note: the game's own spheres miss vertices by a third of their radius and more.
+            self.push(
+                Severity::Note,
+                "bounding-sphere",
+                place(String::new()),
+                format!(
+                    "its sphere (radius {}) does not enclose every vertex",
+                    mesh.sphere.radius
+                ),
+                "`wadforge check --fix` recomputes it",
+            );
+        }
+        if let Shading::Normals(normals) = &mesh.shading {
+            if let Some((v, len)) = normals
+                .iter()
+                .enumerate()
+                .map(|(v, n)| (v, length(n)))
+                .find(|&(_, len)| len != 0.0 && !normal_ok(len))
+            {
+                self.push(
+                    Severity::Warning,
+                    "normal-length",
+                    place(format!(", vertex {v}")),
+                    format!("its normal is {len:.0} long, not 16300"),
+                    "`wadforge check --fix` rescales the normals",
+                );
+            }
+        }
+    }
+
+    fn moveable(&mut self, i: usize, m: &Moveable, targets: &[crate::references::Targets]) {
+        let name = self.moveable_name(m.id);
+        let polygons: usize = m
+            .meshes
+            .iter()
+            .filter_map(|&k| self.wad.meshes.get(k))
+            .map(|mesh| mesh.polygons.len())
+            .sum();
+        if polygons == 0 && catalog::body_from(self.game, m.id).is_none() {
+            self.push(
+                Severity::Warning,
+                "no-polygons",
+                name.clone(),
+                "none of its meshes has a polygon, so nothing shows in the game".into(),
+                "give it meshes or remove it",
+            );
+        }
+        let frames = |t: AnimationRef| {
+            let a = &self.wad.moveables[t.moveable].animations[t.animation];
+            (a.frame_start, a.frame_end)
+        };
+        let body = body_meshes(self.wad, self.game, m);
+        for (a, (animation, t)) in m.animations.iter().zip(targets).enumerate() {
+            let place = format!("{name}, animation {a}");
+            let (first, last) = (animation.frame_start, animation.frame_end);
+            match t.next {
+                None => self.push(
+                    Severity::Error,
+                    "next-animation",
+                    place.clone(),
+                    format!(
+                        "its next animation ({}) names no animation of the file",
+                        animation.next_animation
+                    ),
+                    "point it at one of the object's animations",
+                ),
+                // Frames of another object's animation are only checked within the object: a
+                // level's table order, which cross-object targets depend on, is not kept.
+                Some(next) if next.moveable == i => {
+                    let (s, e) = frames(next);
+                    if animation.next_frame < s || animation.next_frame > e {
+                        self.push(
+                            Severity::Error,
+                            "next-frame",
+                            place.clone(),
+                            format!(
+                                "next frame {} is outside its next animation's frames {s}..={e}",
+                                animation.next_frame
+                            ),
+                            "set a frame of that animation",
+                        );
+                    }
+                }
+                Some(_) => {}
+            }
+            for (c, (change, ts)) in animation.state_changes.iter().zip(&t.dispatches).enumerate() {
+                for (d, (dispatch, target)) in change.dispatches.iter().zip(ts).enumerate() {
+                    let here = format!("{place}, state change {c} (state {}), dispatch {d}", change.state);
+                    if dispatch.frame_start < first
+                        || dispatch.frame_end > last.saturating_add(1)
+                        || dispatch.frame_start > dispatch.frame_end
+                    {
+                        self.push(
+                            Severity::Error,
+                            "dispatch-range",
+                            here.clone(),
+                            format!(
+                                "frames {}..{} are not within the animation's frames {first}..={last}",
+                                dispatch.frame_start, dispatch.frame_end
+                            ),
+                            "set the range within the animation",
+                        );
+                    }
+                    match target {
+                        None => self.push(
+                            Severity::Error,
+                            "dispatch-target",
+                            here,
+                            format!(
+                                "its next animation ({}) names no animation of the file",
+                                dispatch.next_animation
+                            ),
+                            "point it at one of the object's animations",
+                        ),
+                        Some(target) if target.moveable == i => {
+                            let (s, e) = frames(*target);
+                            if dispatch.next_frame < s || dispatch.next_frame > e {
+                                self.push(
+                                    Severity::Error,
+                                    "dispatch-frame",
+                                    here,
+                                    format!(
+                                        "next frame {} is outside its target animation's frames {s}..={e}",
+                                        dispatch.next_frame
+                                    ),
+                                    "set a frame of that animation",
+                                );
+                            }
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            for (k, command) in animation.commands.iter().enumerate() {
+                let frame = match *command {
+                    wadforge_format::Command::PlaySound { frame, .. }
+                    | wadforge_format::Command::Effect { frame, .. } => frame,
+                    _ => continue,
+                };
+                if frame < first || frame > last {
+                    self.push(
+                        Severity::Error,
+                        "command-frame",
+                        format!("{place}, command {k}"),
+                        format!("frame {frame} is outside the animation's frames {first}..={last}"),
+                        "set a frame of the animation",
+                    );
+                }
+            }
+            if let Some(body) = &body {
+                for (f, keyframe) in animation.keyframes.iter().enumerate() {
+                    let posed = posed_bounding_box(&m.links, keyframe, body);
+                    let off = box_distance(keyframe.bounding_box, posed);
+                    if off > KEYFRAME_BOX_TOLERANCE {
+                        // A note: real levels have boxes further off (weapon animations' boxes
+                        // enclose Lara's whole body), and the engine only uses them for collision.
+                        self.push(
+                            Severity::Note,
+                            "keyframe-box",
+                            format!("{place}, keyframe {f}"),
+                            format!("its box is {off} units from the posed meshes"),
+                            "`wadforge check --fix` recomputes it",
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The meshes that dress `m`'s joints: its own, or those of the moveable its slot takes its body
+/// from (TR4 LARA wears LARA_SKIN), when that moveable is in the WAD with as many meshes.
+fn body_meshes<'a>(wad: &'a Wad, game: Game, m: &'a Moveable) -> Option<Vec<&'a Mesh>> {
+    let skin = catalog::body_from(game, m.id)
+        .and_then(|id| {
+            wad.moveables
+                .iter()
+                .find(|s| s.id == id && s.meshes.len() == m.meshes.len())
+        })
+        .unwrap_or(m);
+    skin.meshes.iter().map(|&k| wad.meshes.get(k)).collect()
+}
+
+fn box_distance(a: BoundingBox, b: BoundingBox) -> i32 {
+    a.to_file_order()
+        .iter()
+        .zip(b.to_file_order())
+        .map(|(&x, y)| (x as i32 - y as i32).abs())
+        .max()
+        .unwrap_or(0)
+}
+
+fn length(n: &[i16; 3]) -> f64 {
+    n.iter().map(|&c| (c as f64).powi(2)).sum::<f64>().sqrt()
+}
+
+fn normal_ok(len: f64) -> bool {
+    (len - Shading::NORMAL_LENGTH).abs() <= Shading::NORMAL_LENGTH * NORMAL_TOLERANCE
+}
+
+fn encloses(sphere: &BoundingSphere, mesh: &Mesh) -> bool {
+    let r = sphere.radius as f64 + 0.5;
+    mesh.vertices.iter().all(|v| {
+        let d: f64 = (0..3)
+            .map(|i| (v[i] as f64 - sphere.center[i] as f64).powi(2))
+            .sum();
+        d.sqrt() <= r
+    })
+}
+
+/// What `fix` changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Fixed {
+    pub spheres: usize,
+    pub keyframe_boxes: usize,
+    pub normals: usize,
+}
+
+/// Recomputes bounding spheres that do not enclose their vertices, keyframe boxes more than
+/// [`KEYFRAME_BOX_TOLERANCE`] from the posed meshes, and normals whose length is off; nothing else.
+pub fn fix(wad: &mut Wad, game: Game) -> Fixed {
+    let mut fixed = Fixed::default();
+    for mesh in &mut wad.meshes {
+        if mesh.sphere.radius > 0 && !encloses(&mesh.sphere, mesh) {
+            mesh.sphere = tight_sphere(mesh);
+            fixed.spheres += 1;
+        }
+        if let Shading::Normals(normals) = &mut mesh.shading {
+            for n in normals.iter_mut() {
+                let len = length(n);
+                if len != 0.0 && !normal_ok(len) {
+                    *n = n.map(|c| (c as f64 * Shading::NORMAL_LENGTH / len).round() as i16);
+                    fixed.normals += 1;
+                }
+            }
+        }
+    }
+    let boxes: Vec<Vec<Vec<Option<BoundingBox>>>> = wad
+        .moveables
+        .iter()
+        .map(|m| {
+            let body = body_meshes(wad, game, m);
+            m.animations
+                .iter()
+                .map(|a| {
+                    a.keyframes
+                        .iter()
+                        .map(|k| {
+                            let posed = posed_bounding_box(&m.links, k, body.as_deref()?);
+                            (box_distance(k.bounding_box, posed) > KEYFRAME_BOX_TOLERANCE).then_some(posed)
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    for (m, boxes) in wad.moveables.iter_mut().zip(boxes) {
+        for (a, boxes) in m.animations.iter_mut().zip(boxes) {
+            for (k, b) in a.keyframes.iter_mut().zip(boxes) {
+                if let Some(b) = b {
+                    k.bounding_box = b;
+                    fixed.keyframe_boxes += 1;
+                }
+            }
+        }
+    }
+    fixed
+}
+
+/// A sphere around the vertices' bounding box centre that encloses every vertex.
+fn tight_sphere(mesh: &Mesh) -> BoundingSphere {
+    let mut min = [i32::MAX; 3];
+    let mut max = [i32::MIN; 3];
+    for v in &mesh.vertices {
+        for i in 0..3 {
+            min[i] = min[i].min(v[i] as i32);
+            max[i] = max[i].max(v[i] as i32);
+        }
+    }
+    let center = [0, 1, 2].map(|i| ((min[i] + max[i]) / 2) as i16);
+    let radius = mesh
+        .vertices
+        .iter()
+        .map(|v| {
+            (0..3)
+                .map(|i| (v[i] as f64 - center[i] as f64).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .fold(0.0f64, f64::max)
+        .ceil();
+    BoundingSphere {
+        center,
+        radius: radius.min(u16::MAX as f64) as u16,
+        flag: mesh.sphere.flag,
+    }
+}

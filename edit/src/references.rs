@@ -1,0 +1,119 @@
+//! Animation references across a file's animation table.
+//!
+//! The model stores a next animation or a dispatch target relative to the owning moveable's
+//! first animation. Real files have references that leave the object's own range: they name an
+//! animation of another moveable by its place in the file's one animation table. To move
+//! objects between files, such a reference is resolved to (moveable, animation) with the
+//! positions the file had, and encoded again for the positions of the file written.
+
+use wadforge_format::wad::Layout;
+use wadforge_format::{Moveable, Wad};
+
+/// An animation of a moveable: positions in a moveable list and in its animation list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AnimationRef {
+    pub moveable: usize,
+    pub animation: usize,
+}
+
+/// Where each reference of one animation points; `None` where it names no animation of the file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Targets {
+    pub next: Option<AnimationRef>,
+    /// Per state change, per dispatch.
+    pub dispatches: Vec<Vec<Option<AnimationRef>>>,
+}
+
+/// Where each moveable's animations start in the table `wad::write(wad, None)` writes: one after
+/// the other, in moveable order. Levels store their tables that way too.
+pub fn canonical_starts(moveables: &[Moveable]) -> Vec<usize> {
+    let mut next = 0;
+    moveables
+        .iter()
+        .map(|m| {
+            let start = next;
+            next += m.animations.len();
+            start
+        })
+        .collect()
+}
+
+/// Where each moveable's animations started in the file `layout` was read with (a WAD may
+/// order its table differently from its moveables); canonical where the layout does not say.
+pub fn layout_starts(wad: &Wad, layout: &Layout) -> Vec<usize> {
+    let canonical = canonical_starts(&wad.moveables);
+    canonical
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| match layout.moveables.get(i) {
+            Some(l) if l.animations_index >= 0 => l.animations_index as usize,
+            _ => c,
+        })
+        .collect()
+}
+
+/// Resolves every reference of every animation of `moveables`, whose animations started at
+/// `starts` in the file's table. References within the object's own range stay its own (even
+/// where another object shares the range).
+pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
+    let target = |owner: usize, relative: i32| -> Option<AnimationRef> {
+        let own = &moveables[owner];
+        if relative >= 0 && (relative as usize) < own.animations.len() {
+            return Some(AnimationRef {
+                moveable: owner,
+                animation: relative as usize,
+            });
+        }
+        let absolute = starts[owner] as i64 + relative as i64;
+        if absolute < 0 {
+            return None;
+        }
+        let absolute = absolute as usize;
+        moveables.iter().enumerate().find_map(|(m, other)| {
+            let start = starts[m];
+            (absolute >= start && absolute < start + other.animations.len()).then_some(AnimationRef {
+                moveable: m,
+                animation: absolute - start,
+            })
+        })
+    };
+    moveables
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.animations
+                .iter()
+                .map(|a| Targets {
+                    next: target(i, a.next_animation),
+                    dispatches: a
+                        .state_changes
+                        .iter()
+                        .map(|c| c.dispatches.iter().map(|d| target(i, d.next_animation)).collect())
+                        .collect(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Writes `targets` (in positions of `moveables`) into the moveables' animations for the
+/// canonical table; a missing target makes the animation point at itself.
+pub fn encode(moveables: &mut [Moveable], targets: &[Vec<Targets>]) {
+    let starts = canonical_starts(moveables);
+    let relative = |owner: usize, own: usize, t: Option<AnimationRef>| -> i32 {
+        match t {
+            Some(t) => (starts[t.moveable] + t.animation) as i32 - starts[owner] as i32,
+            None => own as i32,
+        }
+    };
+    for (i, (m, targets)) in moveables.iter_mut().zip(targets).enumerate() {
+        for (a, (animation, t)) in m.animations.iter_mut().zip(targets).enumerate() {
+            animation.next_animation = relative(i, a, t.next);
+            for (change, ts) in animation.state_changes.iter_mut().zip(&t.dispatches) {
+                for (d, &t) in change.dispatches.iter_mut().zip(ts) {
+                    d.next_animation = relative(i, a, t);
+                }
+            }
+        }
+    }
+}

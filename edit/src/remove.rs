@@ -1,0 +1,69 @@
+//! `remove`: objects out of a WAD, and what only they used.
+
+use wadforge_format::Wad;
+use wadforge_packer::{pack_samples, SampleImage};
+
+use crate::merge::{merge, BrokenReference, Input};
+use crate::select::ObjectRef;
+use crate::texture;
+use crate::EditError;
+
+/// The result of a removal.
+pub struct Removed {
+    pub wad: Wad,
+    pub removed: Vec<String>,
+    /// References of the remaining objects into the removed objects' animations.
+    pub broken: Vec<BrokenReference>,
+    pub dropped_meshes: usize,
+    pub dropped_samples: usize,
+    /// Pages dropped because no sample used them any more, or saved by packing the samples again.
+    pub dropped_pages: usize,
+    pub repacked: bool,
+}
+
+/// Removes `selection` from `wad`. Meshes and samples that only those objects used are dropped,
+/// pages that held only their samples too; the remaining samples are packed again only when
+/// that takes fewer pages. Every other object keeps its content.
+pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError> {
+    let merged = merge(wad, selection, None)?;
+    let mut out = merged.wad;
+    let pages_before = out.pages.len();
+    let repacked = repack_if_smaller(&mut out);
+    Ok(Removed {
+        removed: selection.iter().map(|o| o.describe(wad.wad, wad.game)).collect(),
+        broken: merged.broken,
+        dropped_meshes: merged.dropped_meshes,
+        dropped_samples: merged.dropped_samples,
+        dropped_pages: merged.dropped_pages + (pages_before - out.pages.len()),
+        repacked,
+        wad: out,
+    })
+}
+
+/// Packs every sample of `wad` onto new pages if that takes fewer pages than it has; samples
+/// keep their index, size and flips. Leaves the WAD alone when a sample cannot be read.
+fn repack_if_smaller(wad: &mut Wad) -> bool {
+    let Ok(texels) = (0..wad.samples.len())
+        .map(|i| texture::texels(wad, i))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return false;
+    };
+    let images: Vec<SampleImage> = texels
+        .iter()
+        .map(|(w, h, rgb)| SampleImage::rgb(*w as u32, *h as u32, rgb))
+        .collect();
+    let Ok(packed) = pack_samples(&images) else {
+        return false;
+    };
+    if packed.pages.len() >= wad.pages.len() {
+        return false;
+    }
+    for (s, p) in wad.samples.iter_mut().zip(&packed.placements) {
+        s.page = p.page;
+        s.x = p.x;
+        s.y = p.y;
+    }
+    wad.pages = packed.pages;
+    true
+}

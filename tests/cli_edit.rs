@@ -1,0 +1,296 @@
+//! `wadforge copy` and `wadforge remove` end to end: outputs, the files beside them, refusals.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wadforge_format::{wad, Command as AnimCommand, Wad};
+
+fn wadforge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read(path: &Path) -> Wad {
+    wad::read(&std::fs::read(path).unwrap()).unwrap().0
+}
+
+fn write(path: &Path, wad: &Wad) -> PathBuf {
+    std::fs::write(path, wad::write(wad, None).unwrap()).unwrap();
+    path.to_path_buf()
+}
+
+/// A TRLE sound map (370 ids) defining `ids`, each with one sample of a one-line `.sam`.
+fn sound_files(wad: &Path, ids: &[u16]) {
+    let mut map = vec![-1i16; 370];
+    for &id in ids {
+        map[id as usize] = 0;
+    }
+    let mut sfx: Vec<u8> = map.iter().flat_map(|w| w.to_le_bytes()).collect();
+    sfx.extend(1u32.to_le_bytes());
+    sfx.extend([0, 0, 200, 10, 0, 0]);
+    sfx.extend((1u16 << 2).to_le_bytes());
+    std::fs::write(wad.with_extension("sfx"), sfx).unwrap();
+    std::fs::write(wad.with_extension("sam"), "step.wav\r\n").unwrap();
+    std::fs::write(wad.with_extension("swd"), b"sprites").unwrap();
+}
+
+fn sounds_of(wad: &Wad, id: u32) -> BTreeSet<u16> {
+    let m = wad.moveables.iter().find(|m| m.id == id).unwrap();
+    m.animations
+        .iter()
+        .flat_map(|a| &a.commands)
+        .filter_map(|c| match *c {
+            AnimCommand::PlaySound { sound, .. } => Some(sound),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn copy_writes_the_wad_its_names_and_the_destinations_sound_files_and_lists_undefined_sounds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let src = write(&tmp.path().join("src.wad"), &fixture);
+    let mut dest_model = fixture.clone();
+    dest_model.moveables.retain(|m| m.id != 51);
+    let dest = write(&tmp.path().join("dest.wad"), &dest_model);
+    let sounds = sounds_of(&fixture, 51);
+    assert!(sounds.len() >= 2, "the crocodile plays sounds");
+    let defined = *sounds.iter().next().unwrap();
+    sound_files(&dest, &[defined]);
+    let out = tmp.path().join("out.wad");
+    let o = wadforge(&["copy", s(&src), s(&dest), "-o", s(&out), "--only", "CROCODILE"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("copied CROCODILE (moveable 51) -> CROCODILE (moveable 51) (added)"),
+        "{err}"
+    );
+    let missing: Vec<String> = sounds
+        .iter()
+        .skip(1)
+        .map(|id| format!("{id} (CROCODILE (moveable 51))"))
+        .collect();
+    assert!(
+        err.contains(&format!(
+            "does not define (add them to the level's sounds): {}",
+            missing.join(", ")
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains(&format!(" {defined} (CROCODILE")),
+        "{defined} is defined: {err}"
+    );
+    let o = wadforge(&["diff", s(&src), s(&out)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    for ext in ["sfx", "sam", "swd"] {
+        assert_eq!(
+            std::fs::read(out.with_extension(ext)).unwrap(),
+            std::fs::read(dest.with_extension(ext)).unwrap(),
+            "{ext}"
+        );
+    }
+    let was = std::fs::read_to_string(out.with_extension("was")).unwrap();
+    assert_eq!(
+        was.lines().count(),
+        fixture.moveables.len() + fixture.statics.len()
+    );
+    assert!(was.contains("CROCODILE\r\n"));
+}
+
+#[test]
+fn copy_without_sound_files_lists_the_sounds_played_and_says_they_were_not_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = write(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
+    let dest = write(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
+    let out = tmp.path().join("out.wad");
+    let o = wadforge(&[
+        "copy",
+        s(&src),
+        s(&dest),
+        "-o",
+        s(&out),
+        "--only",
+        "CROCODILE",
+        "--as",
+        "BADDY_1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(not checked: the destination has no"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("-> BADDY_1 (moveable"), "{}", stderr(&o));
+    assert_eq!(
+        read(&out).moveables.len(),
+        wadforge_fixtures::standard().moveables.len() + 1
+    );
+}
+
+#[test]
+fn remove_drops_the_objects_and_writes_nothing_over_its_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let input = write(&tmp.path().join("in.wad"), &fixture);
+    let before = std::fs::read(&input).unwrap();
+    let out = tmp.path().join("out.wad");
+    let o = wadforge(&["remove", s(&input), "-o", s(&out), "--only", "CROCODILE,PLANT0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let removed = read(&out);
+    assert!(removed.moveables.iter().all(|m| m.id != 51) && removed.statics.iter().all(|s| s.id != 0));
+    assert_eq!(
+        removed.moveables.len() + removed.statics.len(),
+        fixture.moveables.len() + fixture.statics.len() - 2
+    );
+    let o = wadforge(&["diff", s(&input), s(&out)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.trim_end().ends_with("12 of 14 objects identical (2 differ)"),
+        "{text}"
+    );
+
+    // Over its own input: refused, the input untouched.
+    let o = wadforge(&["remove", s(&input), "-o", s(&input), "--only", "CROCODILE"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("never writes over its inputs"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = write(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
+    let dest = write(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
+    let level = tmp.path().join("level.phd");
+    std::fs::write(&level, wadforge_fixtures::levels::tr1_level()).unwrap();
+    let garbage = tmp.path().join("garbage.wad");
+    std::fs::write(&garbage, b"\x81\0\0\0 not a wad").unwrap();
+    let out = tmp.path().join("out.wad");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["copy", s(&src), s(&dest), "-o", s(&out), "--only", "NO_SUCH_SLOT"],
+            "--only names NO_SUCH_SLOT",
+        ),
+        (
+            &[
+                "copy",
+                s(&src),
+                s(&dest),
+                "-o",
+                s(&out),
+                "--only",
+                "CROCODILE,DOOR_TYPE1",
+                "--as",
+                "BADDY_1",
+            ],
+            "one at a time",
+        ),
+        (
+            &[
+                "copy",
+                s(&src),
+                s(&dest),
+                "-o",
+                s(&out),
+                "--only",
+                "CROCODILE",
+                "--as",
+                "NOT_A_SLOT",
+            ],
+            "NOT_A_SLOT is neither an id",
+        ),
+        (
+            &["copy", s(&src), s(&level), "-o", s(&out), "--only", "CROCODILE"],
+            "only a WAD can be edited",
+        ),
+        (
+            &[
+                "copy",
+                s(&garbage),
+                s(&dest),
+                "-o",
+                s(&out),
+                "--only",
+                "CROCODILE",
+            ],
+            "is not a valid WAD",
+        ),
+        (
+            &["copy", s(&src), s(&dest), "-o", s(&dest), "--only", "CROCODILE"],
+            "never writes over its inputs",
+        ),
+    ];
+    let before = std::fs::read(&dest).unwrap();
+    for (args, message) in cases {
+        let o = wadforge(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(
+            !out.exists() && !out.with_extension("was").exists(),
+            "{args:?} wrote something"
+        );
+    }
+    assert_eq!(std::fs::read(&dest).unwrap(), before);
+}
+
+#[test]
+fn check_exits_0_on_a_sound_file_1_on_an_error_and_fix_writes_a_wad_that_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = write(&tmp.path().join("good.wad"), &wadforge_fixtures::standard());
+    let o = wadforge(&["check", s(&good)]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+
+    let mut broken = wadforge_fixtures::standard();
+    let croc = broken.moveables.iter_mut().find(|m| m.id == 51).unwrap();
+    croc.animations[0].next_frame = 9_999;
+    let bad = write(&tmp.path().join("bad.wad"), &broken);
+    let o = wadforge(&["check", s(&bad), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json[0]["rule"], "next-frame");
+    assert_eq!(json[0]["place"], "CROCODILE (moveable 51), animation 0");
+
+    let mut off = wadforge_fixtures::standard();
+    let k = off.moveables.iter().find(|m| m.id == 51).unwrap().meshes[0];
+    off.meshes[k].sphere.radius = 1;
+    let off = write(&tmp.path().join("off.wad"), &off);
+    let o = wadforge(&["check", s(&off)]);
+    assert_eq!(o.status.code(), Some(0), "a note is not an error");
+    let fixed = tmp.path().join("fixed.wad");
+    let o = wadforge(&["check", s(&off), "--fix", "-o", s(&fixed)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = wadforge(&["check", s(&fixed)]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+    // Only the repaired sphere differs.
+    let o = wadforge(&["diff", s(&off), s(&fixed)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("13 of 14 objects identical (1 differs)") && text.contains("sphere"),
+        "{text}"
+    );
+    // Unreadable input: exit 2, nothing written.
+    let garbage = tmp.path().join("garbage.wad");
+    std::fs::write(&garbage, b"\x81\0\0\0 not a wad").unwrap();
+    let out = tmp.path().join("never.wad");
+    let o = wadforge(&["check", s(&garbage), "--fix", "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+}
