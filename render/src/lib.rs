@@ -6,7 +6,11 @@
 //!   as import dresses them, projected into lit, textured triangles.
 //! - [`raster`]: textured triangles with a depth buffer; magenta texels are transparent.
 //! - [`pages`]: texture pages with their samples outlined (`build --pages` and the gallery).
+//! - [`animated`]: animated PNGs of rendered keyframes.
+//! - [`gallery`]: the gallery directory of a WAD or level (`wadforge gallery`).
 
+pub mod animated;
+pub mod gallery;
 pub mod pages;
 pub mod raster;
 pub mod scene;

@@ -53,6 +53,11 @@ impl<'a> Figure<'a> {
         }
     }
 
+    /// The meshes shown, joint by joint (a dressed joint shows two).
+    pub fn meshes(&self) -> impl Iterator<Item = MeshIndex> + '_ {
+        self.meshes.iter().map(|&(_, k)| k)
+    }
+
     /// The meshes posed for `keyframe` by TR's pose rule ([`pose::pose`]).
     pub fn pose(&self, wad: &'a Wad, keyframe: &Keyframe) -> Vec<Placed<'a>> {
         let world = pose::pose(self.links, keyframe);
