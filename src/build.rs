@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use wadforge_format::{wad, Wad, PAGE_SIZE};
+use wadforge_render::pages;
 
 use crate::output::write_atomically;
 use crate::progress::Progress;
@@ -108,40 +109,17 @@ pub(crate) fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
 
 /// Every page as PNG, and a copy with each sample outlined, so a builder sees how space was used.
 fn write_pages(dir: &Path, model: &Wad) -> anyhow::Result<()> {
+    let size = PAGE_SIZE as u32;
     for (i, page) in model.pages.iter().enumerate() {
-        let plain = page.rgb().to_vec();
-        let mut outlined = plain.clone();
-        for s in model.samples.iter().filter(|s| s.page as usize == i) {
-            let (x0, y0) = (s.x as usize, s.y as usize);
-            let (x1, y1) = (
-                (x0 + s.width as usize).min(PAGE_SIZE) - 1,
-                (y0 + s.height as usize).min(PAGE_SIZE) - 1,
-            );
-            let mut mark =
-                |x: usize, y: usize| outlined[(y * PAGE_SIZE + x) * 3..][..3].copy_from_slice(&[0, 255, 0]);
-            for x in x0..=x1 {
-                mark(x, y0);
-                mark(x, y1);
-            }
-            for y in y0..=y1 {
-                mark(x0, y);
-                mark(x1, y);
-            }
-        }
-        for (name, rgb) in [
-            (format!("page_{i:03}.png"), plain),
-            (format!("page_{i:03}_samples.png"), outlined),
-        ] {
-            let mut png = Vec::new();
-            image::ImageEncoder::write_image(
-                image::codecs::png::PngEncoder::new(&mut png),
-                &rgb,
-                PAGE_SIZE as u32,
-                PAGE_SIZE as u32,
-                image::ExtendedColorType::Rgb8,
-            )?;
-            write_atomically(&dir.join(name), &png)?;
-        }
+        let outlined = pages::outlined(model, i).unwrap_or_default();
+        write_atomically(
+            &dir.join(format!("page_{i:03}.png")),
+            &pages::png(page.rgb(), size, size),
+        )?;
+        write_atomically(
+            &dir.join(format!("page_{i:03}_samples.png")),
+            &pages::png(&outlined, size, size),
+        )?;
     }
     Ok(())
 }

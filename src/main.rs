@@ -3,6 +3,7 @@
 mod build;
 mod diff;
 mod edit;
+mod gallery;
 mod import;
 mod info;
 mod input;
@@ -133,6 +134,25 @@ enum Command {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
+    /// Write a page that shows what a WAD or level holds: a picture of every moveable and static
+    /// (Lara dressed), every animation playing, every texture page with its samples outlined.
+    /// Open DIR/index.html in any browser; no server needed.
+    #[command(
+        after_help = "Example: wadforge gallery tut1.wad -o tut1_gallery && xdg-open tut1_gallery/index.html"
+    )]
+    Gallery {
+        /// The .wad or TR1–TR4 level to show (never modified).
+        file: PathBuf,
+        /// The directory to write: new or empty (see --force).
+        #[arg(short, long)]
+        out: PathBuf,
+        /// No summary.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Write into a directory that already holds files (same-named files are replaced).
+        #[arg(long)]
+        force: bool,
+    },
     /// Compare the objects of two WADs or levels, value by value, whatever the file layout: per
     /// object `identical` or each difference (mesh, vertex, normal, polygon, texel, link, animation,
     /// state change, dispatch, command, keyframe, angle) with both values, then a summary line.
@@ -239,6 +259,17 @@ fn main() -> ExitCode {
             out: &out,
             only,
             quiet,
+        }),
+        Command::Gallery {
+            file,
+            out,
+            quiet,
+            force,
+        } => gallery::run(gallery::GalleryArgs {
+            file: &file,
+            out: &out,
+            quiet,
+            force,
         }),
         Command::Build {
             dir,

@@ -442,6 +442,24 @@ impl Owners {
     }
 }
 
+/// What dresses a moveable shown in other moveables' meshes: indices into the model's moveables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dressing {
+    /// The moveable whose mesh is shown at each joint (TR4's LARA_SKIN, TR3's LARA_TRUE_APPEARANCE).
+    pub body: usize,
+    /// The moveable whose joint meshes are shown too (TR4's LARA_SKIN_JOINTS).
+    pub joints: Option<usize>,
+}
+
+/// For each moveable of `wad`, what import dresses it in (see the crate docs), so that other
+/// views of the model (the gallery) show it as import does.
+pub fn dressings(wad: &Wad, game: Game) -> Vec<Option<Dressing>> {
+    plan_dressing(wad, game)
+        .into_iter()
+        .map(|d| d.map(|(body, joints)| Dressing { body, joints }))
+        .collect()
+}
+
 /// The moveable a catalogue body id names, if present (used by tests).
 pub fn dressed_by(wad: &Wad, game: Game, m: &Moveable) -> Option<u32> {
     let i = wad.moveables.iter().position(|x| std::ptr::eq(x, m))?;

@@ -2,6 +2,8 @@
 # Installs the real-client test harness into target/harness/ (and nowhere else):
 #   target/harness/venv  Python 3.11 venv with bpy (Blender as a Python module)
 #   target/harness/node  npm prefix with the Khronos gltf-validator
+# and headless Chromium for the gallery page, as the system package `chromium` (only when
+# missing, only as root with apt-get; otherwise the browser test skips with a message).
 # Idempotent: each part writes a stamp file naming the pinned versions, and a
 # re-run whose stamps match (and whose installs still look intact) does nothing.
 # Run from anywhere; paths are resolved relative to the repository root.
@@ -83,6 +85,20 @@ else
   node -e 'require(process.argv[1]).version()' "$NODE_PREFIX/node_modules/gltf-validator" >/dev/null ||
     die "gltf-validator installed but cannot be loaded by node"
   printf '%s' "$NODE_WANT" >"$NODE_STAMP"
+fi
+
+# ---------------------------------------------------------------- Chromium (gallery page)
+# Not fatal: tests/cli_gallery.rs skips the browser check, saying so, where it is absent.
+if command -v chromium >/dev/null; then
+  log "chromium: $(command -v chromium) present, skipping"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  log "chromium: apt-get install -y chromium"
+  if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2; then
+    log "chromium: could not be installed; the gallery's browser test will be skipped"
+  fi
+else
+  log "chromium: absent and not installable here (needs root and apt-get); the gallery's browser test will be skipped"
 fi
 
 log "ready: python=$VENV/bin/python  validator=$NODE_PREFIX/node_modules/gltf-validator"

@@ -1,0 +1,280 @@
+//! The gallery of a WAD or level: a static page (`index.html`) with a card per moveable and
+//! static, each object's picture, every animation as an animated PNG, and every texture page
+//! with its samples outlined. It opens from disk in any browser, without a server or network.
+//!
+//! Moveables show their first keyframe (or, without one, their meshes at the link offsets);
+//! statics show as placed. A skeleton dressed by other moveables (TR4's LARA in LARA_SKIN and
+//! LARA_SKIN_JOINTS) is shown dressed, exactly as `import` composes her
+//! ([`wadforge_importer::dressings`]). Animations show each keyframe for its frame duration at
+//! the game's 30 ticks a second, framed over the whole animation so the object moves in place.
+
+mod html;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
+use wadforge_importer::{Dressing, OutputFile, SkewedCorners};
+
+use crate::animated::{apng, Frame};
+use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
+use crate::view::{Extents, Framing, View};
+use crate::{pages, Canvas, MARGIN};
+
+/// The model to show and where it came from.
+pub struct Source<'a> {
+    pub wad: &'a Wad,
+    pub game: Game,
+    /// A level's skewed texture corners (empty for a WAD).
+    pub skewed: &'a SkewedCorners,
+    /// The file's name, for the page's title.
+    pub file_name: &'a str,
+    /// What the file is, e.g. `TRLE WAD` or `TR1 level`.
+    pub description: &'a str,
+}
+
+/// Sizes of the pictures and how many threads draw them.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Width and height of an object's picture, in pixels.
+    pub picture_size: u32,
+    /// Width and height of an animation, in pixels.
+    pub animation_size: u32,
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            picture_size: 192,
+            animation_size: 128,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// The name of the page in the gallery directory.
+pub const INDEX: &str = "index.html";
+
+/// One moveable as the gallery shows it.
+pub(crate) struct MoveableCard<'a> {
+    pub index: usize,
+    pub moveable: &'a Moveable,
+    pub slot: String,
+    pub figure: Figure<'a>,
+    pub dressing: Option<Dressing>,
+    pub picture: String,
+    /// Per animation, its image (`None` without keyframes).
+    pub animations: Vec<Option<String>>,
+}
+
+/// One piece of drawing work.
+#[derive(Clone, Copy)]
+enum Job {
+    Moveable(usize),
+    Animation(usize, usize),
+    Static(usize),
+    Page(usize),
+}
+
+/// Every file of the gallery: pictures and animations first, `index.html` last.
+pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
+    let wad = source.wad;
+    let dressings = wadforge_importer::dressings(wad, source.game);
+    let cards: Vec<MoveableCard> = wad
+        .moveables
+        .iter()
+        .enumerate()
+        .map(|(index, m)| {
+            let slot = catalog::moveable_slot(source.game, m.id);
+            let dressing = dressings.get(index).copied().flatten();
+            let figure = match dressing {
+                Some(d) => Figure::dressed(m, &wad.moveables[d.body], d.joints.map(|j| &wad.moveables[j])),
+                None => Figure::own(m),
+            };
+            let stem = format!("{:03}_{}", m.id, file_safe(&slot));
+            let animations = m
+                .animations
+                .iter()
+                .enumerate()
+                .map(|(a, anim)| {
+                    (!anim.keyframes.is_empty()).then(|| format!("animations/{stem}/{a:03}.png"))
+                })
+                .collect();
+            MoveableCard {
+                index,
+                moveable: m,
+                figure,
+                dressing,
+                picture: format!("moveables/{stem}.png"),
+                animations,
+                slot,
+            }
+        })
+        .collect();
+    let static_pictures: Vec<String> = wad
+        .statics
+        .iter()
+        .map(|s| {
+            let slot = catalog::static_slot(source.game, s.id);
+            format!("statics/{:03}_{}.png", s.id, file_safe(&slot))
+        })
+        .collect();
+
+    // The longest jobs (animations) first, so that the threads finish together.
+    let mut jobs: Vec<Job> = cards
+        .iter()
+        .flat_map(|c| {
+            (0..c.animations.len()).filter_map(move |a| c.animations[a].as_ref().map(|_| (c.index, a)))
+        })
+        .map(|(m, a)| Job::Animation(m, a))
+        .collect();
+    jobs.sort_by_key(|j| match *j {
+        Job::Animation(m, a) => std::cmp::Reverse(wad.moveables[m].animations[a].keyframes.len()),
+        _ => std::cmp::Reverse(0),
+    });
+    jobs.extend((0..cards.len()).map(Job::Moveable));
+    jobs.extend((0..wad.statics.len()).map(Job::Static));
+    jobs.extend((0..wad.pages.len()).map(Job::Page));
+
+    let draw = |job: Job| -> Option<OutputFile> {
+        let view = View::three_quarter();
+        match job {
+            Job::Moveable(i) => {
+                let card = &cards[i];
+                let keyframe = first_keyframe(card.moveable);
+                let placed = card.figure.pose(wad, &keyframe);
+                let canvas = still(source, &placed, &view, options.picture_size);
+                Some(png_file(&card.picture, &canvas))
+            }
+            Job::Static(i) => {
+                let placed = placed_static(wad, &wad.statics[i]);
+                let canvas = still(source, &placed, &view, options.picture_size);
+                Some(png_file(&static_pictures[i], &canvas))
+            }
+            Job::Animation(i, a) => {
+                let card = &cards[i];
+                let animation = &card.moveable.animations[a];
+                let bytes = animate(source, &card.figure, animation, &view, options.animation_size)?;
+                Some(OutputFile {
+                    path: card.animations[a].clone()?,
+                    bytes,
+                })
+            }
+            Job::Page(p) => {
+                let rgb = pages::outlined(wad, p)?;
+                Some(OutputFile {
+                    path: page_path(p),
+                    bytes: pages::png(&rgb, PAGE_SIZE as u32, PAGE_SIZE as u32),
+                })
+            }
+        }
+    };
+    let mut files = run_parallel(&jobs, options.threads, draw);
+    let written: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let page = html::page(source, &cards, &static_pictures, &written);
+    files.push(OutputFile {
+        path: INDEX.to_string(),
+        bytes: page.into_bytes(),
+    });
+    files
+}
+
+pub(crate) fn page_path(page: usize) -> String {
+    format!("pages/page_{page:03}.png")
+}
+
+/// The keyframe a moveable's picture shows: its first animation's first keyframe, or the
+/// meshes at their link offsets when it has none.
+fn first_keyframe(m: &Moveable) -> Keyframe {
+    m.animations
+        .iter()
+        .find_map(|a| a.keyframes.first())
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn still(source: &Source, placed: &[Placed], view: &View, size: u32) -> Canvas {
+    crate::picture(source.wad, source.skewed, placed, view, size).canvas
+}
+
+/// Each keyframe of `animation` for its frame duration, framed over the whole animation.
+fn animate(
+    source: &Source,
+    figure: &Figure,
+    animation: &Animation,
+    view: &View,
+    size: u32,
+) -> Option<Vec<u8>> {
+    let lighting = Lighting::default();
+    let projected: Vec<Projected> = animation
+        .keyframes
+        .iter()
+        .map(|k| {
+            let placed = figure.pose(source.wad, k);
+            scene::project(source.wad, source.skewed, &placed, view, &lighting)
+        })
+        .collect();
+    let mut extents = Extents::default();
+    projected.iter().for_each(|p| extents.union(&p.extents));
+    let framing = Framing::fit(&extents, size, MARGIN);
+    let frames: Vec<Frame> = projected
+        .iter()
+        .map(|p| {
+            let mut canvas = Canvas::new(size, size);
+            scene::draw(p, &framing, &mut canvas, source.wad);
+            Frame {
+                canvas,
+                ticks: u16::from(animation.frame_duration.max(1)),
+            }
+        })
+        .collect();
+    apng(&frames)
+}
+
+fn png_file(path: &str, canvas: &Canvas) -> OutputFile {
+    OutputFile {
+        path: path.to_string(),
+        bytes: pages::png(canvas.rgba(), canvas.width(), canvas.height()),
+    }
+}
+
+/// Runs `work` over `jobs` on `threads` threads, each taking the next job when done; results in
+/// job order.
+fn run_parallel<F>(jobs: &[Job], threads: usize, work: F) -> Vec<OutputFile>
+where
+    F: Fn(Job) -> Option<OutputFile> + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, OutputFile)>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&job) = jobs.get(i) else {
+                    break;
+                };
+                if let Some(file) = work(job) {
+                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, file));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, f)| f).collect()
+}
+
+/// A slot name as a file name: letters, digits, `_` and `-` kept, anything else `_`.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,254 @@
+//! What a picture shows: meshes placed by TR's pose rule, turned into lit, textured triangles in
+//! camera space.
+//!
+//! A quad is drawn as the game draws it, two triangles split along v0–v2; its texture corners
+//! come from its sample by the flip and shape bits (`wadforge_packer::corners`), or, for a
+//! level's skewed textures, from the level's own corners. Faces seen from behind are culled, as
+//! the game culls them (a double-sided face is stored twice).
+
+use wadforge_format::pose::{self, Transform};
+use wadforge_format::{Keyframe, Link, Mesh, MeshIndex, Moveable, Shading, Static, Wad};
+use wadforge_importer::SkewedCorners;
+use wadforge_packer::corners::polygon_corners;
+
+use crate::raster::{Canvas, ScreenTriangle, TexelRect};
+use crate::view::{Extents, Framing, View};
+
+/// A mesh placed in TR space.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed<'a> {
+    pub mesh_index: MeshIndex,
+    pub mesh: &'a Mesh,
+    pub transform: Transform,
+}
+
+/// The meshes a moveable shows, joint by joint, on its own skeleton.
+#[derive(Debug, Clone)]
+pub struct Figure<'a> {
+    links: &'a [Link],
+    /// (joint, mesh) pairs; a dressed skeleton shows two meshes at a joint (body and joint).
+    meshes: Vec<(usize, MeshIndex)>,
+}
+
+impl<'a> Figure<'a> {
+    /// A moveable in its own meshes.
+    pub fn own(m: &'a Moveable) -> Self {
+        Figure {
+            links: &m.links,
+            meshes: m.meshes.iter().copied().enumerate().collect(),
+        }
+    }
+
+    /// A skeleton dressed as the game dresses it (TR4's LARA in LARA_SKIN and LARA_SKIN_JOINTS):
+    /// `body`'s mesh at each joint, and `joints`' too.
+    pub fn dressed(skeleton: &'a Moveable, body: &Moveable, joints: Option<&Moveable>) -> Self {
+        let joint_count = skeleton.meshes.len();
+        let meshes = std::iter::once(body)
+            .chain(joints)
+            .flat_map(|d| d.meshes.iter().copied().enumerate().take(joint_count))
+            .collect();
+        Figure {
+            links: &skeleton.links,
+            meshes,
+        }
+    }
+
+    /// The meshes shown, joint by joint (a dressed joint shows two).
+    pub fn meshes(&self) -> impl Iterator<Item = MeshIndex> + '_ {
+        self.meshes.iter().map(|&(_, k)| k)
+    }
+
+    /// The meshes posed for `keyframe` by TR's pose rule ([`pose::pose`]).
+    pub fn pose(&self, wad: &'a Wad, keyframe: &Keyframe) -> Vec<Placed<'a>> {
+        let world = pose::pose(self.links, keyframe);
+        self.meshes
+            .iter()
+            .filter_map(|&(joint, mesh_index)| {
+                Some(Placed {
+                    mesh_index,
+                    mesh: wad.meshes.get(mesh_index)?,
+                    transform: *world.get(joint)?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A static as placed: its mesh at the origin.
+pub fn placed_static<'a>(wad: &'a Wad, s: &Static) -> Vec<Placed<'a>> {
+    wad.meshes
+        .get(s.mesh)
+        .map(|mesh| Placed {
+            mesh_index: s.mesh,
+            mesh,
+            transform: Transform::IDENTITY,
+        })
+        .into_iter()
+        .collect()
+}
+
+/// How pictures are lit.
+///
+/// Meshes lit by normals get a light from the viewer's upper left: `ambient + diffuse · max(0,
+/// n · l)`. Meshes lit by shades show them as TR does: 0x1000 is the texel as stored, 0 twice
+/// as bright, 0x1FFF black.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lighting {
+    /// Direction towards the light, in camera space (x right, y down, z away).
+    pub towards_light: [f64; 3],
+    pub ambient: f64,
+    pub diffuse: f64,
+}
+
+impl Default for Lighting {
+    fn default() -> Self {
+        let d: [f64; 3] = [-0.45, -0.7, -0.55];
+        let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        Lighting {
+            towards_light: d.map(|c| c / len),
+            ambient: 0.5,
+            diffuse: 0.65,
+        }
+    }
+}
+
+impl Lighting {
+    /// Brightness of a camera-space unit normal.
+    fn of_normal(&self, n: [f64; 3]) -> f32 {
+        let l = self.towards_light;
+        let dot = n[0] * l[0] + n[1] * l[1] + n[2] * l[2];
+        (self.ambient + self.diffuse * dot.max(0.0)) as f32
+    }
+
+    /// Brightness of a TR shade.
+    pub fn of_shade(shade: i16) -> f32 {
+        (2.0 - shade.clamp(0, 0x1FFF) as f32 / 4096.0).clamp(0.0, 2.0)
+    }
+}
+
+/// A visible triangle in camera space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraTriangle {
+    pub points: [[f64; 3]; 3],
+    pub texels: [[f32; 2]; 3],
+    pub light: [f32; 3],
+    pub texture: Option<TexelRect>,
+    pub additive: bool,
+}
+
+/// Placed meshes seen from a view: the visible triangles, and the extents of every polygon
+/// corner (visible or not, so a turning object keeps its size).
+#[derive(Debug, Clone, Default)]
+pub struct Projected {
+    pub triangles: Vec<CameraTriangle>,
+    pub extents: Extents,
+}
+
+/// Projects placed meshes: positions and normals through each mesh's transform and the view,
+/// texture corners from the samples (or `skewed`), lighting per vertex.
+pub fn project(
+    wad: &Wad,
+    skewed: &SkewedCorners,
+    placed: &[Placed],
+    view: &View,
+    lighting: &Lighting,
+) -> Projected {
+    let mut out = Projected::default();
+    for part in placed {
+        let mesh = part.mesh;
+        let origin = part.transform.apply([0.0; 3]);
+        let camera: Vec<[f64; 3]> = mesh
+            .vertices
+            .iter()
+            .map(|v| view.to_camera(part.transform.apply(v.map(f64::from))))
+            .collect();
+        let light: Vec<f32> = (0..mesh.vertices.len())
+            .map(|i| match &mesh.shading {
+                Shading::Normals(normals) => match normals.get(i) {
+                    Some(n) => {
+                        let world = part.transform.apply(n.map(f64::from));
+                        let d = [0, 1, 2].map(|a| world[a] - origin[a]);
+                        let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                        if len > 1e-9 {
+                            lighting.of_normal(view.to_camera(d.map(|c| c / len)))
+                        } else {
+                            lighting.ambient as f32
+                        }
+                    }
+                    None => lighting.ambient as f32,
+                },
+                Shading::Shades(shades) => Lighting::of_shade(shades.get(i).copied().unwrap_or(0x1000)),
+            })
+            .collect();
+        for (polygon_index, polygon) in mesh.polygons.iter().enumerate() {
+            let corners = polygon.corners();
+            let Some(points) = corners
+                .iter()
+                .map(|&v| camera.get(v as usize).copied())
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            points.iter().for_each(|&p| out.extents.add(p));
+            let sample = wad.samples.get(polygon.texture.sample as usize);
+            let texels: Vec<[f32; 2]> = match (sample, skewed.get(&(part.mesh_index, polygon_index))) {
+                (Some(_), Some(exact)) => exact.iter().map(|&[x, y]| [x as f32, y as f32]).collect(),
+                (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
+                    .into_iter()
+                    .map(|p| [p.x as f32, p.y as f32])
+                    .collect(),
+                (None, _) => vec![[0.0; 2]; 4],
+            };
+            let texture = sample.map(|s| TexelRect {
+                page: s.page as usize,
+                x: s.x as u32,
+                y: s.y as u32,
+                width: s.width as u32,
+                height: s.height as u32,
+            });
+            let halves: &[[usize; 3]] = if polygon.is_quad {
+                &[[0, 1, 2], [0, 2, 3]]
+            } else {
+                &[[0, 1, 2]]
+            };
+            for &[a, b, c] in halves {
+                let (pa, pb, pc) = (points[a], points[b], points[c]);
+                // Corners run clockwise seen from the visible side: the outward normal is
+                // (c − a) × (b − a); the camera looks along +z.
+                let u = [0, 1, 2].map(|i| pc[i] - pa[i]);
+                let w = [0, 1, 2].map(|i| pb[i] - pa[i]);
+                if u[0] * w[1] - u[1] * w[0] >= 0.0 {
+                    continue;
+                }
+                let light_of = |k: usize| light.get(corners[k] as usize).copied().unwrap_or(1.0);
+                out.triangles.push(CameraTriangle {
+                    points: [pa, pb, pc],
+                    texels: [texels[a], texels[b], texels[c]],
+                    light: [light_of(a), light_of(b), light_of(c)],
+                    texture,
+                    additive: polygon.attributes.additive,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Draws projected triangles into `canvas` with `framing`: opaque ones first, additive ones
+/// after, so that what they add to is already there.
+pub fn draw(projected: &Projected, framing: &Framing, canvas: &mut Canvas, wad: &Wad) {
+    for additive in [false, true] {
+        for t in projected.triangles.iter().filter(|t| t.additive == additive) {
+            canvas.draw(
+                &ScreenTriangle {
+                    points: t.points.map(|p| framing.to_pixel(p)),
+                    texels: t.texels,
+                    light: t.light,
+                    texture: t.texture,
+                    additive: t.additive,
+                },
+                &wad.pages,
+            );
+        }
+    }
+}
