@@ -1,29 +1,13 @@
 //! `wadforge build` end to end: the bundled example, patching a base WAD, refusals.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use wadforge_fixtures::compare::{differences, Tolerance};
 use wadforge_format::{wad, Wad};
 
-fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn read(path: &Path) -> Wad {
-    wad::read(&std::fs::read(path).unwrap()).unwrap().0
-}
+use common::{read, s, stderr, wadforge};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()

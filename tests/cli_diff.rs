@@ -1,25 +1,18 @@
 //! `wadforge diff` end to end: exit codes 0 (same objects), 1 (different), 2 (cannot compare),
 //! the named difference in text and JSON, options, levels, and a reader that stops early.
 
+mod common;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{wad, Wad};
 
+use common::{s, wadforge};
+
 const CROCODILE: u32 = 51;
-
-fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

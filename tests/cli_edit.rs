@@ -1,29 +1,13 @@
 //! `wadforge copy` and `wadforge remove` end to end: outputs, the files beside them, refusals.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use wadforge_format::{wad, Command as AnimCommand, Wad};
 
-fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn read(path: &Path) -> Wad {
-    wad::read(&std::fs::read(path).unwrap()).unwrap().0
-}
+use common::{read, s, stderr, wadforge};
 
 fn write(path: &Path, wad: &Wad) -> PathBuf {
     std::fs::write(path, wad::write(wad, None).unwrap()).unwrap();

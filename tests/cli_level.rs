@@ -1,8 +1,7 @@
 //! Level files through the command line: TR1 levels are summarised, imported and built into a
 //! WAD with the same objects; other games are refused with a clear message.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
 use wadforge_fixtures::compare::{
     differences_except_resampled, resampled_texel_distance, Resampled, Tolerance,
@@ -10,20 +9,7 @@ use wadforge_fixtures::compare::{
 use wadforge_fixtures::levels::LevelFixture;
 use wadforge_format::{Mesh, Wad};
 
-fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{s, stderr, wadforge};
 
 #[test]
 fn a_tr1_level_is_summarised_with_tr1_names() {

@@ -3,19 +3,11 @@
 //! level and again from the real-content WAD build wrote, and an unedited patch of that WAD gives
 //! the base back with its pages and samples. Each test says so and passes when the file is absent.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{s, wadforge};
 
 fn run(args: &[&str]) -> String {
     let o = wadforge(args);
