@@ -59,7 +59,11 @@ fn the_page_shows_every_object_animation_and_page() {
                 expected.push(format!("animations/{stem}/{a:03}.png"));
             }
         }
-        assert!(html.contains(&format!("moveable {} · {} meshes", m.id, m.meshes.len())));
+        let meshes = match m.meshes.len() {
+            1 => "1 mesh".to_string(),
+            n => format!("{n} meshes"),
+        };
+        assert!(html.contains(&format!("moveable {} · {meshes}", m.id)));
     }
     for s in &model.statics {
         expected.push(format!(

@@ -45,11 +45,15 @@ pub(crate) fn page(
     h.push_str("<section id=\"statics\"><h2>Statics</h2>\n<div class=\"cards\">\n");
     for (s, picture) in wad.statics.iter().zip(static_pictures) {
         let slot = catalog::static_slot(game, s.id);
-        let polygons = wad.meshes.get(s.mesh).map_or(0, |m| m.polygons.len());
+        let polygons = counted(
+            wad.meshes.get(s.mesh).map_or(0, |m| m.polygons.len()),
+            "polygon",
+            "polygons",
+        );
         let _ = write!(
             h,
             "<article class=\"card\" id=\"static-{id}\">\n{img}\n<h3>{slot}</h3>\n\
-             <p class=\"facts\">static {id} · 1 mesh · {polygons} polygons</p>\n</article>\n",
+             <p class=\"facts\">static {id} · 1 mesh · {polygons}</p>\n</article>\n",
             id = s.id,
             img = image(picture, &slot, written),
             slot = escape(&slot),
@@ -87,12 +91,14 @@ fn moveable_card(h: &mut String, source: &Source, card: &MoveableCard, written: 
     let _ = write!(
         h,
         "<article class=\"card\" id=\"moveable-{id}\">\n{img}\n<h3>{slot}</h3>\n\
-         <p class=\"facts\">moveable {id} · {meshes} meshes · {polygons} polygons · {animations} animations · {keyframes} keyframes</p>\n",
+         <p class=\"facts\">moveable {id} · {meshes} · {polygons} · {animations} · {keyframes}</p>\n",
         id = m.id,
         img = image(&card.picture, &card.slot, written),
         slot = escape(&card.slot),
-        meshes = m.meshes.len(),
-        animations = m.animations.len(),
+        meshes = counted(m.meshes.len(), "mesh", "meshes"),
+        polygons = counted(polygons, "polygon", "polygons"),
+        animations = counted(m.animations.len(), "animation", "animations"),
+        keyframes = counted(keyframes, "keyframe", "keyframes"),
     );
     if let Some(d) = card.dressing {
         let name = |i: usize| {
@@ -113,8 +119,8 @@ fn moveable_card(h: &mut String, source: &Source, card: &MoveableCard, written: 
     if !m.animations.is_empty() {
         let _ = write!(
             h,
-            "<details><summary>{} animations</summary>\n<div class=\"animations\">\n",
-            m.animations.len()
+            "<details><summary>{}</summary>\n<div class=\"animations\">\n",
+            counted(m.animations.len(), "animation", "animations")
         );
         for (a, (animation, picture)) in m.animations.iter().zip(&card.animations).enumerate() {
             let name = catalog::animation_name(source.game, m.id, a)
@@ -205,3 +211,8 @@ const SCRIPT: &str = r#"<script>
 })();
 </script>
 "#;
+
+/// `1 animation`, `2 animations`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
