@@ -25,6 +25,8 @@ pub(crate) struct Document {
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
     images: Vec<(String, Vec<u8>)>,
     pub extras: Option<Value>,
+    /// Time spent making this document's images (for [`crate::ImportPhases`]).
+    pub image_time: std::time::Duration,
 }
 
 impl Document {
@@ -34,6 +36,7 @@ impl Document {
             bin: Vec::new(),
             images: Vec::new(),
             extras: None,
+            image_time: std::time::Duration::ZERO,
         }
     }
 

@@ -288,9 +288,12 @@ fn texture<'a>(
     parts: impl IntoIterator<Item = &'a Part<'a>>,
     slot: &str,
 ) -> (Atlas, Option<usize>) {
+    let started = std::time::Instant::now();
     let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh));
-    let texture = (!atlas.is_empty()).then(|| {
-        let image = doc.png(&format!("{slot}_texture"), atlas.png(wad));
+    let png = (!atlas.is_empty()).then(|| atlas.png(wad));
+    doc.image_time += started.elapsed();
+    let texture = png.map(|png| {
+        let image = doc.png(&format!("{slot}_texture"), png);
         // Texels are texels: no filtering, no wrapping.
         let sampler = doc.push(
             "samplers",
