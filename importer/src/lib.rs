@@ -5,7 +5,7 @@
 //!   that into one armature and one mesh object, which artists edit as one body; build splits it
 //!   back by joint weight. Statics become one mesh with shades as vertex colours.
 //! - one glTF animation per TR animation with keyframes, named `NNN_STATE`.
-//! - the texture pages an object uses, stacked into one PNG; UVs sit exactly on sample corners.
+//! - the samples an object uses, packed into one PNG; UVs sit exactly on sample corners.
 //! - manifests (see `wadforge-manifests`) carry what glTF cannot.
 //!
 //! Meshes shared between objects (several mesh pointers naming one mesh) are written once, by the
@@ -199,6 +199,7 @@ pub fn import_with_phases(
 
     // Objects are independent: each is made on its own (in parallel), then their files are
     // listed in object order, so the output does not depend on the thread count.
+    let images = atlas::Images::default();
     let one = |object: &Object| -> ObjectFiles {
         let (kind, stem, slot) = match *object {
             Object::Moveable(i) => (
@@ -235,14 +236,15 @@ pub fn import_with_phases(
                     bones: &bones[i],
                     animations: &animation_names,
                 };
-                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
                 // A dressed skeleton's own meshes that it alone holds: its placeholders glTF.
                 let kept: Vec<usize> = (0..m.meshes.len())
                     .filter(|&b| owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
                     .collect();
                 let placeholders = (dressing[i].is_some() && !kept.is_empty()).then(|| {
                     let shows = object::Shows::Placeholders(&kept);
-                    let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                    let document =
+                        object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
                     phases.images += document.image_time;
                     document.into_files(&format!("{stem}_placeholders"), options.format)
                 });
@@ -288,7 +290,7 @@ pub fn import_with_phases(
             }
             Object::Static(i) => {
                 let s = &wad.statics[i];
-                let document = object::static_object(wad, s, slot, &space, &options.skewed);
+                let document = object::static_object(wad, s, slot, &space, &options.skewed, &images);
                 let same_as = owners.same_as(Owner::Static(i), s.mesh, wad);
                 let manifest = ObjectManifest::Static(manifest::static_manifest(
                     s,
