@@ -27,11 +27,17 @@ pub(crate) struct Atlas {
     places: BTreeMap<usize, (Placement, u32, u32)>,
     pages: Vec<Page>,
     pub height: u32,
+    png: OnceLock<Arc<Vec<u8>>>,
 }
 
 impl Atlas {
-    /// The atlas for the samples the polygons of `meshes` use.
-    pub fn for_meshes<'a>(wad: &Wad, meshes: impl IntoIterator<Item = &'a Mesh>) -> Self {
+    /// The atlas for the samples the polygons of `meshes` use, packed once per import for each
+    /// set of samples.
+    pub fn for_meshes<'a>(
+        wad: &Wad,
+        meshes: impl IntoIterator<Item = &'a Mesh>,
+        images: &Images,
+    ) -> Arc<Self> {
         let mut used = BTreeSet::new();
         for mesh in meshes {
             for p in &mesh.polygons {
@@ -42,6 +48,14 @@ impl Atlas {
             }
         }
         let samples: Vec<usize> = used.into_iter().collect();
+        let cell = {
+            let mut cache = images.atlases.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(cache.entry(samples.clone()).or_default())
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(Self::pack(wad, samples))))
+    }
+
+    fn pack(wad: &Wad, samples: Vec<usize>) -> Self {
         let cut: Vec<(u32, u32, Vec<u8>)> = samples.iter().map(|&i| texels(wad, &wad.samples[i])).collect();
         let images: Vec<SampleImage> = cut.iter().map(|(w, h, t)| SampleImage::rgb(*w, *h, t)).collect();
         let packed = pack_samples(&images).expect("samples cut from pages fit on pages");
@@ -62,6 +76,7 @@ impl Atlas {
             places,
             pages,
             height,
+            png: OnceLock::new(),
         }
     }
 
@@ -81,13 +96,9 @@ impl Atlas {
         wadforge_packer::uv::to_uv(at, u32::from(place.page), self.height)
     }
 
-    /// The image as PNG, from `images` when an object with the same samples made it already.
-    pub fn png(&self, images: &Images) -> Arc<Vec<u8>> {
-        let cell = {
-            let mut cache = images.by_samples.lock().unwrap_or_else(|e| e.into_inner());
-            Arc::clone(cache.entry(self.samples.clone()).or_default())
-        };
-        Arc::clone(cell.get_or_init(|| Arc::new(self.encode())))
+    /// The image as PNG, made once.
+    pub fn png(&self) -> Arc<Vec<u8>> {
+        Arc::clone(self.png.get_or_init(|| Arc::new(self.encode())))
     }
 
     /// RGBA, magenta texels fully transparent (their colour kept, so build can tell them apart
@@ -133,12 +144,12 @@ fn texels(wad: &Wad, s: &Sample) -> (u32, u32, Vec<u8>) {
     (w, h, out)
 }
 
-/// PNGs made during one import, by the samples they hold: each is encoded once, on whichever
-/// thread needs it first.
+/// Atlases (and their PNGs) made during one import, by the samples they hold: each is packed
+/// and encoded once, on whichever thread needs it first.
 #[derive(Default)]
 pub(crate) struct Images {
-    by_samples: Mutex<HashMap<Vec<usize>, Arc<Png>>>,
+    atlases: Mutex<HashMap<Vec<usize>, Arc<Made>>>,
 }
 
-/// One PNG, made by the first thread that needs it.
-type Png = OnceLock<Arc<Vec<u8>>>;
+/// One atlas, made by the first thread that needs it.
+type Made = OnceLock<Arc<Atlas>>;

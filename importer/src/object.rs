@@ -290,10 +290,10 @@ fn texture<'a>(
     parts: impl IntoIterator<Item = &'a Part<'a>>,
     slot: &str,
     images: &Images,
-) -> (Atlas, Option<usize>) {
+) -> (std::sync::Arc<Atlas>, Option<usize>) {
     let started = std::time::Instant::now();
-    let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh));
-    let png = (!atlas.is_empty()).then(|| atlas.png(images));
+    let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh), images);
+    let png = (!atlas.is_empty()).then(|| atlas.png());
     doc.image_time += started.elapsed();
     let texture = png.map(|png| {
         let image = doc.png(&format!("{slot}_texture"), png);
