@@ -2,6 +2,7 @@
 //! objects, shared meshes resolved, a base WAD patched.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::pose::posed_bounding_box;
@@ -29,6 +30,81 @@ pub struct BuildOutput {
     pub names: Vec<String>,
     /// Things worth telling the user (reordered bones, recomputed boxes, resampled textures).
     pub notes: Vec<String>,
+    /// Where the build's time went.
+    pub phases: BuildPhases,
+}
+
+/// Where build's time went. The per-object phases are summed over objects (on several threads
+/// the sum exceeds the wall time): reading glTF files (JSON and buffers), decoding their images,
+/// the objects' skeletons, geometry and keyframes; then, once for all objects, texture samples
+/// and pages, and the assembly of the model (shared meshes, spheres, keyframe boxes).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BuildPhases {
+    pub gltf: Duration,
+    pub images: Duration,
+    pub objects: Duration,
+    pub textures: Duration,
+    pub assembly: Duration,
+}
+
+impl BuildPhases {
+    fn add(&mut self, other: &BuildPhases) {
+        self.gltf += other.gltf;
+        self.images += other.images;
+        self.objects += other.objects;
+        self.textures += other.textures;
+        self.assembly += other.assembly;
+    }
+}
+
+/// What one object gives the build: numbers in `pending` (raw meshes) and in the raw meshes'
+/// polygons (images) are local to the object until merged.
+struct ObjectBuilt {
+    pending: Pending,
+    slot: String,
+    raws: Vec<(RawMesh, MeshInfo, Place, String)>,
+    images: Vec<RgbaImage>,
+    notes: Vec<String>,
+    phases: BuildPhases,
+}
+
+enum Pending {
+    Moveable(PendingMoveable),
+    Static(PendingStatic),
+}
+
+/// `make` applied to every object on rayon's threads, results in object order; `progress` is
+/// called on this thread as objects finish.
+fn in_parallel<T: Sync>(
+    objects: &[T],
+    make: impl Fn(&T) -> Result<ObjectBuilt, BuildError> + Sync,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<Result<ObjectBuilt, BuildError>> {
+    use rayon::prelude::*;
+    let total = objects.len();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
+    let make = &make;
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            objects
+                .par_iter()
+                .map(|o| {
+                    let made = make(o);
+                    if let Ok(made) = &made {
+                        // The receiver lives until the scope ends: a send cannot fail before.
+                        let _ = done_tx.send(made.slot.clone());
+                    }
+                    made
+                })
+                .collect::<Vec<_>>()
+        });
+        for (done, slot) in done_rx.iter().enumerate() {
+            progress(done + 1, total, &slot);
+        }
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 /// One TR mesh of an object: built from its glTF, or the same as another object's.
@@ -71,11 +147,25 @@ pub fn build(
     let mut moveables = Vec::new();
     let mut statics = Vec::new();
 
-    let total = dir.objects.len();
-    for (done, object) in dir.objects.iter().enumerate() {
+    // Objects are independent: each is read and built on its own (in parallel), then merged in
+    // directory order, so the result does not depend on the thread count.
+    let one = |object: &wadforge_manifests::LoadedObject| -> Result<ObjectBuilt, BuildError> {
+        let started = Instant::now();
+        let mut phases = BuildPhases::default();
+        let mut images: Vec<RgbaImage> = Vec::new();
+        let mut raws: Vec<(RawMesh, MeshInfo, Place, String)> = Vec::new();
+        let mut notes = Vec::new();
+        let mut read = |path: &std::path::Path| {
+            let scene = input::read(path);
+            if let Ok(scene) = &scene {
+                phases.gltf += scene.read_time;
+                phases.images += scene.decode_time;
+            }
+            scene
+        };
         let manifest_path = dir.root.join(&object.path);
         let gltf_path = object.gltf_path(&dir.root);
-        match &object.manifest {
+        let (pending, slot) = match &object.manifest {
             ObjectManifest::Moveable(m) => {
                 let place = Place {
                     file: manifest_path,
@@ -85,7 +175,7 @@ pub fn build(
                     file: gltf_path.clone(),
                     object: place.object.clone(),
                 };
-                let scene = input::read(&gltf_path).map_err(|e| gltf_place.error(None, e))?;
+                let scene = read(&gltf_path).map_err(|e| gltf_place.error(None, e))?;
                 let skinned: Vec<&MeshNode> = scene.meshes.iter().filter(|n| n.skin.is_some()).collect();
                 let names: Vec<String> = m.bones.iter().map(|b| b.name.clone()).collect();
                 let (skeleton, note) =
@@ -124,7 +214,7 @@ pub fn build(
                                     object: place.object.clone(),
                                 };
                                 let fail = |e: String| placeholders_place.error(None, e);
-                                let scene = input::read(&path).map_err(fail)?;
+                                let scene = read(&path).map_err(fail)?;
                                 let skinned: Vec<&MeshNode> =
                                     scene.meshes.iter().filter(|n| n.skin.is_some()).collect();
                                 let (own, _) = crate::skeleton::skeleton(&scene, &skinned, &skeleton.names)
@@ -168,7 +258,7 @@ pub fn build(
                         None => {}
                     }
                 }
-                moveables.push(PendingMoveable {
+                let pending = Pending::Moveable(PendingMoveable {
                     id: m.id,
                     slot: m.slot.clone(),
                     bones: skeleton.names.clone(),
@@ -188,14 +278,14 @@ pub fn build(
                     dressed_by: m.dressed_by.as_ref().map(|d| d.body),
                     place,
                 });
-                progress(done + 1, total, &m.slot);
+                (pending, m.slot.clone())
             }
             ObjectManifest::Static(s) => {
                 let place = Place {
                     file: gltf_path.clone(),
                     object: format!("{} (static {})", s.slot, s.id),
                 };
-                let scene = input::read(&gltf_path).map_err(|e| place.error(None, e))?;
+                let scene = read(&gltf_path).map_err(|e| place.error(None, e))?;
                 let mesh = match s.mesh.same_as.clone() {
                     Some(r) => MeshSlot::Same(r),
                     None => {
@@ -218,11 +308,48 @@ pub fn build(
                         MeshSlot::Built(raws.len() - 1)
                     }
                 };
-                statics.push(PendingStatic {
+                let pending = Pending::Static(PendingStatic {
                     manifest: s.clone(),
                     mesh,
                 });
-                progress(done + 1, total, &s.slot);
+                (pending, s.slot.clone())
+            }
+        };
+        phases.objects = started.elapsed().saturating_sub(phases.gltf + phases.images);
+        Ok(ObjectBuilt {
+            pending,
+            slot,
+            raws,
+            images,
+            notes,
+            phases,
+        })
+    };
+    let made = in_parallel(&dir.objects, one, progress);
+    let mut phases = BuildPhases::default();
+    for object in made {
+        let object = object?;
+        phases.add(&object.phases);
+        notes.extend(object.notes);
+        // Local image and raw mesh numbers → the build's.
+        let (first_image, first_raw) = (images.len(), raws.len());
+        images.extend(object.images);
+        raws.extend(object.raws.into_iter().map(|(mut raw, info, place, what)| {
+            raw.polygons.iter_mut().for_each(|p| p.image += first_image);
+            (raw, info, place, what)
+        }));
+        let shift = |slot: MeshSlot| match slot {
+            MeshSlot::Built(i) => MeshSlot::Built(first_raw + i),
+            same => same,
+        };
+        match object.pending {
+            Pending::Moveable(mut m) => {
+                m.meshes = m.meshes.into_iter().map(shift).collect();
+                moveables.push(m);
+            }
+            Pending::Static(mut s) => {
+                s.mesh = shift(s.mesh);
+                statics.push(s);
             }
         }
     }
@@ -242,6 +369,7 @@ pub fn build(
         first_page: base.map_or(0, |b| b.pages.len()) as u16,
         reuse: base,
     };
+    let textures_started = Instant::now();
     let textures = build_textures(&images, &polygons, start).map_err(|e| {
         // Name the object, the bone and the polygon within its mesh.
         let mut index = e.polygon();
@@ -263,6 +391,8 @@ pub fn build(
             message: e.to_string(),
         }
     })?;
+    phases.textures = textures_started.elapsed();
+    let assembly_started = Instant::now();
     let resampled = textures.polygons.iter().filter(|p| p.resampled).count();
     if resampled > 0 {
         notes.push(format!(
@@ -484,7 +614,13 @@ pub fn build(
                 .map_or_else(|| catalog::static_slot(game, s.id), |n| n.to_string())
         }))
         .collect();
-    Ok(BuildOutput { wad, names, notes })
+    phases.assembly = assembly_started.elapsed();
+    Ok(BuildOutput {
+        wad,
+        names,
+        notes,
+        phases,
+    })
 }
 
 /// The first bone whose mesh in a dressed skeleton's glTF differs from the dressing body's mesh

@@ -2,6 +2,7 @@
 //! meshes, materials with their TR attributes, images as RGBA, animations.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use std::collections::HashMap;
 
@@ -23,6 +24,9 @@ pub(crate) struct Scene {
     /// Each mesh as the file stored it, by bone name ([`STATIC_MESH`] for a static's mesh): the
     /// scene extras import writes, which Blender keeps.
     pub stored: HashMap<String, Mesh>,
+    /// Time spent reading the file and its buffers, and decoding its images.
+    pub read_time: Duration,
+    pub decode_time: Duration,
 }
 
 /// The scene extras key of the stored meshes (the importer's `stored` module writes it).
@@ -103,8 +107,15 @@ pub(crate) struct Channel {
 
 /// Reads `path`; errors are messages for the caller to place.
 pub(crate) fn read(path: &Path) -> Result<Scene, String> {
-    let (doc, buffers, images) =
-        gltf::import(path).map_err(|e| format!("cannot read the glTF: {e}; export it again from Blender"))?;
+    let started = Instant::now();
+    let fail = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
+    let gltf::Gltf { document: doc, blob } = gltf::Gltf::open(path).map_err(fail)?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(fail)?;
+    let read_time = started.elapsed();
+    let images = gltf::import_images(&doc, Some(base), &buffers).map_err(fail)?;
+    let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
+    let decode_time = started.elapsed() - read_time;
     let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
 
     let mut nodes: Vec<Node> = doc
@@ -126,7 +137,6 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
         }
     }
 
-    let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
     let materials = doc.materials().map(material).collect();
 
     let mut meshes = Vec::new();
@@ -222,6 +232,8 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
         images,
         animations,
         stored,
+        read_time,
+        decode_time,
     })
 }
 

@@ -18,5 +18,5 @@ pub mod spheres;
 pub mod states;
 pub mod texture;
 
-pub use build::{build, BuildOutput, KEPT_BOX_TOLERANCE};
+pub use build::{build, BuildOutput, BuildPhases, KEPT_BOX_TOLERANCE};
 pub use error::{BuildError, Place};

@@ -57,6 +57,27 @@ fn every_fixture_survives_import_then_build() {
 }
 
 #[test]
+fn the_tr4_shaped_fixture_survives_import_then_build() {
+    let model = wadforge_fixtures::tr4_shaped();
+    assert_eq!(
+        (
+            model.moveables.len(),
+            model.pages.len(),
+            model.moveables[0].animations.len()
+        ),
+        (109, 11, 445)
+    );
+    let built = rebuild(&model, GltfFormat::Glb);
+    let d = differences(&model, &built.wad);
+    assert!(
+        d.is_empty(),
+        "{} differences, first: {:#?}",
+        d.len(),
+        &d[..d.len().min(12)]
+    );
+}
+
+#[test]
 fn every_quirky_file_survives_import_then_build() {
     // Real files' quirks include keyframe boxes that the pose rule does not reproduce: unedited
     // animations keep them all the same.

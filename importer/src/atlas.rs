@@ -1,74 +1,155 @@
-//! The texture image of one glTF file: the pages its polygons use, stacked vertically, as PNG.
+//! The texture image of one glTF file: only the samples its polygons use, packed tight onto
+//! 256×256 pages stacked vertically, as PNG.
 //!
-//! Whole pages (not cut-out samples) keep every UV on a whole texel edge of the page it came from,
-//! so build recovers samples without resampling. The page count is padded to a power of two so
-//! that V coordinates are exact binary fractions.
+//! Each sample is copied texel for texel into a rectangle of whole texels (the packer of
+//! `wadforge-packer`, as build packs pages; samples with the same texels share one rectangle), so
+//! every UV still lies on a whole texel edge of a page atlas and build recovers each sample
+//! exactly (`wadforge_packer::uv`). An object needs one page unless its samples fill more; the
+//! page count is padded to a power of two so that V coordinates are exact binary fractions.
+//!
+//! Images are encoded once per import: objects using the same samples (a dressed skeleton and
+//! its dressing, objects sharing a page's samples) share the PNG ([`Images`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use wadforge_format::{Mesh, Wad, PAGE_SIZE};
+use image::ImageEncoder;
+use wadforge_format::{Mesh, Page, Sample, Wad, PAGE_SIZE};
 use wadforge_packer::corners::TexelPoint;
+use wadforge_packer::pack::{pack_samples, Placement, SampleImage, MAGENTA};
+
+const PAGE: u32 = PAGE_SIZE as u32;
 
 pub(crate) struct Atlas {
-    /// Row of each used page in the image.
-    rows: BTreeMap<u16, u32>,
+    /// The samples used (indices into the model's samples), in index order.
+    samples: Vec<usize>,
+    /// Where each used sample sits, and its size there (clipped to its page).
+    places: BTreeMap<usize, (Placement, u32, u32)>,
+    pages: Vec<Page>,
     pub height: u32,
+    png: OnceLock<Arc<Vec<u8>>>,
 }
 
 impl Atlas {
-    /// The atlas for the pages the polygons of `meshes` use.
-    pub fn for_meshes<'a>(wad: &Wad, meshes: impl IntoIterator<Item = &'a Mesh>) -> Self {
-        let mut rows = BTreeMap::new();
+    /// The atlas for the samples the polygons of `meshes` use, packed once per import for each
+    /// set of samples.
+    pub fn for_meshes<'a>(
+        wad: &Wad,
+        meshes: impl IntoIterator<Item = &'a Mesh>,
+        images: &Images,
+    ) -> Arc<Self> {
+        let mut used = BTreeSet::new();
         for mesh in meshes {
             for p in &mesh.polygons {
-                if let Some(sample) = wad.samples.get(p.texture.sample as usize) {
-                    rows.insert(sample.page, 0);
+                let index = p.texture.sample as usize;
+                if index < wad.samples.len() {
+                    used.insert(index);
                 }
             }
         }
-        for (row, r) in rows.values_mut().enumerate() {
-            *r = row as u32;
-        }
-        let pages = rows.len().max(1).next_power_of_two() as u32;
+        let samples: Vec<usize> = used.into_iter().collect();
+        let cell = {
+            let mut cache = images.atlases.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(cache.entry(samples.clone()).or_default())
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(Self::pack(wad, samples))))
+    }
+
+    fn pack(wad: &Wad, samples: Vec<usize>) -> Self {
+        let cut: Vec<(u32, u32, Vec<u8>)> = samples.iter().map(|&i| texels(wad, &wad.samples[i])).collect();
+        let images: Vec<SampleImage> = cut.iter().map(|(w, h, t)| SampleImage::rgb(*w, *h, t)).collect();
+        let packed = pack_samples(&images).expect("samples cut from pages fit on pages");
+        let places = samples
+            .iter()
+            .zip(packed.placements)
+            .zip(&cut)
+            .map(|((&i, place), &(w, h, _))| (i, (place, w, h)))
+            .collect();
+        let pages = if samples.is_empty() {
+            Vec::new()
+        } else {
+            packed.pages
+        };
+        let height = pages.len().max(1).next_power_of_two() as u32 * PAGE;
         Atlas {
-            rows,
-            height: pages * PAGE_SIZE as u32,
+            samples,
+            places,
+            pages,
+            height,
+            png: OnceLock::new(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.samples.is_empty()
     }
 
-    /// UV of a texel point of `page`.
-    pub fn uv(&self, page: u16, point: TexelPoint) -> [f32; 2] {
-        wadforge_packer::uv::to_uv(point, self.rows[&page], self.height)
+    /// UV of `point`, a texel edge of the page of sample `sample` (its corners or a point within
+    /// it): the same point of the sample's rectangle in the atlas.
+    pub fn uv(&self, wad: &Wad, sample: usize, point: TexelPoint) -> [f32; 2] {
+        let (Some(s), Some(&(place, w, h))) = (wad.samples.get(sample), self.places.get(&sample)) else {
+            return [0.0, 0.0];
+        };
+        let x = point.x.saturating_sub(u32::from(s.x)).min(w);
+        let y = point.y.saturating_sub(u32::from(s.y)).min(h);
+        let at = TexelPoint::new(u32::from(place.x) + x, u32::from(place.y) + y);
+        wadforge_packer::uv::to_uv(at, u32::from(place.page), self.height)
     }
 
-    /// The image as PNG: RGBA, magenta texels fully transparent (their colour kept, so build can
-    /// tell them apart from painted-over texels), rows of unused pages transparent magenta.
-    pub fn png(&self, wad: &Wad) -> Vec<u8> {
-        let width = PAGE_SIZE as u32;
-        let mut rgba = vec![0u8; (width * self.height * 4) as usize];
-        for px in rgba.chunks_exact_mut(4) {
-            px.copy_from_slice(&[255, 0, 255, 0]);
-        }
-        for (&page, &row) in &self.rows {
-            let Some(page) = wad.pages.get(page as usize) else {
-                continue;
-            };
-            let start = row as usize * PAGE_SIZE * PAGE_SIZE * 4;
-            for (i, rgb) in page.rgb().chunks_exact(3).enumerate() {
-                let alpha = if rgb == [255, 0, 255] { 0 } else { 255 };
-                rgba[start + i * 4..start + i * 4 + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);
+    /// The image as PNG, made once.
+    pub fn png(&self) -> Arc<Vec<u8>> {
+        Arc::clone(self.png.get_or_init(|| Arc::new(self.encode())))
+    }
+
+    /// RGBA, magenta texels fully transparent (their colour kept, so build can tell them apart
+    /// from painted-over texels), rows of padding pages transparent magenta.
+    fn encode(&self) -> Vec<u8> {
+        let texels = (PAGE * self.height) as usize;
+        let mut rgba = Vec::with_capacity(texels * 4);
+        for page in &self.pages {
+            for rgb in page.rgb().chunks_exact(3) {
+                let alpha = if rgb == MAGENTA { 0 } else { 255 };
+                rgba.extend_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);
             }
         }
+        while rgba.len() < texels * 4 {
+            rgba.extend_from_slice(&[255, 0, 255, 0]);
+        }
         let mut png = Vec::new();
-        image::codecs::png::PngEncoder::new(&mut png)
-            .write_image(&rgba, width, self.height, image::ExtendedColorType::Rgba8)
-            .expect("encoding a PNG in memory cannot fail");
+        image::codecs::png::PngEncoder::new_with_quality(
+            &mut png,
+            image::codecs::png::CompressionType::Fast,
+            image::codecs::png::FilterType::Adaptive,
+        )
+        .write_image(&rgba, PAGE, self.height, image::ExtendedColorType::Rgba8)
+        .expect("encoding a PNG in memory cannot fail");
         png
     }
 }
 
-use image::ImageEncoder;
+/// The texels of a sample's rectangle (clipped to its page, at least 1×1; magenta where its page
+/// is missing): width, height, RGB.
+fn texels(wad: &Wad, s: &Sample) -> (u32, u32, Vec<u8>) {
+    let (x0, y0) = (u32::from(s.x), u32::from(s.y));
+    let w = u32::from(s.width).min(PAGE - x0).max(1);
+    let h = u32::from(s.height).min(PAGE - y0).max(1);
+    let page = wad.pages.get(s.page as usize);
+    let mut out = Vec::with_capacity((w * h * 3) as usize);
+    for y in y0..(y0 + h).min(PAGE) {
+        for x in x0..(x0 + w).min(PAGE) {
+            out.extend(page.map_or(MAGENTA, |p| p.texel(x as usize, y as usize)));
+        }
+    }
+    out.resize((w * h * 3) as usize, 0);
+    (w, h, out)
+}
+
+/// Atlases (and their PNGs) made during one import, by the samples they hold: each is packed
+/// and encoded once, on whichever thread needs it first.
+#[derive(Default)]
+pub(crate) struct Images {
+    atlases: Mutex<HashMap<Vec<usize>, Arc<Made>>>,
+}
+
+/// One atlas, made by the first thread that needs it.
+type Made = OnceLock<Arc<Atlas>>;

@@ -23,8 +23,10 @@ pub(crate) struct Document {
     arrays: Map<String, Value>,
     bin: Vec<u8>,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
-    images: Vec<(String, Vec<u8>)>,
+    images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
     pub extras: Option<Value>,
+    /// Time spent making this document's images (for [`crate::ImportPhases`]).
+    pub image_time: std::time::Duration,
 }
 
 impl Document {
@@ -34,6 +36,7 @@ impl Document {
             bin: Vec::new(),
             images: Vec::new(),
             extras: None,
+            image_time: std::time::Duration::ZERO,
         }
     }
 
@@ -138,7 +141,7 @@ impl Document {
     }
 
     /// A PNG image; returns its index in `images`.
-    pub fn png(&mut self, name: &str, png: Vec<u8>) -> usize {
+    pub fn png(&mut self, name: &str, png: std::sync::Arc<Vec<u8>>) -> usize {
         self.images.push((name.to_string(), png));
         self.images.len() - 1
     }
@@ -159,7 +162,7 @@ impl Document {
                 GltfFormat::Separate => {
                     let file = format!("{stem}_{i}.png");
                     self.push("images", json!({ "name": name, "uri": file }));
-                    files.push((file, png));
+                    files.push((file, png.to_vec()));
                 }
             }
         }

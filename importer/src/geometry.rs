@@ -145,12 +145,14 @@ pub(crate) fn primitives(
             let material = materials.get(doc, names, polygon);
             let v = groups.entry(material).or_default();
             let exact = skewed.get(&(part.mesh_index, polygon_index));
-            let uvs = match (wad.samples.get(polygon.texture.sample as usize), exact) {
-                (Some(sample), Some(corners)) => corners[..polygon.corners().len()]
+            let sample_index = polygon.texture.sample as usize;
+            let uvs = match (wad.samples.get(sample_index), exact) {
+                (Some(_), Some(corners)) => corners[..polygon.corners().len()]
                     .iter()
                     .map(|&[x, y]| {
                         atlas.uv(
-                            sample.page,
+                            wad,
+                            sample_index,
                             TexelPoint {
                                 x: x as u32,
                                 y: y as u32,
@@ -160,7 +162,7 @@ pub(crate) fn primitives(
                     .collect(),
                 (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
                     .into_iter()
-                    .map(|point| atlas.uv(sample.page, point))
+                    .map(|point| atlas.uv(wad, sample_index, point))
                     .collect(),
                 (None, _) => vec![[0.0, 0.0]; polygon.corners().len()],
             };

@@ -5,7 +5,7 @@
 //!   that into one armature and one mesh object, which artists edit as one body; build splits it
 //!   back by joint weight. Statics become one mesh with shades as vertex colours.
 //! - one glTF animation per TR animation with keyframes, named `NNN_STATE`.
-//! - the texture pages an object uses, stacked into one PNG; UVs sit exactly on sample corners.
+//! - the samples an object uses, packed into one PNG; UVs sit exactly on sample corners.
 //! - manifests (see `wadforge-manifests`) carry what glTF cannot.
 //!
 //! Meshes shared between objects (several mesh pointers naming one mesh) are written once, by the
@@ -25,6 +25,7 @@ pub mod space;
 mod stored;
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{MeshIndex, Moveable, Wad};
@@ -114,12 +115,39 @@ enum Object {
     Static(usize),
 }
 
+/// Where import's time went, summed over objects (on several threads, the sum exceeds the wall
+/// time): making glTF documents (geometry, skins, animations, stored meshes, GLB), texture images
+/// (atlas and PNG encoding) and YAML manifests.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ImportPhases {
+    pub gltf: Duration,
+    pub images: Duration,
+    pub yaml: Duration,
+}
+
+impl ImportPhases {
+    fn add(&mut self, other: &ImportPhases) {
+        self.gltf += other.gltf;
+        self.images += other.images;
+        self.yaml += other.yaml;
+    }
+}
+
 /// Imports `wad`; `progress(done, total, slot)` is called after each object.
 pub fn import(
     wad: &Wad,
     options: &ImportOptions,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<OutputFile>, ImportError> {
+    import_with_phases(wad, options, progress).map(|(files, _)| files)
+}
+
+/// [`import`], and where its time went.
+pub fn import_with_phases(
+    wad: &Wad,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<(Vec<OutputFile>, ImportPhases), ImportError> {
     let game = options.game;
     let space = Space {
         tr_units_per_metre: options.tr_units_per_metre,
@@ -169,10 +197,10 @@ pub fn import(
     let dressing = plan_dressing(wad, game);
     let owners = plan_owners(wad, &dressing, &bones);
 
-    let mut files = Vec::new();
-    let mut listed = Vec::new();
-    let total = objects.len();
-    for (done, object) in objects.iter().enumerate() {
+    // Objects are independent: each is made on its own (in parallel), then their files are
+    // listed in object order, so the output does not depend on the thread count.
+    let images = atlas::Images::default();
+    let one = |object: &Object| -> ObjectFiles {
         let (kind, stem, slot) = match *object {
             Object::Moveable(i) => (
                 "moveables",
@@ -185,6 +213,9 @@ pub fn import(
                 &static_slots[i],
             ),
         };
+        let started = Instant::now();
+        let mut phases = ImportPhases::default();
+        let mut files = Vec::new();
         let (document, manifest) = match *object {
             Object::Moveable(i) => {
                 let m = &wad.moveables[i];
@@ -205,14 +236,16 @@ pub fn import(
                     bones: &bones[i],
                     animations: &animation_names,
                 };
-                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
                 // A dressed skeleton's own meshes that it alone holds: its placeholders glTF.
                 let kept: Vec<usize> = (0..m.meshes.len())
                     .filter(|&b| owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
                     .collect();
                 let placeholders = (dressing[i].is_some() && !kept.is_empty()).then(|| {
                     let shows = object::Shows::Placeholders(&kept);
-                    let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed);
+                    let document =
+                        object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
+                    phases.images += document.image_time;
                     document.into_files(&format!("{stem}_placeholders"), options.format)
                 });
                 let placeholders_name = placeholders
@@ -257,7 +290,7 @@ pub fn import(
             }
             Object::Static(i) => {
                 let s = &wad.statics[i];
-                let document = object::static_object(wad, s, slot, &space, &options.skewed);
+                let document = object::static_object(wad, s, slot, &space, &options.skewed, &images);
                 let same_as = owners.same_as(Owner::Static(i), s.mesh, wad);
                 let manifest = ObjectManifest::Static(manifest::static_manifest(
                     s,
@@ -269,6 +302,7 @@ pub fn import(
                 (document, manifest)
             }
         };
+        phases.images += document.image_time;
         let gltf_files = document.into_files(&stem, options.format);
         let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
         let manifest = with_gltf(manifest, gltf_name);
@@ -280,13 +314,29 @@ pub fn import(
             path: format!("{kind}/{name}"),
             bytes,
         }));
+        let yaml_started = Instant::now();
         let yaml = format!("{kind}/{stem}.yaml");
         files.push(OutputFile {
             path: yaml.clone(),
             bytes: manifests::write_yaml(&manifest, &header).into_bytes(),
         });
-        listed.push(yaml);
-        progress(done + 1, total, slot);
+        phases.yaml += yaml_started.elapsed();
+        phases.gltf += started.elapsed().saturating_sub(phases.images + phases.yaml);
+        ObjectFiles {
+            files,
+            manifest: yaml,
+            slot: slot.clone(),
+            phases,
+        }
+    };
+    let made = in_parallel(&objects, one, progress);
+    let mut files = Vec::new();
+    let mut listed = Vec::new();
+    let mut phases = ImportPhases::default();
+    for object in made {
+        files.extend(object.files);
+        listed.push(object.manifest);
+        phases.add(&object.phases);
     }
 
     let project = Project {
@@ -300,11 +350,54 @@ pub fn import(
         objects: listed,
     };
     let header = "wadforge manifest directory. `wadforge build` turns it back into a WAD; see README.md.";
+    let yaml_started = Instant::now();
     files.push(OutputFile {
         path: manifests::PROJECT_FILE.to_string(),
         bytes: manifests::write_yaml(&project, header).into_bytes(),
     });
-    Ok(files)
+    phases.yaml += yaml_started.elapsed();
+    Ok((files, phases))
+}
+
+/// The files of one object.
+struct ObjectFiles {
+    files: Vec<OutputFile>,
+    /// Its manifest's path, for the project's list.
+    manifest: String,
+    slot: String,
+    phases: ImportPhases,
+}
+
+/// `make` applied to every object on rayon's threads, results in object order; `progress` is
+/// called on this thread as objects finish.
+fn in_parallel<T: Sync>(
+    objects: &[T],
+    make: impl Fn(&T) -> ObjectFiles + Sync,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<ObjectFiles> {
+    use rayon::prelude::*;
+    let total = objects.len();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
+    let make = &make;
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            objects
+                .par_iter()
+                .map(|o| {
+                    let made = make(o);
+                    // The receiver lives until the scope ends: a send cannot fail before.
+                    let _ = done_tx.send(made.slot.clone());
+                    made
+                })
+                .collect::<Vec<_>>()
+        });
+        for (done, slot) in done_rx.iter().enumerate() {
+            progress(done + 1, total, &slot);
+        }
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {

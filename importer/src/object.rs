@@ -3,7 +3,7 @@
 use serde_json::json;
 use wadforge_format::{Mesh, Moveable, Rotation, Shading, Static, Wad};
 
-use crate::atlas::Atlas;
+use crate::atlas::{Atlas, Images};
 use crate::document::Document;
 use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
@@ -56,6 +56,7 @@ pub(crate) fn moveable(
     names_of: &MoveableNames,
     space: &Space,
     skewed: &SkewedCorners,
+    images: &Images,
 ) -> Document {
     let mut doc = Document::new();
     let mut names = NameSet::default();
@@ -131,7 +132,7 @@ pub(crate) fn moveable(
     if joint_count > 0 {
         scene_nodes.push(0);
     }
-    let (atlas, texture) = texture(&mut doc, wad, body.iter().chain(&joints), slot);
+    let (atlas, texture) = texture(&mut doc, wad, body.iter().chain(&joints), slot, images);
 
     let mut materials = Materials::new(slot, texture);
     let mut mesh_nodes = Vec::new();
@@ -247,6 +248,7 @@ pub(crate) fn static_object(
     slot: &str,
     space: &Space,
     skewed: &SkewedCorners,
+    images: &Images,
 ) -> Document {
     let mut doc = Document::new();
     let mut names = NameSet::default();
@@ -261,7 +263,7 @@ pub(crate) fn static_object(
         })
         .into_iter()
         .collect();
-    let (atlas, texture) = texture(&mut doc, wad, &parts, slot);
+    let (atlas, texture) = texture(&mut doc, wad, &parts, slot, images);
     let mut materials = Materials::new(slot, texture);
     let shown = MeshSet {
         parts: &parts,
@@ -287,10 +289,14 @@ fn texture<'a>(
     wad: &Wad,
     parts: impl IntoIterator<Item = &'a Part<'a>>,
     slot: &str,
-) -> (Atlas, Option<usize>) {
-    let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh));
-    let texture = (!atlas.is_empty()).then(|| {
-        let image = doc.png(&format!("{slot}_texture"), atlas.png(wad));
+    images: &Images,
+) -> (std::sync::Arc<Atlas>, Option<usize>) {
+    let started = std::time::Instant::now();
+    let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh), images);
+    let png = (!atlas.is_empty()).then(|| atlas.png());
+    doc.image_time += started.elapsed();
+    let texture = png.map(|png| {
+        let image = doc.png(&format!("{slot}_texture"), png);
         // Texels are texels: no filtering, no wrapping.
         let sampler = doc.push(
             "samplers",

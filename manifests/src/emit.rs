@@ -112,10 +112,36 @@ fn flow_scalar(value: &Value) -> Option<String> {
 }
 
 /// A scalar as serde_yaml writes it, when it takes one line.
+///
+/// Integers (most of a manifest: boxes, frames, ids) are written here as serde_yaml writes them
+/// (decimal digits); other scalars go through serde_yaml, each distinct one once per thread,
+/// since starting its emitter costs far more than the text.
 fn scalar(value: &Value) -> Option<String> {
-    if matches!(value, Value::Sequence(_) | Value::Mapping(_) | Value::Tagged(_)) {
-        return None;
+    match value {
+        Value::Sequence(_) | Value::Mapping(_) | Value::Tagged(_) => return None,
+        Value::Number(n) if n.is_i64() || n.is_u64() => return Some(n.to_string()),
+        _ => {}
     }
+    thread_local! {
+        static KNOWN: std::cell::RefCell<std::collections::HashMap<Value, Option<String>>> =
+            Default::default();
+    }
+    if let Some(known) = KNOWN.with(|k| k.borrow().get(value).cloned()) {
+        return known;
+    }
+    let text = serde_yaml_scalar(value);
+    KNOWN.with(|k| {
+        let mut k = k.borrow_mut();
+        // Bounded: names and decimals repeat; a manifest of unusual text must not grow it forever.
+        if k.len() > 100_000 {
+            k.clear();
+        }
+        k.insert(value.clone(), text.clone());
+    });
+    text
+}
+
+fn serde_yaml_scalar(value: &Value) -> Option<String> {
     let text = serde_yaml::to_string(value).ok()?;
     let text = text.strip_suffix('\n').unwrap_or(&text);
     (!text.contains('\n') && !text.starts_with('|') && !text.starts_with('>')).then(|| text.to_string())

@@ -179,17 +179,19 @@ struct Unique {
 pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
     // 1. Stored texels, deduplicated; `of_input[i]` is input i's distinct sample.
     let mut uniques: Vec<Unique> = Vec::new();
-    let mut seen: HashMap<(u32, u32, Vec<[u8; 3]>), usize> = HashMap::new();
+    // Keyed by the texels' bytes: hashing one byte slice is far faster than a slice of arrays.
+    let mut seen: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
     let mut of_input = Vec::with_capacity(samples.len());
     for (index, image) in samples.iter().enumerate() {
         check(index, image)?;
-        let key = (image.width, image.height, image.page_texels());
+        let texels = image.page_texels();
+        let key = (image.width, image.height, texels.as_flattened().to_vec());
         let next = uniques.len();
-        let unique = *seen.entry(key).or_insert_with_key(|(width, height, texels)| {
+        let unique = *seen.entry(key).or_insert_with(|| {
             uniques.push(Unique {
-                width: *width,
-                height: *height,
-                texels: texels.clone(),
+                width: image.width,
+                height: image.height,
+                texels,
                 first: index,
             });
             next
