@@ -3,13 +3,19 @@
 //! `{min: [..], max: [..]}` on one line, a state `{id: 3, name: JUMP_FORWARD}`).
 //!
 //! serde_yaml writes every list one item a line; this writer takes its value tree and writes a
-//! container on one line when it holds only scalars (or such small containers, two levels deep)
+//! container on one line when it holds only scalars (or such small containers: see [`ITEM_DEPTH`] and [`VALUE_DEPTH`])
 //! and fits within [`WIDTH`]. Scalars are rendered by serde_yaml itself, so quoting stays its own.
 
 use serde_yaml::Value;
 
 /// Lines stay within this many characters where a container is written on one line.
 const WIDTH: usize = 110;
+/// How deep a list item written on one line may be: a record of scalars and short lists (a
+/// keyframe box, a dispatch); larger items (a bone, a state change) keep one key a line.
+const ITEM_DEPTH: usize = 2;
+/// How deep a key's value written on one line may be: a list of such records (a state change's
+/// one dispatch, a few commands).
+const VALUE_DEPTH: usize = 3;
 
 /// The YAML text of `value`, or `None` when it holds something this writer does not lay out
 /// (multi-line strings, tagged values): the caller then uses serde_yaml's own text.
@@ -39,7 +45,9 @@ fn block(value: &Value, indent: usize, out: &mut String) -> Option<()> {
             for item in items {
                 match item {
                     // A mapping that does not fit on a line: its first key beside the dash.
-                    Value::Mapping(map) if !map.is_empty() && flow(item, WIDTH - indent - 2).is_none() => {
+                    Value::Mapping(map)
+                        if !map.is_empty() && flow(item, WIDTH - indent - 2, ITEM_DEPTH).is_none() =>
+                    {
                         let mut inner = String::new();
                         block(item, indent + 2, &mut inner)?;
                         out.push_str(&pad);
@@ -58,7 +66,12 @@ fn block(value: &Value, indent: usize, out: &mut String) -> Option<()> {
 /// `lead` (a key with its colon, or a dash) and its value: on the same line when it fits, else
 /// in block style below (a sequence under a key at the key's indentation, as serde_yaml does).
 fn entry(lead: &str, value: &Value, indent: usize, out: &mut String) -> Option<()> {
-    if let Some(text) = flow(value, WIDTH.saturating_sub(lead.len() + 1)) {
+    let depth = if lead.ends_with('-') {
+        ITEM_DEPTH
+    } else {
+        VALUE_DEPTH
+    };
+    if let Some(text) = flow(value, WIDTH.saturating_sub(lead.len() + 1), depth) {
         out.push_str(lead);
         out.push(' ');
         out.push_str(&text);
@@ -74,10 +87,10 @@ fn entry(lead: &str, value: &Value, indent: usize, out: &mut String) -> Option<(
     block(value, nested, out)
 }
 
-/// `value` on one line of at most `room` characters: a scalar, or a container of at most two
+/// `value` on one line of at most `room` characters: a scalar, or a container of at most `depth`
 /// levels whose scalars all read the same in flow style.
-fn flow(value: &Value, room: usize) -> Option<String> {
-    let text = flow_text(value, 2)?;
+fn flow(value: &Value, room: usize, depth: usize) -> Option<String> {
+    let text = flow_text(value, depth)?;
     (text.chars().count() <= room).then_some(text)
 }
 

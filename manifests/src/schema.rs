@@ -183,9 +183,10 @@ pub struct AnimationManifest {
     pub frames: u16,
     pub speed: f64,
     pub acceleration: f64,
-    #[serde(default)]
+    /// TR4's sideways motion; absent when zero (TR1–TR3 have none).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub lateral_speed: f64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub lateral_acceleration: f64,
     /// The animation that follows, and the frame it starts at (relative to its first frame).
     pub next: AnimationTarget,
@@ -325,4 +326,8 @@ pub struct StaticManifest {
     pub collision_box: BoxBounds,
     /// 2 in TRLE's own WADs.
     pub flags: u16,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }

@@ -110,8 +110,7 @@ fn short_lists_and_small_records_take_one_line() {
         "    sphere: {center: [0, -512, 0], radius: 600, flag: 0}",
         "    state: {id: 0}",
         "    next: {animation: 000_CLOSED, frame: 0}",
-        "    - {sound: {frame: 0, id: 7, on: land}}",
-        "    - kill",
+        "    commands: [{sound: {frame: 0, id: 7, on: land}}, kill]",
     ] {
         assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
     }
