@@ -2,9 +2,8 @@
 //! `cargo bench -p wadforge-render --bench gallery`
 //!
 //! - the real TR1 demo level `../shared/real/LEVEL2_DEMO.PHD` (skipped when absent); target ≤ 2 s;
-//! - the largest fixture WAD (4.5 MB: Lara, 49 crocodiles, doors, switches, statics); the
-//!   target of ≤ 6 s is for a 3 MB TR4 WAD with a 445-animation Lara, which this fixture stands
-//!   in for until the fixtures hold one.
+//! - the TR4-shaped fixture WAD (2.9 MB: 109 moveables with a 445-animation Lara, 11 pages);
+//!   target ≤ 6 s.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use wadforge_format::catalog::Game;
@@ -42,12 +41,12 @@ fn real_level(c: &mut Criterion) {
     group.finish();
 }
 
-fn largest_fixture(c: &mut Criterion) {
-    let bytes = wad::write(&wadforge_fixtures::largest(), None).expect("the largest fixture writes");
+fn tr4_shaped_fixture(c: &mut Criterion) {
+    let bytes = wad::write(&wadforge_fixtures::tr4_shaped(), None).expect("the TR4-shaped fixture writes");
     let mut group = c.benchmark_group("gallery");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("largest fixture WAD, read + gallery", |b| {
+    group.bench_function("TR4-shaped fixture WAD, read + gallery", |b| {
         b.iter(|| {
             let (model, _) = wad::read(std::hint::black_box(&bytes)).unwrap();
             let skewed = SkewedCorners::new();
@@ -55,7 +54,7 @@ fn largest_fixture(c: &mut Criterion) {
                 wad: &model,
                 game: Game::Tr4,
                 skewed: &skewed,
-                file_name: "largest.wad",
+                file_name: "tr4_shaped.wad",
                 description: "TRLE WAD",
             };
             gallery(&source, &Options::default())
@@ -64,5 +63,5 @@ fn largest_fixture(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, real_level, largest_fixture);
+criterion_group!(benches, real_level, tr4_shaped_fixture);
 criterion_main!(benches);
