@@ -10,8 +10,8 @@ use gltf::animation::util::ReadOutputs;
 use wadforge_format::pose::Transform;
 use wadforge_format::{wad, Attributes, Mesh};
 
-use crate::math;
 use crate::texture::RgbaImage;
+use crate::{image_bounds, math};
 
 pub(crate) struct Scene {
     pub nodes: Vec<Node>,
@@ -103,8 +103,16 @@ pub(crate) struct Channel {
 
 /// Reads `path`; errors are messages for the caller to place.
 pub(crate) fn read(path: &Path) -> Result<Scene, String> {
-    let (doc, buffers, images) =
-        gltf::import(path).map_err(|e| format!("cannot read the glTF: {e}; export it again from Blender"))?;
+    let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
+    // gltf::import's steps, with the images' sizes checked from their headers before decoding.
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    let gltf::Gltf { document: doc, blob } =
+        gltf::Gltf::from_reader(std::io::BufReader::new(file)).map_err(cannot_read)?;
+    let base = path.parent().unwrap_or_else(|| Path::new("./"));
+    image_bounds::check_uris(&doc)?;
+    let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(cannot_read)?;
+    image_bounds::check(&doc, base, &buffers)?;
+    let images = gltf::import_images(&doc, Some(base), &buffers).map_err(cannot_read)?;
     let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
 
     let mut nodes: Vec<Node> = doc
@@ -343,7 +351,7 @@ fn rgba(image: gltf::image::Data) -> RgbaImage {
     let (w, h) = (image.width, image.height);
     let px = &image.pixels;
     let pixels: Vec<u8> = match image.format {
-        Format::R8G8B8A8 => px.clone(),
+        Format::R8G8B8A8 => image.pixels,
         Format::R8G8B8 => px.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
         Format::R8G8 => px
             .chunks_exact(2)
