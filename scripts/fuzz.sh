@@ -24,19 +24,20 @@ else
 fi
 
 out=target/fuzz
+mkdir -p "$out"
 host=$(rustc -vV | sed -n 's/^host: //p')
 # --target keeps the coverage flags off build scripts and proc macros, as cargo-fuzz does.
 flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
 flags="$flags -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table"
 flags="$flags -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions"
 if ! RUSTFLAGS="$flags" cargo build --release --quiet --manifest-path fuzz/Cargo.toml \
-    --target "$host" --target-dir "$out/build" --bins 2>"$out.build.log"; then
+    --target "$host" --target-dir "$out/build" --bins 2>"$out/build.log"; then
     if $smoke; then
-        echo "fuzz smoke run skipped: the fuzz targets do not build here (libFuzzer needs a C++ compiler; see $out.build.log)"
-        tail -n 5 "$out.build.log"
+        echo "fuzz smoke run skipped: the fuzz targets do not build here (libFuzzer needs a C++ compiler; see $out/build.log)"
+        tail -n 5 "$out/build.log"
         exit 0
     fi
-    cat "$out.build.log"
+    cat "$out/build.log"
     exit 1
 fi
 bin="$out/build/$host/release"

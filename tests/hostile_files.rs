@@ -268,3 +268,22 @@ fn the_bundled_example_builds_within_the_limits() {
         run.peak_bytes
     );
 }
+
+#[test]
+fn a_glb_image_without_a_mime_type_is_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader unwraps an image's mimeType when the
+    // image is in a buffer view, and its validation lets a missing one through.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb = dir.join("statics/000_PLANT0.glb");
+    let bytes = std::fs::read(&glb).unwrap();
+    let field = b"\"mimeType\":\"image/png\",";
+    let at = bytes.windows(field.len()).position(|w| w == field).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[at..at + field.len()].fill(b' '); // the JSON keeps its length and stays valid
+    std::fs::write(&glb, damaged).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(&run, size, "image 0 is in a buffer view but has no mimeType");
+}

@@ -16,9 +16,25 @@ pub(crate) const BASE_BYTES: u64 = 16 << 20;
 /// RGBA bytes an image may decode to per byte of its encoded file, on top of [`BASE_BYTES`].
 pub(crate) const PER_ENCODED_BYTE: u64 = 16;
 
-/// Refuses relative URIs whose `%XX` escapes do not decode to UTF-8: the glTF reader panics on
-/// them (it unwraps the decoding).
+/// Refuses what the glTF reader would panic on (it unwraps them; validation lets them through):
+/// an image in a buffer view without a `mimeType`, an image with neither view nor URI, relative
+/// URIs whose `%XX` escapes do not decode to UTF-8.
 pub(crate) fn check_uris(doc: &gltf::Document) -> Result<(), String> {
+    for (index, image) in doc.as_json().images.iter().enumerate() {
+        match (&image.buffer_view, &image.mime_type, &image.uri) {
+            (Some(_), None, _) => {
+                return Err(format!(
+                    "image {index} is in a buffer view but has no mimeType; export it again from Blender"
+                ))
+            }
+            (None, _, None) => {
+                return Err(format!(
+                    "image {index} has neither a buffer view nor a uri; export it again from Blender"
+                ))
+            }
+            _ => {}
+        }
+    }
     let buffers = doc.buffers().filter_map(|b| match b.source() {
         gltf::buffer::Source::Uri(uri) => Some(("buffer", b.index(), uri)),
         gltf::buffer::Source::Bin => None,

@@ -176,6 +176,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     for a in doc.animations() {
         let mut channels = Vec::new();
         for c in a.channels() {
+            accessors_fit(&c, a.name().unwrap_or("?"))?;
             let reader = c.reader(get);
             let times: Vec<f32> = reader.read_inputs().map(|i| i.collect()).unwrap_or_default();
             let cubic = c.sampler().interpolation() == gltf::animation::Interpolation::CubicSpline;
@@ -231,6 +232,37 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
         animations,
         stored,
     })
+}
+
+/// Refuses an animation channel whose accessors are not of the shape its path reads (times as
+/// floats, translations and scales as float 3-vectors, rotations as 4-vectors, weights as
+/// scalars): the glTF reader assumes the shape and its validation does not check it.
+fn accessors_fit(c: &gltf::animation::Channel, animation: &str) -> Result<(), String> {
+    use gltf::accessor::{DataType, Dimensions};
+    use gltf::animation::Property as Path;
+    let (input, output) = (c.sampler().input(), c.sampler().output());
+    let output_fits = match c.target().property() {
+        Path::Translation | Path::Scale => {
+            output.dimensions() == Dimensions::Vec3 && output.data_type() == DataType::F32
+        }
+        Path::Rotation => output.dimensions() == Dimensions::Vec4 && output.data_type() != DataType::U32,
+        Path::MorphTargetWeights => {
+            output.dimensions() == Dimensions::Scalar && output.data_type() != DataType::U32
+        }
+    };
+    let input_fits = input.dimensions() == Dimensions::Scalar && input.data_type() == DataType::F32;
+    if output_fits && input_fits {
+        return Ok(());
+    }
+    Err(format!(
+        "animation {animation}: a {:?} channel's accessors are {:?} {:?} (times) and {:?} {:?} (values), \
+         not the shapes glTF gives that path; export it again from Blender",
+        c.target().property(),
+        input.dimensions(),
+        input.data_type(),
+        output.dimensions(),
+        output.data_type()
+    ))
 }
 
 /// The stored meshes of a scene's extras, by name.
