@@ -105,9 +105,7 @@ pub(crate) struct Channel {
 pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
     // gltf::import's steps, with the images' sizes checked from their headers before decoding.
-    let file = std::fs::File::open(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
-    let gltf::Gltf { document: doc, blob } =
-        gltf::Gltf::from_reader(std::io::BufReader::new(file)).map_err(cannot_read)?;
+    let gltf::Gltf { document: doc, blob } = parse(path)?;
     let base = path.parent().unwrap_or_else(|| Path::new("./"));
     image_bounds::check_uris(&doc)?;
     let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(cannot_read)?;
@@ -176,7 +174,6 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     for a in doc.animations() {
         let mut channels = Vec::new();
         for c in a.channels() {
-            accessors_fit(&c, a.name().unwrap_or("?"))?;
             let reader = c.reader(get);
             let times: Vec<f32> = reader.read_inputs().map(|i| i.collect()).unwrap_or_default();
             let cubic = c.sampler().interpolation() == gltf::animation::Interpolation::CubicSpline;
@@ -234,35 +231,84 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     })
 }
 
-/// Refuses an animation channel whose accessors are not of the shape its path reads (times as
-/// floats, translations and scales as float 3-vectors, rotations as 4-vectors, weights as
-/// scalars): the glTF reader assumes the shape and its validation does not check it.
-fn accessors_fit(c: &gltf::animation::Channel, animation: &str) -> Result<(), String> {
-    use gltf::accessor::{DataType, Dimensions};
-    use gltf::animation::Property as Path;
-    let (input, output) = (c.sampler().input(), c.sampler().output());
-    let output_fits = match c.target().property() {
-        Path::Translation | Path::Scale => {
-            output.dimensions() == Dimensions::Vec3 && output.data_type() == DataType::F32
-        }
-        Path::Rotation => output.dimensions() == Dimensions::Vec4 && output.data_type() != DataType::U32,
-        Path::MorphTargetWeights => {
-            output.dimensions() == Dimensions::Scalar && output.data_type() != DataType::U32
-        }
+/// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
+/// path and assumes the accessors' shapes; its validation lets both through): times must be float
+/// scalars, translations and scales float 3-vectors, rotations 4-vectors, weights scalars.
+fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType, Type};
+    use gltf::json::animation::Property as Path;
+    use gltf::json::validation::Checked::Valid;
+    let shape = |index: usize| {
+        root.accessors
+            .get(index)
+            .and_then(|a| match (&a.type_, &a.component_type) {
+                (Valid(t), Valid(c)) => Some((*t, c.0)),
+                _ => None,
+            })
     };
-    let input_fits = input.dimensions() == Dimensions::Scalar && input.data_type() == DataType::F32;
-    if output_fits && input_fits {
-        return Ok(());
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let sampler = animation.samplers.get(channel.sampler.value());
+            let times = sampler.and_then(|s| shape(s.input.value()));
+            let values = sampler.and_then(|s| shape(s.output.value()));
+            let fits = match (&channel.target.path, times, values) {
+                (Valid(path), Some((Type::Scalar, ComponentType::F32)), Some((t, c))) => match path {
+                    Path::Translation | Path::Scale => t == Type::Vec3 && c == ComponentType::F32,
+                    Path::Rotation => t == Type::Vec4 && c != ComponentType::U32,
+                    Path::MorphTargetWeights => t == Type::Scalar && c != ComponentType::U32,
+                },
+                _ => false,
+            };
+            if !fits {
+                return Err(format!(
+                    "animation {a}, channel {c}: its target path or its accessors' shapes are not \
+                     ones glTF allows that path; export it again from Blender"
+                ));
+            }
+        }
     }
-    Err(format!(
-        "animation {animation}: a {:?} channel's accessors are {:?} {:?} (times) and {:?} {:?} (values), \
-         not the shapes glTF gives that path; export it again from Blender",
-        c.target().property(),
-        input.dimensions(),
-        input.data_type(),
-        output.dimensions(),
-        output.data_type()
-    ))
+    Ok(())
+}
+
+/// Refuses primitives whose POSITION names no accessor: the glTF reader's validation indexes
+/// the accessors with it unchecked (and panics).
+fn positions_exist(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked::Valid;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for p in &mesh.primitives {
+            if let Some(index) = p.attributes.get(&Valid(Semantic::Positions)) {
+                if index.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "mesh {m}: POSITION names accessor {}, which does not exist; export it again from Blender",
+                        index.value()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses and validates the glTF at `path` (as `gltf::Gltf::from_reader` does, with the checks
+/// its validation needs first).
+fn parse(path: &Path) -> Result<gltf::Gltf, String> {
+    use gltf::json::validation::Validate;
+    let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    let gltf =
+        gltf::Gltf::from_reader_without_validation(std::io::BufReader::new(file)).map_err(cannot_read)?;
+    let root = gltf.document.as_json();
+    positions_exist(root)?;
+    let mut errors = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        errors.push((path(), error))
+    });
+    if !errors.is_empty() {
+        return Err(cannot_read(gltf::Error::Validation(errors)));
+    }
+    animations_fit(root)?;
+    Ok(gltf)
 }
 
 /// The stored meshes of a scene's extras, by name.
