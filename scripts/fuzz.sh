@@ -14,9 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=false
+seed=0 # libFuzzer picks one
 if [ "${1:-}" = "--smoke" ]; then
     smoke=true
     seconds=3
+    seed=1 # the same mutations on every run, so the test command does not flicker
     shift
 else
     seconds="${1:?usage: bash scripts/fuzz.sh SECONDS [TARGET...] | --smoke}"
@@ -54,7 +56,7 @@ for t in "${targets[@]}"; do
     log="$out/logs/$t.log"
     mkdir -p "$out/logs"
     # The seeds go in as a second corpus directory (read, never written); new inputs go to corpus/.
-    if "$bin/$t" "$out/corpus/$t" "$out/seeds/$t" -max_total_time="$seconds" -timeout=5 \
+    if "$bin/$t" "$out/corpus/$t" "$out/seeds/$t" -max_total_time="$seconds" -seed="$seed" -timeout=5 \
         -malloc_limit_mb=64 -rss_limit_mb=1024 -max_len=1048576 -print_final_stats=1 \
         -artifact_prefix="$out/artifacts/$t/" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

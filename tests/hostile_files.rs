@@ -287,3 +287,24 @@ fn a_glb_image_without_a_mime_type_is_refused_not_a_panic() {
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     refused_within_limits(&run, size, "image 0 is in a buffer view but has no mimeType");
 }
+
+#[test]
+fn a_glb_header_length_outside_the_file_is_refused() {
+    // Found by the `glb` fuzz target: the glTF reader subtracts the header's 12 bytes from the
+    // length unchecked (and allocates the length when reading a stream).
+    for length in [4u32, u32::MAX] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dir");
+        let size = example_copy(&dir);
+        let glb = dir.join("statics/000_PLANT0.glb");
+        let mut bytes = std::fs::read(&glb).unwrap();
+        bytes[8..12].copy_from_slice(&length.to_le_bytes());
+        std::fs::write(&glb, bytes).unwrap();
+        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        refused_within_limits(
+            &run,
+            size,
+            &format!("the GLB header says the file is {length} bytes"),
+        );
+    }
+}

@@ -295,9 +295,19 @@ fn positions_exist(root: &gltf::json::Root) -> Result<(), String> {
 fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     use gltf::json::validation::Validate;
     let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
-    let file = std::fs::File::open(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
-    let gltf =
-        gltf::Gltf::from_reader_without_validation(std::io::BufReader::new(file)).map_err(cannot_read)?;
+    let bytes = std::fs::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    // A GLB's header length is trusted by the reader (it subtracts the header's 12 bytes from
+    // it unchecked, and allocates it when reading a stream): it must lie within the file.
+    if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {
+        let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
+        if !(12..=bytes.len()).contains(&length) {
+            return Err(format!(
+                "the GLB header says the file is {length} bytes, but it is {}; export it again from Blender",
+                bytes.len()
+            ));
+        }
+    }
+    let gltf = gltf::Gltf::from_slice_without_validation(&bytes).map_err(cannot_read)?;
     let root = gltf.document.as_json();
     positions_exist(root)?;
     let mut errors = Vec::new();
