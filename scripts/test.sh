@@ -15,3 +15,6 @@ bash tests/harness/setup.sh
 
 echo "== cargo test"
 cargo test --workspace --release
+
+echo "== fuzz smoke run: every reader's fuzz target for 3 s (scripts/fuzz.sh; long runs: bash scripts/fuzz.sh SECONDS)"
+bash scripts/fuzz.sh --smoke

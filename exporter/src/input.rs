@@ -11,8 +11,8 @@ use gltf::animation::util::ReadOutputs;
 use wadforge_format::pose::Transform;
 use wadforge_format::{wad, Attributes, Mesh};
 
-use crate::math;
 use crate::texture::RgbaImage;
+use crate::{image_bounds, math};
 
 pub(crate) struct Scene {
     pub nodes: Vec<Node>,
@@ -108,12 +108,15 @@ pub(crate) struct Channel {
 /// Reads `path`; errors are messages for the caller to place.
 pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     let started = Instant::now();
-    let fail = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
-    let gltf::Gltf { document: doc, blob } = gltf::Gltf::open(path).map_err(fail)?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(fail)?;
+    let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
+    // gltf::import's steps, with the images' sizes checked from their headers before decoding.
+    let gltf::Gltf { document: doc, blob } = parse(path)?;
+    let base = path.parent().unwrap_or_else(|| Path::new("./"));
+    image_bounds::check_uris(&doc)?;
+    let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(cannot_read)?;
+    image_bounds::check(&doc, base, &buffers)?;
     let read_time = started.elapsed();
-    let images = gltf::import_images(&doc, Some(base), &buffers).map_err(fail)?;
+    let images = gltf::import_images(&doc, Some(base), &buffers).map_err(cannot_read)?;
     let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
     let decode_time = started.elapsed() - read_time;
     let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
@@ -237,6 +240,96 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     })
 }
 
+/// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
+/// path and assumes the accessors' shapes; its validation lets both through): times must be float
+/// scalars, translations and scales float 3-vectors, rotations 4-vectors, weights scalars.
+fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType, Type};
+    use gltf::json::animation::Property as Path;
+    use gltf::json::validation::Checked::Valid;
+    let shape = |index: usize| {
+        root.accessors
+            .get(index)
+            .and_then(|a| match (&a.type_, &a.component_type) {
+                (Valid(t), Valid(c)) => Some((*t, c.0)),
+                _ => None,
+            })
+    };
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let sampler = animation.samplers.get(channel.sampler.value());
+            let times = sampler.and_then(|s| shape(s.input.value()));
+            let values = sampler.and_then(|s| shape(s.output.value()));
+            let fits = match (&channel.target.path, times, values) {
+                (Valid(path), Some((Type::Scalar, ComponentType::F32)), Some((t, c))) => match path {
+                    Path::Translation | Path::Scale => t == Type::Vec3 && c == ComponentType::F32,
+                    Path::Rotation => t == Type::Vec4 && c != ComponentType::U32,
+                    Path::MorphTargetWeights => t == Type::Scalar && c != ComponentType::U32,
+                },
+                _ => false,
+            };
+            if !fits {
+                return Err(format!(
+                    "animation {a}, channel {c}: its target path or its accessors' shapes are not \
+                     ones glTF allows that path; export it again from Blender"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses primitives whose POSITION names no accessor: the glTF reader's validation indexes
+/// the accessors with it unchecked (and panics).
+fn positions_exist(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked::Valid;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for p in &mesh.primitives {
+            if let Some(index) = p.attributes.get(&Valid(Semantic::Positions)) {
+                if index.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "mesh {m}: POSITION names accessor {}, which does not exist; export it again from Blender",
+                        index.value()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses and validates the glTF at `path` (as `gltf::Gltf::from_reader` does, with the checks
+/// its validation needs first).
+fn parse(path: &Path) -> Result<gltf::Gltf, String> {
+    use gltf::json::validation::Validate;
+    let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
+    let bytes = std::fs::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    // A GLB's header length is trusted by the reader (it subtracts the header's 12 bytes from
+    // it unchecked, and allocates it when reading a stream): it must lie within the file.
+    if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {
+        let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
+        if !(12..=bytes.len()).contains(&length) {
+            return Err(format!(
+                "the GLB header says the file is {length} bytes, but it is {}; export it again from Blender",
+                bytes.len()
+            ));
+        }
+    }
+    let gltf = gltf::Gltf::from_slice_without_validation(&bytes).map_err(cannot_read)?;
+    let root = gltf.document.as_json();
+    positions_exist(root)?;
+    let mut errors = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        errors.push((path(), error))
+    });
+    if !errors.is_empty() {
+        return Err(cannot_read(gltf::Error::Validation(errors)));
+    }
+    animations_fit(root)?;
+    Ok(gltf)
+}
+
 /// The stored meshes of a scene's extras, by name.
 fn stored_meshes(raw: &gltf::json::Extras) -> Result<HashMap<String, Mesh>, String> {
     let Some(records) = extras(raw).and_then(|e| e.get(STORED_MESHES).cloned()) else {
@@ -355,7 +448,7 @@ fn rgba(image: gltf::image::Data) -> RgbaImage {
     let (w, h) = (image.width, image.height);
     let px = &image.pixels;
     let pixels: Vec<u8> = match image.format {
-        Format::R8G8B8A8 => px.clone(),
+        Format::R8G8B8A8 => image.pixels,
         Format::R8G8B8 => px.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
         Format::R8G8 => px
             .chunks_exact(2)

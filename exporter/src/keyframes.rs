@@ -32,7 +32,8 @@ pub(crate) fn keyframes(
         .iter()
         .filter_map(|c| c.times.last())
         .fold(0.0f32, |a, &b| a.max(b)) as f64;
-    let count = (end / tick).round() as usize + 1;
+    // Saturating: a forged time (infinite, or past any count) must reach the refusal below.
+    let count = ((end / tick).round() as usize).saturating_add(1);
     if count > 65535 {
         return Err(format!(
             "animation {} is {end} s long: too many keyframes",

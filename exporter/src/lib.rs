@@ -10,6 +10,7 @@ mod bone_meshes;
 mod build;
 mod error;
 mod geometry;
+mod image_bounds;
 mod input;
 mod keyframes;
 mod math;

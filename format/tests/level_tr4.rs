@@ -220,12 +220,22 @@ fn broken_chunks_are_named() {
     m[level..level + 4].copy_from_slice(&(claimed as u32).to_le_bytes());
     let e = level::read(&m).unwrap_err();
     assert!(e.to_string().contains(&format!("header says {claimed}")), "{e}");
-    // A size no zlib data of that length can inflate to is refused before inflating.
+    // A size no zlib data of that length can inflate to is refused before inflating (textile
+    // counts at their largest, so that they allow it).
     let mut m = bytes.clone();
+    m[4..10].copy_from_slice(&[0xFF; 6]);
     m[textiles..textiles + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     let e = level::read(&m).unwrap_err();
     assert_eq!((e.section, e.offset), (Section::Textiles, textiles as u64), "{e}");
     assert!(e.to_string().contains("more than zlib can expand to"), "{e}");
+    // A size more than the textile counts allow is refused before inflating.
+    let mut m = bytes.clone();
+    let pages = u32_at(&m, textiles) / (256 * 256 * 4);
+    m[textiles..textiles + 4].copy_from_slice(&(((pages + 1) * 256 * 256 * 4) as u32).to_le_bytes());
+    let e = level::read(&m).unwrap_err();
+    assert_eq!((e.section, e.offset), (Section::Textiles, textiles as u64), "{e}");
+    let allowed = format!("more than the {} its textile counts", pages * 256 * 256 * 4);
+    assert!(e.to_string().contains(&allowed), "{e}");
     // Textiles that are not whole 256×256 pages.
     let mut m = bytes[..textiles].to_vec();
     let odd = zlib(&[7u8; 1000]);

@@ -16,6 +16,7 @@
 //! DIR/statics/NNN_SLOT.glb
 //! ```
 
+mod alias_budget;
 mod emit;
 mod error;
 pub mod load;

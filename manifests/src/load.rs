@@ -6,6 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+use crate::alias_budget;
 use crate::error::{Location, ManifestError};
 use crate::schema::*;
 
@@ -38,23 +39,32 @@ impl LoadedObject {
 
 /// Parses YAML text into a schema type; errors carry line and column.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
+    // Aliases could expand a small text past any memory: counted first (alias_budget).
+    alias_budget::count(
+        serde_yaml::Deserializer::from_str(text),
+        alias_budget::allowed(text),
+    )
+    .map_err(|e| syntax_error(path, e))?;
     // Enums are written as one-key maps (`moveable: …`, `sound: …`), not YAML tags.
     let de = serde_yaml::Deserializer::from_str(text);
-    serde_yaml::with::singleton_map_recursive::deserialize(de).map_err(|e: serde_yaml::Error| {
-        ManifestError::Syntax {
-            path: path.to_path_buf(),
-            location: e.location().map(|l| Location {
-                line: l.line(),
-                column: l.column(),
-            }),
-            message: e
-                .to_string()
-                .split(" at line ")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        }
-    })
+    serde_yaml::with::singleton_map_recursive::deserialize(de).map_err(|e| syntax_error(path, e))
+}
+
+/// A YAML error as a manifest error at its line and column.
+fn syntax_error(path: &Path, e: serde_yaml::Error) -> ManifestError {
+    ManifestError::Syntax {
+        path: path.to_path_buf(),
+        location: e.location().map(|l| Location {
+            line: l.line(),
+            column: l.column(),
+        }),
+        message: e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }
 }
 
 /// An object manifest of format 1, whose animations kept their exactness values beside the

@@ -344,3 +344,65 @@ fn format_2_keeps_exactness_values_only_under_kept_exactly() {
     let e = load(dir.path()).unwrap_err().to_string();
     assert!(e.contains("door.yaml") && e.contains("exact_angles"), "{e}");
 }
+
+/// A manifest whose aliases repeat an anchor: `[*a, *a, …]` of `n` aliases of a list of `n`.
+fn repeated_anchor(n: usize) -> String {
+    let values = vec!["0"; n].join(", ");
+    let aliases = vec!["*a"; n].join(", ");
+    DOOR.replace(
+        "  bones:\n",
+        &format!("  padding: &a [{values}]\n  repeated: [{aliases}]\n  bones:\n"),
+    )
+}
+
+#[test]
+fn aliases_that_expand_a_manifest_past_its_size_are_refused() {
+    // The billion laughs: nine levels of ten aliases each, a billion values from 300 bytes.
+    let mut laughs = String::from("  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..9 {
+        let below = format!("*l{}", level - 1);
+        laughs += &format!("  l{level}: &l{level} [{}]\n", [below.as_str(); 10].join(", "));
+    }
+    let billion = DOOR.replace("  bones:\n", &format!("{laughs}  bones:\n"));
+    // 3000 aliases of a 3000-value list: 9 million values from 21 kB, which the YAML reader's
+    // own limit (100 alias jumps per event) lets through.
+    let square = repeated_anchor(3000);
+    for (what, text, message) in [
+        ("billion laughs", billion, "aliases (`*name`) expand this file"),
+        ("repeated anchor", square, "aliases (`*name`) expand this file"),
+    ] {
+        let dir = valid_dir();
+        write(dir.path(), &[("moveables/door.yaml", &text)]);
+        let started = std::time::Instant::now();
+        let err = load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("door.yaml"), "{what}: {err}");
+        assert!(err.contains(message), "{what}: {err}");
+        assert!(
+            started.elapsed().as_secs_f64() < 1.0,
+            "{what}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn aliases_within_the_size_of_the_text_still_load() {
+    // 100 aliases of a 100-value list: 10 000 values, as many as the budget gives any file.
+    let dir = valid_dir();
+    write(dir.path(), &[("moveables/door.yaml", &repeated_anchor(100))]);
+    let err = load(dir.path()).unwrap_err().to_string();
+    // The values pass the alias budget and reach the schema, which has no such field.
+    assert!(err.contains("unknown field `padding`"), "{err}");
+    let shared_box = PLANT.replace(
+        "visibility_box: { min: [-10, -100, -10], max: [10, 0, 10] }\n  collision_box: { min: [-10, -100, -10], max: [10, 0, 10] }",
+        "visibility_box: &box { min: [-10, -100, -10], max: [10, 0, 10] }\n  collision_box: *box",
+    );
+    assert_ne!(shared_box, PLANT);
+    let dir = valid_dir();
+    write(dir.path(), &[("statics/plant.yaml", &shared_box)]);
+    let loaded = load(dir.path()).unwrap();
+    let ObjectManifest::Static(plant) = &loaded.objects[1].manifest else {
+        panic!("plant is a static")
+    };
+    assert_eq!(plant.visibility_box, plant.collision_box);
+}

@@ -38,18 +38,39 @@ pub(super) const TEXTILE32_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 4;
 /// Deflate cannot expand data by more than about 1032 to 1: a larger claimed size is corrupt,
 /// and refusing it keeps a forged header from making the reader allocate without limit.
 const MAX_INFLATE_RATIO: u64 = 1032;
+/// What all the inflated chunks of one file may take together: this many bytes plus
+/// [`INFLATE_PER_FILE_BYTE`] per byte of the file. Real levels inflate to 2–5 times their size;
+/// a file that claims more is refused before anything is inflated, so no level takes memory
+/// out of proportion to its size (the README's promise about hostile files).
+pub(crate) const INFLATE_BUDGET_BASE: u64 = 24 << 20;
+/// See [`INFLATE_BUDGET_BASE`].
+pub(crate) const INFLATE_PER_FILE_BYTE: u64 = 8;
 /// Entries of TR4's sound map.
 const SOUND_MAP_ENTRIES: usize = 370;
 
 pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     let mut c = Cursor::new(bytes);
     let version = c.u32(Section::Version)?;
+    let mut textile_count = 0;
     for what in ["room textiles", "object textiles", "bump textiles"] {
-        c.u16(Section::Textiles)
-            .map_err(|e| e.within(|| format!("count of {what}")))?;
+        textile_count += c
+            .u16(Section::Textiles)
+            .map_err(|e| e.within(|| format!("count of {what}")))? as u64;
     }
+    let mut budget = INFLATE_BUDGET_BASE + INFLATE_PER_FILE_BYTE * bytes.len() as u64;
     let textiles_at = c.offset();
-    let textiles = inflate(&mut c, "32-bit textiles", Section::Textiles)?;
+    let textiles = inflate(
+        &mut c,
+        Limit {
+            what: "32-bit textiles",
+            section: Section::Textiles,
+            most: (
+                textile_count * TEXTILE32_BYTES as u64,
+                "its textile counts (room + object + bump) allow",
+            ),
+            budget: &mut budget,
+        },
+    )?;
     if textiles.len() % TEXTILE32_BYTES != 0 {
         return Err(LevelError::at(
             Section::Textiles,
@@ -69,7 +90,15 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         return Err(LevelError::at(Section::Version, 0, Problem::Tr5NotSupported));
     }
     let level_at = c.offset();
-    let data = inflate(&mut c, "level data", Section::LevelData)?;
+    let data = inflate(
+        &mut c,
+        Limit {
+            what: "level data",
+            section: Section::LevelData,
+            most: (u64::MAX, ""),
+            budget: &mut budget,
+        },
+    )?;
     let at_level_data = || format!("in the inflated level data chunk (its header at file byte {level_at})");
     let sound_samples = c.u32(Section::SoundSamples)?;
     for i in 0..sound_samples {
@@ -92,20 +121,55 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     build::build(&tables).map_err(|e| e.within(at_level_data))
 }
 
-/// Inflates the zlib chunk at the cursor: uncompressed size, compressed size, bytes.
-fn inflate(c: &mut Cursor, what: &'static str, section: Section) -> Result<Vec<u8>, LevelError> {
+/// How much one chunk may inflate to.
+struct Limit<'b> {
+    what: &'static str,
+    section: Section,
+    /// The most bytes the format allows this chunk, and why.
+    most: (u64, &'static str),
+    /// What the file's chunks may still inflate to together; the chunk's size is taken off.
+    budget: &'b mut u64,
+}
+
+/// Inflates the zlib chunk at the cursor: uncompressed size, compressed size, bytes. The claimed
+/// size is checked against what the format allows, against what zlib can expand the compressed
+/// bytes to and against the file's budget before anything is inflated, and inflating stops at the
+/// claimed size, so a forged header or a zlib bomb costs no more memory than the claim allowed.
+fn inflate(c: &mut Cursor, limit: Limit) -> Result<Vec<u8>, LevelError> {
+    let Limit {
+        what,
+        section,
+        most: (most, why),
+        budget,
+    } = limit;
     let at = c.offset();
     let (uncompressed, compressed) = chunk(c, what, section)?;
     let chunk_error = |detail: String| LevelError::at(section, at as u64, Problem::Chunk { what, detail });
-    if uncompressed as u64 > (compressed.len() as u64).saturating_mul(MAX_INFLATE_RATIO) + 1024 {
+    let claimed = uncompressed as u64;
+    if claimed > most {
         return Err(chunk_error(format!(
-            "claims {uncompressed} bytes from {} compressed ones, more than zlib can expand to",
+            "claims {claimed} bytes, more than the {most} {why}"
+        )));
+    }
+    if claimed > (compressed.len() as u64).saturating_mul(MAX_INFLATE_RATIO) + 1024 {
+        return Err(chunk_error(format!(
+            "claims {claimed} bytes from {} compressed ones, more than zlib can expand to",
             compressed.len()
         )));
     }
-    let mut out = Vec::with_capacity(uncompressed);
+    if claimed > *budget {
+        return Err(chunk_error(format!(
+            "claims {claimed} bytes, more than the {budget} bytes wadforge inflates from a file of \
+             this size ({INFLATE_BUDGET_BASE} + {INFLATE_PER_FILE_BYTE} per file byte, for all its \
+             chunks); real levels inflate to a few times their size"
+        )));
+    }
+    *budget -= claimed;
+    // The claim is within the budget now: reserving it (and the one byte that tells a chunk
+    // that inflates to more) keeps the vector from doubling past it.
+    let mut out = Vec::with_capacity(uncompressed + 1);
     flate2::read::ZlibDecoder::new(compressed)
-        .take(uncompressed as u64 + 1)
+        .take(claimed + 1)
         .read_to_end(&mut out)
         .map_err(|e| chunk_error(format!("is not valid zlib data ({e})")))?;
     if out.len() != uncompressed {

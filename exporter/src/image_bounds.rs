@@ -1,0 +1,136 @@
+//! How large the images of a glTF may be, checked from their headers before any is decoded: a
+//! small PNG can claim a picture of gigabytes, and decoding it would take them.
+//!
+//! An image may decode to at most [`BASE_BYTES`] of RGBA plus [`PER_ENCODED_BYTE`] per byte
+//! of its encoded file. That holds the page atlases import writes (64 pages of 256×256 at any
+//! compression, more when they compress as real texels do) while a forged header is refused.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+use std::path::Path;
+
+use base64::Engine;
+
+/// RGBA bytes any image may decode to: 16 MiB, 64 pages of 256×256.
+pub(crate) const BASE_BYTES: u64 = 16 << 20;
+/// RGBA bytes an image may decode to per byte of its encoded file, on top of [`BASE_BYTES`].
+pub(crate) const PER_ENCODED_BYTE: u64 = 16;
+
+/// Refuses what the glTF reader would panic on (it unwraps them; validation lets them through):
+/// an image in a buffer view without a `mimeType`, an image with neither view nor URI, relative
+/// URIs whose `%XX` escapes do not decode to UTF-8.
+pub(crate) fn check_uris(doc: &gltf::Document) -> Result<(), String> {
+    for (index, image) in doc.as_json().images.iter().enumerate() {
+        match (&image.buffer_view, &image.mime_type, &image.uri) {
+            (Some(_), None, _) => {
+                return Err(format!(
+                    "image {index} is in a buffer view but has no mimeType; export it again from Blender"
+                ))
+            }
+            (None, _, None) => {
+                return Err(format!(
+                    "image {index} has neither a buffer view nor a uri; export it again from Blender"
+                ))
+            }
+            _ => {}
+        }
+    }
+    let buffers = doc.buffers().filter_map(|b| match b.source() {
+        gltf::buffer::Source::Uri(uri) => Some(("buffer", b.index(), uri)),
+        gltf::buffer::Source::Bin => None,
+    });
+    let images = doc.images().filter_map(|i| match i.source() {
+        gltf::image::Source::Uri { uri, .. } => Some(("image", i.index(), uri)),
+        gltf::image::Source::View { .. } => None,
+    });
+    for (kind, index, uri) in buffers.chain(images) {
+        if !uri.contains(':') && percent_decoded(uri).is_none() {
+            return Err(format!(
+                "{kind} {index}'s file name `{uri}` has %-escapes that are not UTF-8; name the file again"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks every image of `doc` against the bound; errors are messages for the caller to place.
+pub(crate) fn check(doc: &gltf::Document, base: &Path, buffers: &[gltf::buffer::Data]) -> Result<(), String> {
+    for image in doc.images() {
+        let name = image.name().map_or_else(
+            || format!("image {}", image.index()),
+            |n| format!("image {} ({n})", image.index()),
+        );
+        let Some(encoded) = encoded_bytes(image.source(), base, buffers) else {
+            continue; // the glTF reader reports what it cannot find
+        };
+        let Ok((width, height)) = image::ImageReader::new(Cursor::new(&encoded[..]))
+            .with_guessed_format()
+            .map_err(|_| ())
+            .and_then(|r| r.into_dimensions().map_err(|_| ()))
+        else {
+            continue; // not an image the decoder knows: it says so when decoding
+        };
+        let rgba = 4 * width as u64 * height as u64;
+        let allowed = BASE_BYTES + PER_ENCODED_BYTE * encoded.len() as u64;
+        if rgba > allowed {
+            return Err(format!(
+                "{name} claims {width}×{height} pixels ({rgba} bytes decoded) from {} encoded bytes, \
+                 more than the {allowed} bytes wadforge decodes from an image of that size \
+                 ({BASE_BYTES} + {PER_ENCODED_BYTE} per encoded byte); the image is damaged or forged: \
+                 save the texture again at the size of its pages (256 texels to a page edge)",
+                encoded.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The encoded bytes of an image, as the glTF reader finds them (`None` where it would fail).
+fn encoded_bytes<'a>(
+    source: gltf::image::Source<'a>,
+    base: &Path,
+    buffers: &'a [gltf::buffer::Data],
+) -> Option<Cow<'a, [u8]>> {
+    match source {
+        gltf::image::Source::View { view, .. } => {
+            let buffer = buffers.get(view.buffer().index())?;
+            let end = view.offset().checked_add(view.length())?;
+            buffer.get(view.offset()..end).map(Cow::Borrowed)
+        }
+        gltf::image::Source::Uri { uri, .. } => {
+            if let Some(data) = uri.strip_prefix("data:") {
+                let base64 = data.split(";base64,").nth(1).unwrap_or(data);
+                let bytes = base64::engine::general_purpose::STANDARD.decode(base64).ok()?;
+                return Some(Cow::Owned(bytes));
+            }
+            let path = match uri.strip_prefix("file://").or_else(|| uri.strip_prefix("file:")) {
+                Some(path) => Path::new(path).to_path_buf(),
+                None if uri.contains(':') => return None,
+                None => base.join(percent_decoded(uri)?),
+            };
+            std::fs::read(path).ok().map(Cow::Owned)
+        }
+    }
+}
+
+/// `%XX` escapes of a relative URI decoded as the glTF reader decodes them (other `%`s kept);
+/// `None` when the result is not UTF-8.
+fn percent_decoded(uri: &str) -> Option<String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let (b'%', Some(byte)) = (bytes[i], escaped) {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

@@ -1,0 +1,6 @@
+//! A TR3 level: `level::read` on any bytes headed by TR3's version word.
+#![no_main]
+use wadforge_format::level;
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = level::read(&wadforge_fuzz::with_version(data, level::TR3_VERSIONS[0]));
+});

@@ -1,0 +1,7 @@
+//! A TR4 level file as it is: header, zlib chunks (refused or inflated within their bounds),
+//! sound samples. Mutations rarely keep zlib valid; `tr4_level_data` reaches past it.
+#![no_main]
+use wadforge_format::level;
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = level::read(&wadforge_fuzz::with_version(data, level::TR4_VERSIONS[0]));
+});

@@ -1,0 +1,51 @@
+//! Writes each target's seed corpus from the fixtures (nothing of it is kept in the repository):
+//! `write-seeds DIR` makes DIR/<target>/ for every target.
+// Linked for the coverage callbacks the instrumented libraries call (this binary only writes seeds).
+use libfuzzer_sys as _;
+use std::path::Path;
+
+use wadforge_format::wad;
+use wadforge_fuzz::{example, texture_seed, tr4_level_data_of, FILE_SEPARATOR, MANIFEST_FILES};
+
+fn main() {
+    let root = std::env::args().nth(1).expect("usage: write-seeds DIR");
+    let root = Path::new(&root);
+    let seed = |target: &str, name: &str, bytes: &[u8]| {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    };
+    // The standard fixture on one page (every sample moved to it), and its quirk variants
+    // as they are: the reader's paths without megabytes of texels.
+    let mut small = wadforge_fixtures::standard();
+    small.pages.truncate(1);
+    for s in &mut small.samples {
+        s.page = 0;
+    }
+    seed("wad", "standard_one_page.wad", &wad::write(&small, None).unwrap());
+    let mut statics_only = small.clone();
+    statics_only.moveables.clear();
+    if let Ok(bytes) = wad::write(&statics_only, None) {
+        seed("wad", "statics_only.wad", &bytes);
+    }
+    use wadforge_fixtures::levels;
+    seed("level_tr1", "tr1_level.phd", &levels::tr1_level());
+    seed("level_tr2", "tr2_level.tr2", &levels::tr2_level());
+    seed("level_tr3", "tr3_level.tr2", &levels::tr3_level());
+    let tr4 = levels::tr4_level();
+    seed("level_tr4", "tr4_level.tr4", &tr4);
+    seed("tr4_level_data", "tr4_level_data.bin", &tr4_level_data_of(&tr4));
+    let mut dir = Vec::new();
+    for (i, file) in MANIFEST_FILES.iter().enumerate() {
+        if i > 0 {
+            dir.extend_from_slice(FILE_SEPARATOR);
+        }
+        dir.extend_from_slice(&std::fs::read(example().join(file)).unwrap());
+    }
+    seed("manifest_dir", "switch_and_plant", &dir);
+    for glb in ["moveables/306_SWITCH_TYPE1.glb", "statics/000_PLANT0.glb"] {
+        let name = Path::new(glb).file_name().unwrap().to_str().unwrap();
+        seed("glb", name, &std::fs::read(example().join(glb)).unwrap());
+    }
+    seed("texture", "plant0.png", &texture_seed());
+}

@@ -1,0 +1,144 @@
+//! What the fuzz targets share: the TR4 wrapping of level data, and `wadforge build`'s reading of
+//! a manifest directory (load, build, write) on a scratch directory of this process.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use wadforge_format::wad;
+
+/// Targets and the directory (under the seeds root) each one's seeds go to.
+pub const TARGETS: [&str; 9] = [
+    "wad",
+    "level_tr1",
+    "level_tr2",
+    "level_tr3",
+    "level_tr4",
+    "tr4_level_data",
+    "manifest_dir",
+    "glb",
+    "texture",
+];
+
+/// Separates the files of a `manifest_dir` input, in the order of [`MANIFEST_FILES`].
+pub const FILE_SEPARATOR: &[u8] = b"\n#--wadforge-fuzz-file--\n";
+
+/// The files of the bundled example, in a `manifest_dir` input's order.
+pub const MANIFEST_FILES: [&str; 5] = [
+    "wadforge.yaml",
+    "moveables/306_SWITCH_TYPE1.yaml",
+    "moveables/306_SWITCH_TYPE1.glb",
+    "statics/000_PLANT0.yaml",
+    "statics/000_PLANT0.glb",
+];
+
+/// The bundled example manifest directory (`examples/switch_and_plant`).
+pub fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/switch_and_plant")
+}
+
+/// A directory of this process for a target to write an input into, made once.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wadforge-fuzz-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Copies the bundled example into `dir`.
+pub fn copy_example(dir: &Path) {
+    for file in MANIFEST_FILES {
+        let to = dir.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(example().join(file), to).unwrap();
+    }
+}
+
+/// What `wadforge build DIR -o OUT.wad` does with the directory, short of writing the file.
+pub fn build(dir: &Path) {
+    let Ok(manifests) = wadforge_manifests::load(dir) else {
+        return;
+    };
+    if let Ok(built) = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
+        let _ = wad::write(&built.wad, None);
+    }
+}
+
+fn zlib(bytes: &[u8]) -> Vec<u8> {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(bytes).unwrap();
+    z.finish().unwrap()
+}
+
+fn chunk(out: &mut Vec<u8>, data: &[u8]) {
+    let compressed = zlib(data);
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+    out.extend_from_slice(&compressed);
+}
+
+/// A TR4 level around `level_data`: one 32-bit textile of grey, empty 16-bit and misc chunks,
+/// the level data compressed, no sound samples.
+pub fn tr4_file(level_data: &[u8]) -> Vec<u8> {
+    static HEAD: OnceLock<Vec<u8>> = OnceLock::new();
+    let head = HEAD.get_or_init(|| {
+        let mut f = b"TR4\0".to_vec();
+        for count in [0u16, 1, 0] {
+            f.extend_from_slice(&count.to_le_bytes());
+        }
+        chunk(&mut f, &[0x80; 256 * 256 * 4]);
+        chunk(&mut f, &[]);
+        chunk(&mut f, &[]);
+        f
+    });
+    let mut f = head.clone();
+    chunk(&mut f, level_data);
+    f.extend_from_slice(&0u32.to_le_bytes());
+    f
+}
+
+/// The inflated level data of a TR4 file made by the fixtures (the fourth chunk).
+pub fn tr4_level_data_of(file: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut at = 10;
+    for _ in 0..3 {
+        let compressed = u32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
+        at += 8 + compressed;
+    }
+    let compressed = u32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
+    let mut out = Vec::new();
+    flate2::read::ZlibDecoder::new(&file[at + 8..at + 8 + compressed])
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// Sets the version word of a level input to `version` (inputs shorter than it stay as they are).
+pub fn with_version(data: &[u8], version: u32) -> Vec<u8> {
+    let mut bytes = data.to_vec();
+    if bytes.len() >= 4 {
+        bytes[..4].copy_from_slice(&version.to_le_bytes());
+    }
+    bytes
+}
+
+/// Imports the standard fixture's PLANT0 into `dir` as `.gltf` + `.bin` + `.png`; returns the
+/// directory and the PNG's path.
+pub fn texture_directory(dir: &Path) -> (PathBuf, PathBuf) {
+    use wadforge_importer::{import, write_directory, GltfFormat, ImportOptions};
+    let mut options = ImportOptions::wad("standard.wad", 129);
+    options.format = GltfFormat::Separate;
+    options.only = Some(vec!["PLANT0".into()]);
+    let files = import(&wadforge_fixtures::standard(), &options, &mut |_, _, _| {}).unwrap();
+    write_directory(&files, dir).unwrap();
+    let png = files
+        .iter()
+        .find(|f| f.path.ends_with(".png"))
+        .expect("an imported static has a texture");
+    (dir.to_path_buf(), dir.join(&png.path))
+}
+
+/// The PNG of [`texture_directory`], for seeding.
+pub fn texture_seed() -> Vec<u8> {
+    let (_, png) = texture_directory(&scratch("texture-seed"));
+    std::fs::read(png).unwrap()
+}

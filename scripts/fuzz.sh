@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Fuzzes every reader with libFuzzer (libfuzzer-sys), built on the stable toolchain with LLVM's
+# coverage pass (what `cargo fuzz --sanitizer none` does, without needing nightly or cargo-fuzz).
+#
+#   bash scripts/fuzz.sh SECONDS [TARGET...]   run each target for SECONDS (all targets by default)
+#   bash scripts/fuzz.sh --smoke               3 s per target, from scripts/test.sh; skips, saying
+#                                              why, where the toolchain cannot build libFuzzer
+#
+# Seeds come from the fixtures (fuzz/src/bin/write-seeds.rs); the growing corpora and any crash,
+# hang (-timeout=5: one input must take under 5 s) or out-of-memory input (-malloc_limit_mb=64:
+# no single allocation of 64 MiB or more; -rss_limit_mb=1024 in all) are kept under target/fuzz/.
+# A crash found becomes a regression test with its input. Targets: fuzz/fuzz_targets/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=false
+seed=0 # libFuzzer picks one
+if [ "${1:-}" = "--smoke" ]; then
+    smoke=true
+    seconds=3
+    seed=1 # the same mutations on every run, so the test command does not flicker
+    shift
+else
+    seconds="${1:?usage: bash scripts/fuzz.sh SECONDS [TARGET...] | --smoke}"
+    shift
+fi
+
+out=target/fuzz
+mkdir -p "$out"
+host=$(rustc -vV | sed -n 's/^host: //p')
+# --target keeps the coverage flags off build scripts and proc macros, as cargo-fuzz does.
+flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
+flags="$flags -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table"
+flags="$flags -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions"
+if ! RUSTFLAGS="$flags" cargo build --release --quiet --manifest-path fuzz/Cargo.toml \
+    --target "$host" --target-dir "$out/build" --bins 2>"$out/build.log"; then
+    if $smoke; then
+        echo "fuzz smoke run skipped: the fuzz targets do not build here (libFuzzer needs a C++ compiler; see $out/build.log)"
+        tail -n 5 "$out/build.log"
+        exit 0
+    fi
+    cat "$out/build.log"
+    exit 1
+fi
+bin="$out/build/$host/release"
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(ls fuzz/fuzz_targets | sed 's/\.rs$//')
+fi
+
+"$bin/write-seeds" "$out/seeds"
+status=0
+for t in "${targets[@]}"; do
+    mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
+    log="$out/logs/$t.log"
+    mkdir -p "$out/logs"
+    # The seeds go in as a second corpus directory (read, never written); new inputs go to corpus/.
+    if "$bin/$t" "$out/corpus/$t" "$out/seeds/$t" -max_total_time="$seconds" -seed="$seed" -timeout=5 \
+        -malloc_limit_mb=64 -rss_limit_mb=1024 -max_len=1048576 -print_final_stats=1 \
+        -artifact_prefix="$out/artifacts/$t/" >"$log" 2>&1; then
+        runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+        cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+        echo "fuzz $t: ok, $runs executions in ${seconds}s, $cov, corpus $(ls "$out/corpus/$t" | wc -l) files"
+    else
+        status=1
+        echo "fuzz $t: FAILED (the input is in $out/artifacts/$t/); the end of $log:"
+        tail -n 30 "$log"
+    fi
+done
+exit $status

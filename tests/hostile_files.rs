@@ -1,0 +1,310 @@
+//! What wadforge promises about hostile files (README, "Errors"): a forged or damaged file is
+//! refused with a clear message, and no input makes the process take more than 64 MiB plus 20
+//! times the input's size, or more than 5 s. Each case runs the built binary and measures the
+//! child's peak memory (its own rusage, from wait4) and time.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one run of wadforge did and cost.
+struct Run {
+    success: bool,
+    stderr: String,
+    peak_bytes: u64,
+    took: Duration,
+}
+
+/// Runs wadforge and measures it alone. Its peak memory is read from wait4 in a fresh helper
+/// process (this test binary run again as [`measure_helper`]): a child spawned from the test
+/// process itself would inherit the test process's high-water mark at exec (Linux keeps the
+/// larger), and `/usr/bin/time` is not on every machine.
+fn measured(args: &[&str]) -> Run {
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let started = Instant::now();
+    let helper = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "measure_helper", "--test-threads=1", "--quiet"])
+        .env(HELPER_ARGS, args.join("\u{1f}"))
+        .env(HELPER_OUT, out.path())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        helper.status.success(),
+        "{}",
+        String::from_utf8_lossy(&helper.stderr)
+    );
+    let report = std::fs::read_to_string(out.path()).unwrap();
+    let (head, stderr) = report.split_once('\n').unwrap();
+    let (success, peak) = head.split_once(' ').unwrap();
+    Run {
+        success: success == "ok",
+        stderr: stderr.to_string(),
+        peak_bytes: peak.parse().unwrap(),
+        took,
+    }
+}
+
+const HELPER_ARGS: &str = "WADFORGE_MEASURE_ARGS";
+const HELPER_OUT: &str = "WADFORGE_MEASURE_OUT";
+
+/// Not a test: when [`measured`] runs this binary with its variables set, it runs wadforge and
+/// writes `ok|failed PEAK_BYTES`, a newline and wadforge's stderr to the file it was given.
+#[test]
+fn measure_helper() {
+    let (Ok(args), Ok(out)) = (std::env::var(HELPER_ARGS), std::env::var(HELPER_OUT)) else {
+        return;
+    };
+    #[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its rusage
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(args.split('\u{1f}'))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 writes the exit status and rusage of this process's own child to the locals.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
+    let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    let peak = usage.ru_maxrss as u64 * 1024; // kilobytes on Linux
+    let verdict = if success { "ok" } else { "failed" };
+    std::fs::write(out, format!("{verdict} {peak}\n{stderr}")).unwrap();
+}
+
+/// The promise: 64 MiB plus 20 times the input's size.
+fn memory_limit(input_bytes: u64) -> u64 {
+    (64 << 20) + 20 * input_bytes
+}
+
+/// Asserts a run refused its input with `message`, within the memory and time limits.
+fn refused_within_limits(run: &Run, input_bytes: u64, message: &str) {
+    assert!(!run.success, "accepted; stderr: {}", run.stderr);
+    assert!(
+        run.stderr.contains(message),
+        "expected `{message}` in: {}",
+        run.stderr
+    );
+    assert!(
+        run.peak_bytes < memory_limit(input_bytes),
+        "peak {} bytes, limit {} for {input_bytes} input bytes",
+        run.peak_bytes,
+        memory_limit(input_bytes)
+    );
+    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// zlib bytes of `n` zero bytes: about n / 1030 bytes.
+fn zeros_compressed(n: u64) -> Vec<u8> {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..n / block.len() as u64 {
+        z.write_all(&block).unwrap();
+    }
+    z.finish().unwrap()
+}
+
+/// A TR4 level's start: its textile counts and a first (32-bit textiles) chunk; the rest of the
+/// file never matters, as the chunk is refused.
+fn tr4_with_first_chunk(counts: [u16; 3], claimed: u32, compressed: &[u8]) -> Vec<u8> {
+    let mut f = b"TR4\0".to_vec();
+    for c in counts {
+        f.extend_from_slice(&c.to_le_bytes());
+    }
+    f.extend_from_slice(&claimed.to_le_bytes());
+    f.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+    f.extend_from_slice(compressed);
+    f
+}
+
+#[test]
+fn a_tr4_zlib_bomb_is_refused_within_the_memory_limit() {
+    const GIB: u64 = 1 << 30;
+    let bomb = zeros_compressed(GIB); // about 1 MB that inflates to 1 GiB
+    let tmp = tempfile::tempdir().unwrap();
+    for (what, counts, claimed, message) in [
+        (
+            "a chunk that claims more than its textile counts",
+            [0, 2, 0],
+            GIB as u32,
+            "claims 1073741824 bytes, more than the 524288 its textile counts (room + object + bump) allow",
+        ),
+        (
+            "a chunk that inflates to more than it claims",
+            [0, 2, 0],
+            524_288,
+            "inflates to more than 524288 bytes but its header says 524288",
+        ),
+        (
+            "textile counts that claim a gigabyte of pages",
+            [4096, 0, 0],
+            GIB as u32,
+            "bytes wadforge inflates from a file of this size (25165824 + 8 per file byte",
+        ),
+        (
+            "a chunk that claims 4 GB",
+            [u16::MAX; 3],
+            u32::MAX,
+            "claims 4294967295 bytes from",
+        ),
+    ] {
+        let path = tmp.path().join("bomb.tr4");
+        let file = tr4_with_first_chunk(counts, claimed, &bomb);
+        std::fs::write(&path, &file).unwrap();
+        let run = measured(&["info", s(&path)]);
+        eprintln!(
+            "{what}: {} bytes, peak {} bytes, {:?}",
+            file.len(),
+            run.peak_bytes,
+            run.took
+        );
+        assert!(run.stderr.contains("32-bit textiles"), "{what}: {}", run.stderr);
+        refused_within_limits(&run, file.len() as u64, message);
+    }
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
+}
+
+/// The bundled example copied into `dir`, for a test to damage.
+fn example_copy(dir: &Path) -> u64 {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut total = 0;
+    for entry in ["wadforge.yaml", "moveables", "statics"] {
+        let from = example().join(entry);
+        if from.is_dir() {
+            std::fs::create_dir_all(dir.join(entry)).unwrap();
+            for f in std::fs::read_dir(&from).unwrap() {
+                let f = f.unwrap().path();
+                total += std::fs::copy(&f, dir.join(entry).join(f.file_name().unwrap())).unwrap();
+            }
+        } else {
+            total += std::fs::copy(&from, dir.join(entry)).unwrap();
+        }
+    }
+    total
+}
+
+#[test]
+fn a_yaml_alias_bomb_in_a_manifest_is_refused_within_the_memory_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let manifest = dir.join("statics/000_PLANT0.yaml");
+    let mut laughs = String::from("  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..9 {
+        let below = format!("*l{}", level - 1);
+        laughs += &format!("  l{level}: &l{level} [{}]\n", [below.as_str(); 10].join(", "));
+    }
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let bombed = text.replacen("  id: ", &format!("{laughs}  id: "), 1);
+    assert_ne!(bombed, text);
+    std::fs::write(&manifest, &bombed).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(
+        &run,
+        size + laughs.len() as u64,
+        "aliases (`*name`) expand this file",
+    );
+    assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
+}
+
+/// `glb` with its (first) PNG's header changed to claim `width`×`height` pixels.
+fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let at = glb
+        .windows(8)
+        .position(|w| w == b"\x89PNG\r\n\x1a\n")
+        .expect("the example's glTF holds a PNG");
+    let ihdr = at + 8; // length, "IHDR", width, height, 5 bytes, CRC
+    assert_eq!(&glb[ihdr + 4..ihdr + 8], b"IHDR");
+    let mut out = glb.to_vec();
+    out[ihdr + 8..ihdr + 12].copy_from_slice(&width.to_be_bytes());
+    out[ihdr + 12..ihdr + 16].copy_from_slice(&height.to_be_bytes());
+    let mut crc = flate2::Crc::new();
+    crc.update(&out[ihdr + 4..ihdr + 21]);
+    out[ihdr + 21..ihdr + 25].copy_from_slice(&crc.sum().to_be_bytes());
+    out
+}
+
+#[test]
+fn a_glb_whose_image_claims_too_many_pixels_is_refused_within_the_memory_limit() {
+    // 60000×60000 (14 GB decoded) and 11000×11000 (484 MB: under the PNG decoder's own limit).
+    for (width, height) in [(60_000, 60_000), (11_000, 11_000)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dir");
+        let size = example_copy(&dir);
+        let glb = dir.join("statics/000_PLANT0.glb");
+        std::fs::write(&glb, png_claiming(&std::fs::read(&glb).unwrap(), width, height)).unwrap();
+        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        refused_within_limits(&run, size, &format!("claims {width}×{height} pixels"));
+        assert!(run.stderr.contains("000_PLANT0.glb"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn the_bundled_example_builds_within_the_limits() {
+    // The measurement is meaningful only if refusals and successes are measured alike.
+    let tmp = tempfile::tempdir().unwrap();
+    let run = measured(&["build", "-q", s(&example()), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(run.success, "{}", run.stderr);
+    let size = example_copy(&tmp.path().join("copy"));
+    assert!(
+        run.peak_bytes < memory_limit(size),
+        "peak {} bytes",
+        run.peak_bytes
+    );
+    assert!(
+        run.peak_bytes > 1 << 20,
+        "a peak of {} bytes is not a measurement",
+        run.peak_bytes
+    );
+}
+
+#[test]
+fn a_glb_image_without_a_mime_type_is_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader unwraps an image's mimeType when the
+    // image is in a buffer view, and its validation lets a missing one through.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb = dir.join("statics/000_PLANT0.glb");
+    let bytes = std::fs::read(&glb).unwrap();
+    let field = b"\"mimeType\":\"image/png\",";
+    let at = bytes.windows(field.len()).position(|w| w == field).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[at..at + field.len()].fill(b' '); // the JSON keeps its length and stays valid
+    std::fs::write(&glb, damaged).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(&run, size, "image 0 is in a buffer view but has no mimeType");
+}
+
+#[test]
+fn a_glb_header_length_outside_the_file_is_refused() {
+    // Found by the `glb` fuzz target: the glTF reader subtracts the header's 12 bytes from the
+    // length unchecked (and allocates the length when reading a stream).
+    for length in [4u32, u32::MAX] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dir");
+        let size = example_copy(&dir);
+        let glb = dir.join("statics/000_PLANT0.glb");
+        let mut bytes = std::fs::read(&glb).unwrap();
+        bytes[8..12].copy_from_slice(&length.to_le_bytes());
+        std::fs::write(&glb, bytes).unwrap();
+        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        refused_within_limits(
+            &run,
+            size,
+            &format!("the GLB header says the file is {length} bytes"),
+        );
+    }
+}
