@@ -308,3 +308,31 @@ fn a_glb_header_length_outside_the_file_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader asserts an attribute's accessor type when
+    // reading it. PLANT0's UVs (accessor 2) become four floats a vertex, the JSON the same length.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb = dir.join("statics/000_PLANT0.glb");
+    let bytes = std::fs::read(&glb).unwrap();
+    let uvs = b"\"TEXCOORD_0\":2,";
+    assert!(
+        bytes.windows(uvs.len()).any(|w| w == uvs),
+        "the UVs are accessor 2"
+    );
+    let accessor = b"{\"bufferView\":2,\"componentType\":5126,\"count\":101,\"type\":\"VEC2\"}";
+    let at = bytes.windows(accessor.len()).position(|w| w == accessor).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[at + accessor.len() - 3] = b'4';
+    std::fs::write(&glb, damaged).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(
+        &run,
+        size,
+        "its TEXCOORD_0 (accessor 2) is not of a type glTF allows",
+    );
+}

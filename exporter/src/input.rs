@@ -327,7 +327,63 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
         return Err(cannot_read(gltf::Error::Validation(errors)));
     }
     animations_fit(root)?;
+    attributes_fit(root)?;
     Ok(gltf)
+}
+
+/// Refuses mesh attributes and indices whose accessors are not of a shape glTF allows them (the
+/// glTF reader asserts the shape when reading).
+fn attributes_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType as C, Type as T};
+    use gltf::json::mesh::Semantic as S;
+    use gltf::json::validation::Checked::Valid;
+    let shape = |index: usize| {
+        root.accessors
+            .get(index)
+            .and_then(|a| match (&a.type_, &a.component_type) {
+                (Valid(t), Valid(c)) => Some((*t, c.0)),
+                _ => None,
+            })
+    };
+    let small = |c: C| matches!(c, C::F32 | C::U8 | C::U16);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let mut checks: Vec<(String, usize, bool)> = Vec::new();
+            for (semantic, accessor) in &primitive.attributes {
+                let Valid(semantic) = semantic else { continue };
+                let Some((t, c)) = shape(accessor.value()) else {
+                    checks.push((semantic.to_string(), accessor.value(), false));
+                    continue;
+                };
+                let fits = match semantic {
+                    S::Positions | S::Normals => t == T::Vec3 && c == C::F32,
+                    S::Tangents => t == T::Vec4 && c == C::F32,
+                    S::Colors(_) => matches!(t, T::Vec3 | T::Vec4) && small(c),
+                    S::TexCoords(_) => t == T::Vec2 && small(c),
+                    S::Joints(_) => t == T::Vec4 && matches!(c, C::U8 | C::U16),
+                    S::Weights(_) => t == T::Vec4 && small(c),
+                    // Read by name: TR normals are three floats, TR shades one.
+                    S::Extras(name) => match name.to_ascii_uppercase().as_str() {
+                        "TR_NORMAL" => t == T::Vec3 && c == C::F32,
+                        "TR_SHADE" => t == T::Scalar && c == C::F32,
+                        _ => true,
+                    },
+                };
+                checks.push((semantic.to_string(), accessor.value(), fits));
+            }
+            if let Some(indices) = &primitive.indices {
+                let fits = matches!(shape(indices.value()), Some((T::Scalar, C::U8 | C::U16 | C::U32)));
+                checks.push(("indices".into(), indices.value(), fits));
+            }
+            if let Some((what, accessor, _)) = checks.into_iter().find(|c| !c.2) {
+                return Err(format!(
+                    "mesh {m}, primitive {p}: its {what} (accessor {accessor}) is not of a type glTF allows \
+                     there; export it again from Blender"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The stored meshes of a scene's extras, by name.
