@@ -247,14 +247,7 @@ fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
     use gltf::json::accessor::{ComponentType, Type};
     use gltf::json::animation::Property as Path;
     use gltf::json::validation::Checked::Valid;
-    let shape = |index: usize| {
-        root.accessors
-            .get(index)
-            .and_then(|a| match (&a.type_, &a.component_type) {
-                (Valid(t), Valid(c)) => Some((*t, c.0)),
-                _ => None,
-            })
-    };
+    let shape = |index: usize| accessor_shape(root, index);
     for (a, animation) in root.animations.iter().enumerate() {
         for (c, channel) in animation.channels.iter().enumerate() {
             let sampler = animation.samplers.get(channel.sampler.value());
@@ -331,20 +324,27 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     Ok(gltf)
 }
 
+/// The type and component type of accessor `index`, when it has valid ones.
+fn accessor_shape(
+    root: &gltf::json::Root,
+    index: usize,
+) -> Option<(gltf::json::accessor::Type, gltf::json::accessor::ComponentType)> {
+    use gltf::json::validation::Checked::Valid;
+    root.accessors
+        .get(index)
+        .and_then(|a| match (&a.type_, &a.component_type) {
+            (Valid(t), Valid(c)) => Some((*t, c.0)),
+            _ => None,
+        })
+}
+
 /// Refuses mesh attributes and indices whose accessors are not of a shape glTF allows them (the
 /// glTF reader asserts the shape when reading).
 fn attributes_fit(root: &gltf::json::Root) -> Result<(), String> {
     use gltf::json::accessor::{ComponentType as C, Type as T};
     use gltf::json::mesh::Semantic as S;
     use gltf::json::validation::Checked::Valid;
-    let shape = |index: usize| {
-        root.accessors
-            .get(index)
-            .and_then(|a| match (&a.type_, &a.component_type) {
-                (Valid(t), Valid(c)) => Some((*t, c.0)),
-                _ => None,
-            })
-    };
+    let shape = |index: usize| accessor_shape(root, index);
     let small = |c: C| matches!(c, C::F32 | C::U8 | C::U16);
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, primitive) in mesh.primitives.iter().enumerate() {
