@@ -151,3 +151,30 @@ fn an_action_its_frame_range_does_not_play_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_same_as_that_names_nothing_says_what_to_do() {
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model, GltfFormat::Glb);
+    let mut manifests = wadforge_manifests::load(dir.path()).unwrap();
+    let plant = manifests
+        .objects
+        .iter_mut()
+        .find_map(|o| match &mut o.manifest {
+            wadforge_manifests::ObjectManifest::Static(s) if s.id == 0 => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    plant.mesh.same_as = Some(wadforge_manifests::MeshRef::Static { id: 9999 });
+    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
+        .err()
+        .expect("the build is refused")
+        .to_string();
+    assert!(
+        e.contains("PLANT0 (static 0)")
+            && e.contains(
+                "neither in this directory nor in the base WAD; import that object too or build with --base"
+            ),
+        "{e}"
+    );
+}
