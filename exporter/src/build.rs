@@ -483,15 +483,17 @@ pub fn build(
             };
             match next {
                 Some(n) => slot = n,
-                None => return base_mesh(base, game, r).ok_or_else(|| {
-                    place.error(
-                        Some(what.to_string()),
-                        format!(
+                None => {
+                    return base_mesh(base, game, r).ok_or_else(|| {
+                        place.error(
+                            Some(what.to_string()),
+                            format!(
                             "same_as names {r:?}, which is neither in this directory nor in the base WAD; \
                                  import that object too or build with --base"
                         ),
-                    )
-                }),
+                        )
+                    })
+                }
             }
         }
         Err(place.error(Some(what.to_string()), "same_as references form a loop"))
