@@ -23,7 +23,8 @@ pub struct DiffArgs<'a> {
 pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
     let a = crate::input::read(args.a)?;
     let b = crate::input::read(args.b)?;
-    let report = wadforge_diff::diff(&a.model, &b.model, &args.options);
+    let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
+    let report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options);
     let game = naming_game(&a, &b);
     let printed = if args.json {
         print_json(args, game, &report)

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use wadforge_edit::references::{canonical_starts, layout_starts};
 use wadforge_edit::sounds::SoundTable;
 use wadforge_edit::Input;
 use wadforge_format::catalog::{self, Game};
@@ -139,10 +138,7 @@ fn edit_input(o: &Objects) -> Input<'_> {
     Input {
         wad: &o.model,
         game: o.game,
-        starts: match &o.layout {
-            Some(layout) => layout_starts(&o.model, layout),
-            None => canonical_starts(&o.model.moveables),
-        },
+        starts: o.animation_starts(),
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use wadforge_format::catalog::Game;
-use wadforge_format::{level, wad, Wad};
+use wadforge_format::{level, references, wad, Wad};
 
 /// The objects of a file and what it was.
 pub struct Objects {
@@ -22,6 +22,17 @@ pub struct Objects {
     pub skewed: wadforge_importer::SkewedCorners,
     /// Where a WAD's records sat (its animation table's order, for references across objects).
     pub layout: Option<wad::Layout>,
+}
+
+impl Objects {
+    /// Where each moveable's animations start in the file's animation table, which references
+    /// into another object's animations count in.
+    pub fn animation_starts(&self) -> Vec<usize> {
+        match &self.layout {
+            Some(layout) => references::layout_starts(&self.model, layout),
+            None => references::canonical_starts(&self.model.moveables),
+        }
+    }
 }
 
 pub fn read(path: &Path) -> anyhow::Result<Objects> {

@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use wadforge_format::{Animation, Command, Dispatch, Fixed16, Keyframe, Link, Rotation, StateChange};
+use wadforge_format::references::{AnimationRef, Targets};
+use wadforge_format::{
+    Animation, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, Rotation, StateChange,
+};
 
 use crate::report::{at, BoxText, Field, Recorder, Triple};
 
@@ -17,14 +20,82 @@ pub(crate) fn links(r: &mut Recorder, a: &[Link], b: &[Link]) {
     }
 }
 
-pub(crate) fn animations(r: &mut Recorder, angle_tolerance: i32, a: &[Animation], b: &[Animation]) {
-    r.count("", Field::AnimationCount, a.len(), b.len());
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        animation(r, angle_tolerance, &format!("animation {i}"), x, y);
+/// One side's moveable with where its animations' references point in its file.
+pub(crate) struct Side<'a> {
+    pub moveables: &'a [Moveable],
+    pub owner: usize,
+    pub targets: &'a [Targets],
+}
+
+impl Side<'_> {
+    /// What `relative` (a reference of animation `animation`, resolved to `target`) names:
+    /// within the object, its number; in another object, that object and animation, whatever
+    /// number the file's table order gave it.
+    fn reference(&self, relative: i32, target: Option<AnimationRef>) -> Reference {
+        match target {
+            Some(t) if t.moveable == self.owner => Reference::Own(relative),
+            Some(t) => Reference::Other {
+                id: self.moveables[t.moveable].id,
+                animation: t.animation,
+            },
+            None => Reference::Nowhere(relative),
+        }
+    }
+
+    fn next(&self, animation: usize, relative: i32) -> Reference {
+        self.reference(relative, self.targets.get(animation).and_then(|t| t.next))
+    }
+
+    fn dispatch(&self, at: (usize, usize, usize), relative: i32) -> Reference {
+        let (animation, change, dispatch) = at;
+        let target = self
+            .targets
+            .get(animation)
+            .and_then(|t| t.dispatches.get(change))
+            .and_then(|d| d.get(dispatch))
+            .copied()
+            .flatten();
+        self.reference(relative, target)
     }
 }
 
-fn animation(r: &mut Recorder, angle_tolerance: i32, place: &str, a: &Animation, b: &Animation) {
+/// The animation a next animation or dispatch names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    Own(i32),
+    Other { id: u32, animation: usize },
+    Nowhere(i32),
+}
+
+impl fmt::Display for Reference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reference::Own(n) => write!(f, "{n}"),
+            Reference::Other { id, animation } => write!(f, "animation {animation} of moveable {id}"),
+            Reference::Nowhere(n) => write!(f, "{n} (no animation of the file)"),
+        }
+    }
+}
+
+pub(crate) fn animations(r: &mut Recorder, angle_tolerance: i32, a: &Side, b: &Side) {
+    let (x, y) = (&a.moveables[a.owner].animations, &b.moveables[b.owner].animations);
+    r.count("", Field::AnimationCount, x.len(), y.len());
+    for (i, (x, y)) in x.iter().zip(y).enumerate() {
+        animation(r, angle_tolerance, &format!("animation {i}"), (a, b, i), x, y);
+    }
+}
+
+type Sides<'s, 'a> = (&'s Side<'a>, &'s Side<'a>, usize);
+
+fn animation(
+    r: &mut Recorder,
+    angle_tolerance: i32,
+    place: &str,
+    sides: Sides,
+    a: &Animation,
+    b: &Animation,
+) {
+    let (side_a, side_b, index) = sides;
     r.compare(place, Field::FrameDuration, a.frame_duration, b.frame_duration);
     r.compare(place, Field::State, a.state, b.state);
     let fixed = |f: Fixed16| Decimal(f);
@@ -49,7 +120,12 @@ fn animation(r: &mut Recorder, angle_tolerance: i32, place: &str, a: &Animation,
     );
     r.compare(place, Field::FrameStart, a.frame_start, b.frame_start);
     r.compare(place, Field::FrameEnd, a.frame_end, b.frame_end);
-    r.compare(place, Field::NextAnimation, a.next_animation, b.next_animation);
+    r.compare(
+        place,
+        Field::NextAnimation,
+        side_a.next(index, a.next_animation),
+        side_b.next(index, b.next_animation),
+    );
     r.compare(place, Field::NextFrame, a.next_frame, b.next_frame);
 
     r.count(
@@ -59,7 +135,7 @@ fn animation(r: &mut Recorder, angle_tolerance: i32, place: &str, a: &Animation,
         b.state_changes.len(),
     );
     for (i, (x, y)) in a.state_changes.iter().zip(&b.state_changes).enumerate() {
-        state_change(r, &at(place, format_args!("state change {i}")), x, y);
+        state_change(r, &at(place, format_args!("state change {i}")), (sides, i), x, y);
     }
 
     r.count(place, Field::CommandCount, a.commands.len(), b.commands.len());
@@ -78,7 +154,8 @@ fn animation(r: &mut Recorder, angle_tolerance: i32, place: &str, a: &Animation,
     }
 }
 
-fn state_change(r: &mut Recorder, place: &str, a: &StateChange, b: &StateChange) {
+fn state_change(r: &mut Recorder, place: &str, at_change: (Sides, usize), a: &StateChange, b: &StateChange) {
+    let ((side_a, side_b, animation), change) = at_change;
     r.compare(place, Field::StateChangeState, a.state, b.state);
     r.count(
         place,
@@ -87,19 +164,18 @@ fn state_change(r: &mut Recorder, place: &str, a: &StateChange, b: &StateChange)
         b.dispatches.len(),
     );
     for (i, (x, y)) in a.dispatches.iter().zip(&b.dispatches).enumerate() {
-        dispatch(r, &at(place, format_args!("dispatch {i}")), x, y);
+        let targets = (
+            side_a.dispatch((animation, change, i), x.next_animation),
+            side_b.dispatch((animation, change, i), y.next_animation),
+        );
+        dispatch(r, &at(place, format_args!("dispatch {i}")), targets, x, y);
     }
 }
 
-fn dispatch(r: &mut Recorder, place: &str, a: &Dispatch, b: &Dispatch) {
+fn dispatch(r: &mut Recorder, place: &str, targets: (Reference, Reference), a: &Dispatch, b: &Dispatch) {
     r.compare(place, Field::DispatchFrameStart, a.frame_start, b.frame_start);
     r.compare(place, Field::DispatchFrameEnd, a.frame_end, b.frame_end);
-    r.compare(
-        place,
-        Field::DispatchNextAnimation,
-        a.next_animation,
-        b.next_animation,
-    );
+    r.compare(place, Field::DispatchNextAnimation, targets.0, targets.1);
     r.compare(place, Field::DispatchNextFrame, a.next_frame, b.next_frame);
 }
 

@@ -23,11 +23,13 @@ mod texture;
 
 use std::collections::BTreeMap;
 
-use wadforge_format::{Moveable, Static, Wad};
+use wadforge_format::references::{canonical_starts, resolve};
+use wadforge_format::{Static, Wad};
 
 pub use report::{Difference, Field, ObjectDiff, ObjectKind, Report};
 pub use texture::{polygon_texture, PolygonTexels};
 
+use animation::Side;
 use mesh::Inputs;
 use report::{BoxText, Recorder, MISSING, PRESENT};
 
@@ -66,6 +68,17 @@ impl Scope {
 
 /// Compares every object of `a` with the object of the same kind and id in `b`.
 pub fn diff(a: &Wad, b: &Wad, options: &Options) -> Report {
+    let (starts_a, starts_b) = (canonical_starts(&a.moveables), canonical_starts(&b.moveables));
+    diff_tables((a, &starts_a), (b, &starts_b), options)
+}
+
+/// As [`diff`], for files whose animation tables start each moveable's animations at the given
+/// places ([`wadforge_format::references::layout_starts`] of a WAD read with its layout): a
+/// reference into another object's animations is compared by the object and animation it names,
+/// not by its number, which depends on the table's order.
+pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) -> Report {
+    let targets = (resolve(&a.0.moveables, a.1), resolve(&b.0.moveables, b.1));
+    let (a, b) = (a.0, b.0);
     let mut inputs = Inputs {
         a,
         b,
@@ -75,7 +88,19 @@ pub fn diff(a: &Wad, b: &Wad, options: &Options) -> Report {
     let mut objects = Vec::new();
     for (id, x, y) in pairs(&a.moveables, &b.moveables, |m| m.id) {
         let differences = match (x, y) {
-            (Some(x), Some(y)) => moveable(&mut inputs, x, y),
+            (Some(x), Some(y)) => {
+                let side_a = Side {
+                    moveables: &a.moveables,
+                    owner: x,
+                    targets: &targets.0[x],
+                };
+                let side_b = Side {
+                    moveables: &b.moveables,
+                    owner: y,
+                    targets: &targets.1[y],
+                };
+                moveable(&mut inputs, &side_a, &side_b)
+            }
             _ => presence(x.is_some()),
         };
         objects.push(ObjectDiff {
@@ -86,7 +111,7 @@ pub fn diff(a: &Wad, b: &Wad, options: &Options) -> Report {
     }
     for (id, x, y) in pairs(&a.statics, &b.statics, |s| s.id) {
         let differences = match (x, y) {
-            (Some(x), Some(y)) => static_object(&mut inputs, x, y),
+            (Some(x), Some(y)) => static_object(&mut inputs, &a.statics[x], &b.statics[y]),
             _ => presence(x.is_some()),
         };
         objects.push(ObjectDiff {
@@ -98,21 +123,22 @@ pub fn diff(a: &Wad, b: &Wad, options: &Options) -> Report {
     Report { objects }
 }
 
-/// Objects of both lists by id, in order of id; the n-th object of an id in `a` pairs with the
-/// n-th of that id in `b` (ids should be unique, but a damaged file may repeat one).
-fn pairs<'a, T>(a: &'a [T], b: &'a [T], id: impl Fn(&T) -> u32) -> Vec<(u32, Option<&'a T>, Option<&'a T>)> {
-    type Slot<'a, T> = (Option<&'a T>, Option<&'a T>);
-    let mut by_id: BTreeMap<(u32, usize), Slot<'a, T>> = BTreeMap::new();
+/// Objects of both lists by id (their places in the lists), in order of id; the n-th object of
+/// an id in `a` pairs with the n-th of that id in `b` (ids should be unique, but a damaged file
+/// may repeat one).
+fn pairs<T>(a: &[T], b: &[T], id: impl Fn(&T) -> u32) -> Vec<(u32, Option<usize>, Option<usize>)> {
+    type Slot = (Option<usize>, Option<usize>);
+    let mut by_id: BTreeMap<(u32, usize), Slot> = BTreeMap::new();
     for (list, side) in [(a, 0), (b, 1)] {
         let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
-        for object in list {
+        for (place, object) in list.iter().enumerate() {
             let n = seen.entry(id(object)).or_default();
             let slot = by_id.entry((id(object), *n)).or_default();
             *n += 1;
             if side == 0 {
-                slot.0 = Some(object);
+                slot.0 = Some(place);
             } else {
-                slot.1 = Some(object);
+                slot.1 = Some(place);
             }
         }
     }
@@ -130,7 +156,8 @@ fn presence(in_a: bool) -> Vec<Difference> {
     r.differences
 }
 
-fn moveable(inputs: &mut Inputs, a: &Moveable, b: &Moveable) -> Vec<Difference> {
+fn moveable(inputs: &mut Inputs, side_a: &Side, side_b: &Side) -> Vec<Difference> {
+    let (a, b) = (&side_a.moveables[side_a.owner], &side_b.moveables[side_b.owner]);
     let mut r = Recorder::default();
     let scope = inputs.options.scope;
     if scope.geometry() {
@@ -141,12 +168,7 @@ fn moveable(inputs: &mut Inputs, a: &Moveable, b: &Moveable) -> Vec<Difference> 
     }
     if scope.animation() {
         animation::links(&mut r, &a.links, &b.links);
-        animation::animations(
-            &mut r,
-            inputs.options.angle_tolerance,
-            &a.animations,
-            &b.animations,
-        );
+        animation::animations(&mut r, inputs.options.angle_tolerance, side_a, side_b);
     }
     r.differences
 }

@@ -250,9 +250,18 @@ fn cases(original: &Wad) -> Vec<Case> {
             link.parent = 4;
         }),
         // Animations.
-        case("animation count", croc, &[("", AnimationCount)], |w| {
-            moveable(w, CROCODILE).animations.pop();
-        }),
+        // A dispatch that went to the dropped animation now names another object's: that is told too.
+        case(
+            "animation count",
+            croc,
+            &[
+                ("", AnimationCount),
+                ("animation 0, state change 4, dispatch 0", DispatchNextAnimation),
+            ],
+            |w| {
+                moveable(w, CROCODILE).animations.pop();
+            },
+        ),
         case("frame duration", croc, &[(&a, FrameDuration)], |w| {
             with_animation(w, |a| a.frame_duration += 1)
         }),

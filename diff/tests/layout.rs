@@ -189,3 +189,45 @@ fn shared_and_duplicated_meshes_are_the_same_content() {
         &diff(&duplicated, &shared, &Options::default()),
     );
 }
+
+#[test]
+fn a_reference_into_another_objects_animations_is_the_animation_it_names() {
+    use wadforge_format::references::{canonical_starts, encode, resolve};
+    // SWITCH_TYPE1's first animation goes on into LEVER_SWITCH's second, as real files point
+    // across objects.
+    let mut a = wadforge_fixtures::standard();
+    let index = |w: &Wad, id: u32| w.moveables.iter().position(|m| m.id == id).unwrap();
+    let (switch, lever) = (index(&a, 306), index(&a, 318));
+    let starts = canonical_starts(&a.moveables);
+    a.moveables[switch].animations[0].next_animation = (starts[lever] + 1) as i32 - starts[switch] as i32;
+    // The same objects in the other table order: the reference's number changes, its animation not.
+    let targets = resolve(&a.moveables, &starts);
+    let order: Vec<usize> = (0..a.moveables.len()).rev().collect();
+    let mut b = a.clone();
+    b.moveables = order.iter().map(|&i| a.moveables[i].clone()).collect();
+    let mut reordered: Vec<_> = order.iter().map(|&i| targets[i].clone()).collect();
+    for t in reordered.iter_mut().flatten() {
+        let back =
+            |r: &mut wadforge_format::references::AnimationRef| r.moveable = order.len() - 1 - r.moveable;
+        t.next.as_mut().map(back);
+        t.dispatches.iter_mut().flatten().flatten().for_each(back);
+    }
+    encode(&mut b.moveables, &reordered);
+    let (b_switch, b_lever) = (index(&b, 306), index(&b, 318));
+    assert_ne!(
+        a.moveables[switch].animations[0].next_animation, b.moveables[b_switch].animations[0].next_animation,
+        "the number depends on the table order"
+    );
+    assert_identical("reordered", &diff(&a, &b, &Options::default()));
+
+    // Naming another animation of that object is a difference, told by object and animation.
+    let b_starts = canonical_starts(&b.moveables);
+    b.moveables[b_switch].animations[0].next_animation =
+        (b_starts[b_lever] + 2) as i32 - b_starts[b_switch] as i32;
+    let report = diff(&a, &b, &Options::default());
+    let text = report.differing_text(5);
+    assert!(
+        text.contains("animation 1 of moveable 318") && text.contains("animation 2 of moveable 318"),
+        "{text}"
+    );
+}

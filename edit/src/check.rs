@@ -6,9 +6,11 @@ use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::pose::posed_bounding_box;
-use wadforge_format::{wad, BoundingBox, BoundingSphere, Mesh, Moveable, Shading, Wad, PAGE_SIZE};
+use wadforge_format::{
+    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad, PAGE_SIZE,
+};
 
-use crate::references::{resolve, AnimationRef};
+use crate::references::{resolve, AnimationRef, Targets};
 
 /// How far a keyframe box may lie from the posed meshes (`format-facts.md`: real files are
 /// within a few units).
@@ -279,7 +281,7 @@ impl Checker<'_> {
         }
     }
 
-    fn moveable(&mut self, i: usize, m: &Moveable, targets: &[crate::references::Targets]) {
+    fn moveable(&mut self, i: usize, m: &Moveable, targets: &[Targets]) {
         let name = self.moveable_name(m.id);
         let polygons: usize = m
             .meshes
@@ -296,127 +298,192 @@ impl Checker<'_> {
                 "give it meshes or remove it",
             );
         }
-        let frames = |t: AnimationRef| {
-            let a = &self.wad.moveables[t.moveable].animations[t.animation];
-            (a.frame_start, a.frame_end)
-        };
+        self.link_stack(m, &name);
         let body = body_meshes(self.wad, self.game, m);
         for (a, (animation, t)) in m.animations.iter().zip(targets).enumerate() {
             let place = format!("{name}, animation {a}");
-            let (first, last) = (animation.frame_start, animation.frame_end);
-            match t.next {
-                None => self.push(
-                    Severity::Error,
-                    "next-animation",
-                    place.clone(),
-                    format!(
-                        "its next animation ({}) names no animation of the file",
-                        animation.next_animation
-                    ),
-                    "point it at one of the object's animations",
+            self.next_animation(i, animation, t.next, &place);
+            self.dispatches(i, animation, t, &place);
+            self.command_frames(animation, &place);
+            if let Some(body) = &body {
+                self.keyframe_boxes(m, animation, body, &place);
+            }
+        }
+    }
+
+    fn link_stack(&mut self, m: &Moveable, name: &str) {
+        let limit = link_stack_limit(self.game);
+        // A hierarchy no depth-first order reaches is the writer's error ("format-limits").
+        if let Some(depth) = m.link_stack_depth().filter(|&d| d > limit) {
+            self.push(
+                Severity::Error,
+                "link-stack",
+                name.to_string(),
+                format!(
+                    "its mesh tree keeps {depth} parents on the link stack at once; {}'s engine holds {limit}, \
+                     and more overwrite its other matrices",
+                    self.game.name()
                 ),
-                // Frames of another object's animation are only checked within the object: a
-                // level's table order, which cross-object targets depend on, is not kept.
-                Some(next) if next.moveable == i => {
-                    let (s, e) = frames(next);
-                    if animation.next_frame < s || animation.next_frame > e {
-                        self.push(
-                            Severity::Error,
-                            "next-frame",
-                            place.clone(),
-                            format!(
-                                "next frame {} is outside its next animation's frames {s}..={e}",
-                                animation.next_frame
-                            ),
-                            "set a frame of that animation",
-                        );
-                    }
-                }
-                Some(_) => {}
-            }
-            for (c, (change, ts)) in animation.state_changes.iter().zip(&t.dispatches).enumerate() {
-                for (d, (dispatch, target)) in change.dispatches.iter().zip(ts).enumerate() {
-                    let here = format!("{place}, state change {c} (state {}), dispatch {d}", change.state);
-                    if dispatch.frame_start < first
-                        || dispatch.frame_end > last.saturating_add(1)
-                        || dispatch.frame_start > dispatch.frame_end
-                    {
-                        self.push(
-                            Severity::Error,
-                            "dispatch-range",
-                            here.clone(),
-                            format!(
-                                "frames {}..{} are not within the animation's frames {first}..={last}",
-                                dispatch.frame_start, dispatch.frame_end
-                            ),
-                            "set the range within the animation",
-                        );
-                    }
-                    match target {
-                        None => self.push(
-                            Severity::Error,
-                            "dispatch-target",
-                            here,
-                            format!(
-                                "its next animation ({}) names no animation of the file",
-                                dispatch.next_animation
-                            ),
-                            "point it at one of the object's animations",
-                        ),
-                        Some(target) if target.moveable == i => {
-                            let (s, e) = frames(*target);
-                            if dispatch.next_frame < s || dispatch.next_frame > e {
-                                self.push(
-                                    Severity::Error,
-                                    "dispatch-frame",
-                                    here,
-                                    format!(
-                                        "next frame {} is outside its target animation's frames {s}..={e}",
-                                        dispatch.next_frame
-                                    ),
-                                    "set a frame of that animation",
-                                );
-                            }
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
-            for (k, command) in animation.commands.iter().enumerate() {
-                let frame = match *command {
-                    wadforge_format::Command::PlaySound { frame, .. }
-                    | wadforge_format::Command::Effect { frame, .. } => frame,
-                    _ => continue,
-                };
-                if frame < first || frame > last {
+                "hang branches from fewer levels of open parents (fewer meshes with children still to come)",
+            );
+        }
+    }
+
+    fn next_animation(&mut self, i: usize, animation: &Animation, next: Option<AnimationRef>, place: &str) {
+        let Some(next) = next else {
+            self.push(
+                Severity::Error,
+                "next-animation",
+                place.to_string(),
+                format!(
+                    "its next animation ({}) names no animation of the file",
+                    animation.next_animation
+                ),
+                "point it at one of the object's animations",
+            );
+            return;
+        };
+        self.target_frame(
+            i,
+            next,
+            animation.next_frame,
+            "next-frame",
+            "next",
+            place.to_string(),
+        );
+    }
+
+    fn dispatches(&mut self, i: usize, animation: &Animation, targets: &Targets, place: &str) {
+        let (first, last) = (animation.frame_start, animation.frame_end);
+        for (c, (change, ts)) in animation
+            .state_changes
+            .iter()
+            .zip(&targets.dispatches)
+            .enumerate()
+        {
+            for (d, (dispatch, target)) in change.dispatches.iter().zip(ts).enumerate() {
+                let here = format!("{place}, state change {c} (state {}), dispatch {d}", change.state);
+                if dispatch.frame_start < first
+                    || dispatch.frame_end > last.saturating_add(1)
+                    || dispatch.frame_start > dispatch.frame_end
+                {
                     self.push(
                         Severity::Error,
-                        "command-frame",
-                        format!("{place}, command {k}"),
-                        format!("frame {frame} is outside the animation's frames {first}..={last}"),
-                        "set a frame of the animation",
+                        "dispatch-range",
+                        here.clone(),
+                        format!(
+                            "frames {}..{} are not within the animation's frames {first}..={last}",
+                            dispatch.frame_start, dispatch.frame_end
+                        ),
+                        "set the range within the animation",
                     );
                 }
-            }
-            if let Some(body) = &body {
-                for (f, keyframe) in animation.keyframes.iter().enumerate() {
-                    let posed = posed_bounding_box(&m.links, keyframe, body);
-                    let off = box_distance(keyframe.bounding_box, posed);
-                    if off > KEYFRAME_BOX_TOLERANCE {
-                        // A note: real levels have boxes further off (weapon animations' boxes
-                        // enclose Lara's whole body), and the engine only uses them for collision.
-                        self.push(
-                            Severity::Note,
-                            "keyframe-box",
-                            format!("{place}, keyframe {f}"),
-                            format!("its box is {off} units from the posed meshes"),
-                            "`wadforge check --fix` recomputes it",
-                        );
-                        break;
+                match *target {
+                    None => self.push(
+                        Severity::Error,
+                        "dispatch-target",
+                        here,
+                        format!(
+                            "its next animation ({}) names no animation of the file",
+                            dispatch.next_animation
+                        ),
+                        "point it at one of the object's animations",
+                    ),
+                    Some(target) => {
+                        self.target_frame(i, target, dispatch.next_frame, "dispatch-frame", "target", here)
                     }
                 }
             }
         }
+    }
+
+    /// `frame` must be one of `target`'s frames. Where the target is another object's animation,
+    /// a note: real levels have such references with frames outside the target (TR1's puzzle
+    /// holes and keyholes, whose state never changes, so the game never follows them).
+    fn target_frame(
+        &mut self,
+        owner: usize,
+        target: AnimationRef,
+        frame: u16,
+        rule: &'static str,
+        what: &str,
+        place: String,
+    ) {
+        let a = &self.wad.moveables[target.moveable].animations[target.animation];
+        let (s, e) = (a.frame_start, a.frame_end);
+        if (s..=e).contains(&frame) {
+            return;
+        }
+        if target.moveable == owner {
+            self.push(
+                Severity::Error,
+                rule,
+                place,
+                format!("next frame {frame} is outside its {what} animation's frames {s}..={e}"),
+                "set a frame of that animation",
+            );
+        } else {
+            let other = self.moveable_name(self.wad.moveables[target.moveable].id);
+            self.push(
+                Severity::Note,
+                rule,
+                place,
+                format!(
+                    "next frame {frame} is outside the frames {s}..={e} of {other}'s animation {}, \
+                     which it names; harmless while the game never takes this reference",
+                    target.animation
+                ),
+                "set a frame of that animation if the game should follow it",
+            );
+        }
+    }
+
+    fn command_frames(&mut self, animation: &Animation, place: &str) {
+        let (first, last) = (animation.frame_start, animation.frame_end);
+        for (k, command) in animation.commands.iter().enumerate() {
+            let frame = match *command {
+                Command::PlaySound { frame, .. } | Command::Effect { frame, .. } => frame,
+                _ => continue,
+            };
+            if frame < first || frame > last {
+                self.push(
+                    Severity::Error,
+                    "command-frame",
+                    format!("{place}, command {k}"),
+                    format!("frame {frame} is outside the animation's frames {first}..={last}"),
+                    "set a frame of the animation",
+                );
+            }
+        }
+    }
+
+    fn keyframe_boxes(&mut self, m: &Moveable, animation: &Animation, body: &[&Mesh], place: &str) {
+        for (f, keyframe) in animation.keyframes.iter().enumerate() {
+            let posed = posed_bounding_box(&m.links, keyframe, body);
+            let off = box_distance(keyframe.bounding_box, posed);
+            if off > KEYFRAME_BOX_TOLERANCE {
+                // A note: real levels have boxes further off (weapon animations' boxes
+                // enclose Lara's whole body), and the engine only uses them for collision.
+                self.push(
+                    Severity::Note,
+                    "keyframe-box",
+                    format!("{place}, keyframe {f}"),
+                    format!("its box is {off} units from the posed meshes"),
+                    "`wadforge check --fix` recomputes it",
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// How many parents the game's link stack holds. TR4 (tomb4's `DrawAnimatingItem`) draws from a
+/// stack of 20 matrices: the view, the room, the item and the mesh being drawn take 4. TR1 and
+/// TR2 (TRX's `MAX_MATRICES`) have 40. TR3's size is not documented: held to TR4's, its successor.
+fn link_stack_limit(game: Game) -> usize {
+    match game {
+        Game::Tr1 | Game::Tr2 => 40 - 4,
+        Game::Tr3 | Game::Tr4 => 20 - 4,
     }
 }
 

@@ -18,7 +18,7 @@
 pub mod check;
 pub mod copy;
 pub mod merge;
-pub mod references;
+pub use wadforge_format::references;
 pub mod remove;
 pub mod select;
 pub mod sounds;

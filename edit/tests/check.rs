@@ -180,3 +180,82 @@ fn fix_repairs_spheres_boxes_and_normals_and_changes_nothing_else() {
         assert_eq!(!o.differences.is_empty(), expected, "{:?} {}", o.kind, o.id);
     }
 }
+
+/// A moveable whose tree keeps `open` parents on the link stack at once: a spine of `open + 1`
+/// meshes, then a second child of each spine mesh but the last, deepest first.
+fn comb(wad: &Wad, open: usize) -> wadforge_format::Moveable {
+    use wadforge_format::Link;
+    let spine = open + 1;
+    let mut links: Vec<Link> = (1..spine)
+        .map(|i| Link {
+            parent: i - 1,
+            offset: [0, 0, 64],
+        })
+        .collect();
+    links.extend((0..spine - 1).rev().map(|i| Link {
+        parent: i,
+        offset: [64, 0, 0],
+    }));
+    wadforge_format::Moveable {
+        id: 60_001,
+        meshes: vec![wad.statics[0].mesh; links.len() + 1],
+        links,
+        animations: Vec::new(),
+    }
+}
+
+#[test]
+fn the_link_stack_is_held_to_the_engines_matrix_stack() {
+    for (game, limit) in [(TR4, 16), (Game::Tr3, 16), (Game::Tr2, 36), (Game::Tr1, 36)] {
+        for open in [limit, limit + 1] {
+            let mut wad = wadforge_fixtures::standard();
+            let deep = comb(&wad, open);
+            assert_eq!(deep.link_stack_depth(), Some(open));
+            wad.moveables.push(deep);
+            let named: Vec<_> = findings(&wad, game)
+                .into_iter()
+                .filter(|f| f.rule == "link-stack")
+                .collect();
+            if open > limit {
+                assert_eq!(named.len(), 1, "{game:?}, {open} open parents: {named:#?}");
+                assert_eq!(named[0].severity, Severity::Error);
+                assert!(named[0].place.contains("60001") && named[0].message.contains(&open.to_string()));
+            } else {
+                assert!(named.is_empty(), "{game:?}, {open} open parents: {named:#?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn frames_of_another_objects_animation_are_checked_against_that_animation() {
+    let mut wad = wadforge_fixtures::standard();
+    let starts = canonical_starts(&wad.moveables);
+    let index = |id: u32| wad.moveables.iter().position(|m| m.id == id).unwrap();
+    let (switch, lever) = (index(306), index(318));
+    // SWITCH_TYPE1's first animation goes on into LEVER_SWITCH's second.
+    let target = &wad.moveables[lever].animations[1];
+    let (first, last) = (target.frame_start, target.frame_end);
+    let relative = (starts[lever] + 1) as i32 - starts[switch] as i32;
+    let animation = &mut wad.moveables[switch].animations[0];
+    animation.next_animation = relative;
+    animation.next_frame = last;
+    assert!(
+        findings(&wad, TR4).iter().all(|f| f.rule != "next-frame"),
+        "a frame of the target passes"
+    );
+    wad.moveables[switch].animations[0].next_frame = last + 1;
+    let named: Vec<_> = findings(&wad, TR4)
+        .into_iter()
+        .filter(|f| f.rule == "next-frame")
+        .collect();
+    assert_eq!(named.len(), 1, "{named:#?}");
+    // A note, not an error: real levels have such references that the game never follows.
+    assert_eq!(named[0].severity, Severity::Note);
+    assert!(named[0].place.contains("animation 0"), "{}", named[0]);
+    assert!(
+        named[0].message.contains("LEVER_SWITCH") && named[0].message.contains(&format!("{first}..={last}")),
+        "{}",
+        named[0]
+    );
+}

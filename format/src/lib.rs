@@ -17,6 +17,7 @@ mod links;
 pub mod model;
 pub mod pose;
 mod records;
+pub mod references;
 pub mod wad;
 
 pub use model::*;

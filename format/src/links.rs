@@ -62,6 +62,22 @@ pub(crate) fn ops_from_parents(parents: &[usize]) -> Result<Vec<i32>, usize> {
     Ok(ops)
 }
 
+/// How many parents `ops` hold on the stack at most: the game keeps one matrix per entry while
+/// it draws the object, in a stack of fixed size.
+pub(crate) fn stack_depth(ops: &[i32]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for &op in ops {
+        if op & 1 != 0 {
+            depth = depth.saturating_sub(1);
+        }
+        if op & 2 != 0 {
+            depth += 1;
+            deepest = deepest.max(depth);
+        }
+    }
+    deepest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +88,18 @@ mod tests {
         let parents = parents_from_ops(&ops);
         assert_eq!(parents, vec![0, 1, 2, 0, 4, 5, 0, 7, 8, 9, 7, 11, 12, 7]);
         assert_eq!(ops_from_parents(&parents).unwrap(), ops);
+    }
+
+    #[test]
+    fn stack_depth_counts_the_open_pushes() {
+        assert_eq!(stack_depth(&[2, 0, 0, 3, 0, 0, 1, 2, 0, 0, 3, 0, 0, 1]), 1);
+        assert_eq!(
+            stack_depth(&[2, 2, 0, 0, 3, 0, 0, 1, 0, 1, 2, 0, 0, 0, 3, 0, 0, 1, 0, 0]),
+            2
+        );
+        // A pop on an empty stack (real files have them) does not go below zero.
+        assert_eq!(stack_depth(&[1, 1, 2, 2, 1, 2]), 2);
+        assert_eq!(stack_depth(&[]), 0);
     }
 
     #[test]

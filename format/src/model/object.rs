@@ -43,6 +43,18 @@ pub struct Moveable {
     pub animations: Vec<Animation>,
 }
 
+impl Moveable {
+    /// How many link-stack entries the game holds at most while it draws this moveable, with the
+    /// opcodes a WAD stores for its hierarchy; `None` when a depth-first mesh order cannot
+    /// reach some mesh's parent (such a hierarchy cannot be written).
+    pub fn link_stack_depth(&self) -> Option<usize> {
+        let parents: Vec<usize> = self.links.iter().map(|l| l.parent).collect();
+        crate::links::ops_from_parents(&parents)
+            .ok()
+            .map(|ops| crate::links::stack_depth(&ops))
+    }
+}
+
 /// Where a mesh hangs in its moveable's hierarchy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Link {

@@ -6,8 +6,8 @@
 //! objects between files, such a reference is resolved to (moveable, animation) with the
 //! positions the file had, and encoded again for the positions of the file written.
 
-use wadforge_format::wad::Layout;
-use wadforge_format::{Moveable, Wad};
+use crate::wad::Layout;
+use crate::{Moveable, Wad};
 
 /// An animation of a moveable: positions in a moveable list and in its animation list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
