@@ -16,6 +16,8 @@
 //! - `mesh` and `texture`: meshes, polygons and what their textures show.
 //! - `animation`: links and animations.
 
+#![warn(clippy::too_many_lines)]
+
 mod animation;
 mod mesh;
 pub mod report;

@@ -40,6 +40,34 @@ pub fn copy(
     dest: &Input,
     as_id: Option<u32>,
 ) -> Result<Copied, EditError> {
+    let incoming = incoming(src, selection, as_id)?;
+    let merged = merge(dest, &[], Some((src, &incoming)))?;
+    let objects = incoming
+        .iter()
+        .map(|&(o, id)| CopiedObject {
+            from: o.describe(src.wad, src.game),
+            to: name_in_output(&merged.wad, o, id),
+            replaced: match o {
+                ObjectRef::Moveable(_) => dest.wad.moveables.iter().any(|m| m.id == id),
+                ObjectRef::Static(_) => dest.wad.statics.iter().any(|s| s.id == id),
+            },
+        })
+        .collect();
+    Ok(Copied {
+        wad: merged.wad,
+        objects,
+        broken: merged.broken,
+        textures: merged.textures,
+        sounds: sounds_played(src, &incoming),
+    })
+}
+
+/// Each selected object with its id in the output; two of one kind may not take one id.
+fn incoming(
+    src: &Input,
+    selection: &[ObjectRef],
+    as_id: Option<u32>,
+) -> Result<Vec<(ObjectRef, u32)>, EditError> {
     if as_id.is_some() && selection.len() != 1 {
         return Err(EditError::AsNeedsOneObject(
             selection
@@ -71,42 +99,32 @@ pub fn copy(
             });
         }
     }
-    let merged = merge(dest, &[], Some((src, &incoming)))?;
-    let objects = incoming
-        .iter()
-        .map(|&(o, id)| {
-            let moveable = matches!(o, ObjectRef::Moveable(_));
-            let replaced = if moveable {
-                dest.wad.moveables.iter().any(|m| m.id == id)
-            } else {
-                dest.wad.statics.iter().any(|s| s.id == id)
-            };
-            let to = if moveable {
-                let i = merged
-                    .wad
-                    .moveables
-                    .iter()
-                    .position(|m| m.id == id)
-                    .expect("copied moveable");
-                ObjectRef::Moveable(i).describe(&merged.wad, Game::Tr4)
-            } else {
-                let i = merged
-                    .wad
-                    .statics
-                    .iter()
-                    .position(|s| s.id == id)
-                    .expect("copied static");
-                ObjectRef::Static(i).describe(&merged.wad, Game::Tr4)
-            };
-            CopiedObject {
-                from: o.describe(src.wad, src.game),
-                to,
-                replaced,
-            }
-        })
-        .collect();
+    Ok(incoming)
+}
+
+/// How the output calls the copied object of that kind and `id`.
+fn name_in_output(out: &Wad, o: ObjectRef, id: u32) -> String {
+    let placed = match o {
+        ObjectRef::Moveable(_) => ObjectRef::Moveable(
+            out.moveables
+                .iter()
+                .position(|m| m.id == id)
+                .expect("copied moveable"),
+        ),
+        ObjectRef::Static(_) => ObjectRef::Static(
+            out.statics
+                .iter()
+                .position(|s| s.id == id)
+                .expect("copied static"),
+        ),
+    };
+    placed.describe(out, Game::Tr4)
+}
+
+/// The sound ids the incoming moveables' animations play, with the objects that play each.
+fn sounds_played(src: &Input, incoming: &[(ObjectRef, u32)]) -> BTreeMap<u16, BTreeSet<String>> {
     let mut sounds: BTreeMap<u16, BTreeSet<String>> = BTreeMap::new();
-    for &(o, _) in &incoming {
+    for &(o, _) in incoming {
         if let ObjectRef::Moveable(j) = o {
             for a in &src.wad.moveables[j].animations {
                 for c in &a.commands {
@@ -120,11 +138,5 @@ pub fn copy(
             }
         }
     }
-    Ok(Copied {
-        wad: merged.wad,
-        objects,
-        broken: merged.broken,
-        textures: merged.textures,
-        sounds,
-    })
+    sounds
 }

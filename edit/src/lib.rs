@@ -15,6 +15,8 @@
 //! exactly; animation references that point into another object's animations are resolved
 //! (see [`references`]) and written again so they name the same animation.
 
+#![warn(clippy::too_many_lines)]
+
 pub mod check;
 pub mod copy;
 pub mod merge;

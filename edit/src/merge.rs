@@ -88,176 +88,231 @@ pub fn merge(
 ) -> Result<Merged, EditError> {
     let d = dest.wad;
     let incoming: &[(ObjectRef, u32)] = src.map_or(&[], |(_, objects)| objects);
-    let incoming_moveables: Vec<(usize, u32)> = incoming
-        .iter()
-        .filter_map(|&(o, id)| match o {
-            ObjectRef::Moveable(j) => Some((j, id)),
-            _ => None,
-        })
-        .collect();
-    let incoming_statics: Vec<(usize, u32)> = incoming
-        .iter()
-        .filter_map(|&(o, id)| match o {
-            ObjectRef::Static(j) => Some((j, id)),
-            _ => None,
-        })
-        .collect();
     let dropped: HashSet<ObjectRef> = drop.iter().copied().collect();
     let moveable_entries = entries(
         d.moveables.iter().map(|m| m.id),
         |i| dropped.contains(&ObjectRef::Moveable(i)),
-        &incoming_moveables,
+        &incoming_of_kind(incoming, true),
     );
     let static_entries = entries(
         d.statics.iter().map(|s| s.id),
         |i| dropped.contains(&ObjectRef::Static(i)),
-        &incoming_statics,
+        &incoming_of_kind(incoming, false),
     );
-
-    // Meshes and samples of the destination: kept unless only dropped objects used them.
-    let kept_moveables: HashSet<usize> = dest_positions(&moveable_entries).collect();
-    let kept_statics: HashSet<usize> = dest_positions(&static_entries).collect();
-    let mut used_by_kept = vec![false; d.meshes.len()];
-    let mut used_by_dropped = vec![false; d.meshes.len()];
-    for (i, m) in d.moveables.iter().enumerate() {
-        let used = if kept_moveables.contains(&i) {
-            &mut used_by_kept
-        } else {
-            &mut used_by_dropped
-        };
-        for &k in &m.meshes {
-            if let Some(u) = used.get_mut(k) {
-                *u = true;
-            }
-        }
-    }
-    for (i, s) in d.statics.iter().enumerate() {
-        let used = if kept_statics.contains(&i) {
-            &mut used_by_kept
-        } else {
-            &mut used_by_dropped
-        };
-        if s.mesh < used.len() {
-            used[s.mesh] = true;
-        }
-    }
-    let keep_mesh: Vec<bool> = (0..d.meshes.len())
-        .map(|k| used_by_kept[k] || !used_by_dropped[k])
-        .collect();
-    let mut sample_kept = vec![false; d.samples.len()];
-    let mut sample_dropped = vec![false; d.samples.len()];
-    for (k, mesh) in d.meshes.iter().enumerate() {
-        let used = if keep_mesh[k] {
-            &mut sample_kept
-        } else {
-            &mut sample_dropped
-        };
-        for p in &mesh.polygons {
-            if let Some(u) = used.get_mut(p.texture.sample as usize) {
-                *u = true;
-            }
-        }
-    }
-    let keep_sample: Vec<bool> = (0..d.samples.len())
-        .map(|s| sample_kept[s] || !sample_dropped[s])
-        .collect();
-    let sample_map = renumber(&keep_sample);
-    let mesh_map = renumber(&keep_mesh);
-
-    let mut out = Wad {
-        version: d.version,
-        samples: d
-            .samples
-            .iter()
-            .zip(&keep_sample)
-            .filter(|(_, &k)| k)
-            .map(|(s, _)| *s)
-            .collect(),
-        pages: d.pages.clone(),
-        meshes: Vec::new(),
-        moveables: Vec::new(),
-        statics: Vec::new(),
+    let kept = Kept::new(d, &moveable_entries, &static_entries);
+    let mut out = kept.destination(d);
+    let (src_mesh_map, textures) = match src {
+        Some((s, _)) => bring_meshes(&mut out, s, incoming)?,
+        None => Default::default(),
     };
-    for (mesh, _) in d.meshes.iter().zip(&keep_mesh).filter(|(_, &k)| k) {
-        let mut mesh = mesh.clone();
-        for p in &mut mesh.polygons {
-            if let Some(Some(s)) = sample_map.get(p.texture.sample as usize) {
-                p.texture.sample = *s as u16;
+    let dropped_pages = drop_unused_pages(&mut out, d);
+    let meshes = MeshMaps {
+        dest: &kept.mesh_map,
+        src: &src_mesh_map,
+    };
+    let sides = Sides {
+        dest,
+        src: src.map(|(s, _)| s),
+        entries: &moveable_entries,
+    };
+    let broken = place_moveables(&mut out, &sides, &meshes);
+    place_statics(&mut out, &sides, &static_entries, &meshes);
+    Ok(Merged {
+        wad: out,
+        broken,
+        textures,
+        dropped_meshes: kept.keep_mesh.iter().filter(|k| !**k).count(),
+        dropped_samples: kept.keep_sample.iter().filter(|k| !**k).count(),
+        dropped_pages,
+    })
+}
+
+/// The incoming moveables (`moveables`) or statics: their places in the source and ids in the output.
+fn incoming_of_kind(incoming: &[(ObjectRef, u32)], moveables: bool) -> Vec<(usize, u32)> {
+    incoming
+        .iter()
+        .filter_map(|&(o, id)| match o {
+            ObjectRef::Moveable(j) if moveables => Some((j, id)),
+            ObjectRef::Static(j) if !moveables => Some((j, id)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Which meshes and samples of the destination stay: all but those only dropped objects used.
+struct Kept {
+    keep_mesh: Vec<bool>,
+    keep_sample: Vec<bool>,
+    mesh_map: Vec<Option<usize>>,
+    sample_map: Vec<Option<usize>>,
+}
+
+impl Kept {
+    fn new(d: &Wad, moveable_entries: &[Entry], static_entries: &[Entry]) -> Kept {
+        let kept_moveables: HashSet<usize> = dest_positions(moveable_entries).collect();
+        let kept_statics: HashSet<usize> = dest_positions(static_entries).collect();
+        let mut mesh_use = Use::new(d.meshes.len());
+        for (i, m) in d.moveables.iter().enumerate() {
+            for &k in &m.meshes {
+                mesh_use.mark(k, kept_moveables.contains(&i));
             }
         }
+        for (i, s) in d.statics.iter().enumerate() {
+            mesh_use.mark(s.mesh, kept_statics.contains(&i));
+        }
+        let keep_mesh = mesh_use.keep();
+        let mut sample_use = Use::new(d.samples.len());
+        for (k, mesh) in d.meshes.iter().enumerate() {
+            for p in &mesh.polygons {
+                sample_use.mark(p.texture.sample as usize, keep_mesh[k]);
+            }
+        }
+        let keep_sample = sample_use.keep();
+        Kept {
+            mesh_map: renumber(&keep_mesh),
+            sample_map: renumber(&keep_sample),
+            keep_mesh,
+            keep_sample,
+        }
+    }
+
+    /// The output so far: the destination's kept samples, its pages, its kept meshes.
+    fn destination(&self, d: &Wad) -> Wad {
+        let kept = |keep: &[bool]| {
+            keep.iter()
+                .enumerate()
+                .filter(|(_, &k)| k)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        let mut meshes = Vec::new();
+        for k in kept(&self.keep_mesh) {
+            let mut mesh = d.meshes[k].clone();
+            for p in &mut mesh.polygons {
+                if let Some(Some(s)) = self.sample_map.get(p.texture.sample as usize) {
+                    p.texture.sample = *s as u16;
+                }
+            }
+            meshes.push(mesh);
+        }
+        Wad {
+            version: d.version,
+            samples: kept(&self.keep_sample)
+                .into_iter()
+                .map(|s| d.samples[s])
+                .collect(),
+            pages: d.pages.clone(),
+            meshes,
+            moveables: Vec::new(),
+            statics: Vec::new(),
+        }
+    }
+}
+
+/// Which items kept objects use and which dropped objects use.
+struct Use {
+    by_kept: Vec<bool>,
+    by_dropped: Vec<bool>,
+}
+
+impl Use {
+    fn new(n: usize) -> Use {
+        Use {
+            by_kept: vec![false; n],
+            by_dropped: vec![false; n],
+        }
+    }
+
+    /// Out-of-range items (a damaged file's) are ignored: they are nothing to keep.
+    fn mark(&mut self, item: usize, by_kept: bool) {
+        let used = if by_kept {
+            &mut self.by_kept
+        } else {
+            &mut self.by_dropped
+        };
+        if let Some(u) = used.get_mut(item) {
+            *u = true;
+        }
+    }
+
+    /// Kept: what a kept object uses, or what no object uses (the destination had it; keep it).
+    fn keep(&self) -> Vec<bool> {
+        self.by_kept
+            .iter()
+            .zip(&self.by_dropped)
+            .map(|(&kept, &dropped)| kept || !dropped)
+            .collect()
+    }
+}
+
+/// Adds the incoming objects' meshes (shared ones once) to `out`, with their samples placed by
+/// texels; returns where each source mesh went.
+fn bring_meshes(
+    out: &mut Wad,
+    s: &Input,
+    incoming: &[(ObjectRef, u32)],
+) -> Result<(HashMap<MeshIndex, MeshIndex>, TextureReport), EditError> {
+    let w = s.wad;
+    let mut order: Vec<MeshIndex> = Vec::new();
+    let mut seen = HashSet::new();
+    for &(o, _) in incoming {
+        let meshes: Vec<MeshIndex> = match o {
+            ObjectRef::Moveable(j) => w.moveables[j].meshes.clone(),
+            ObjectRef::Static(j) => vec![w.statics[j].mesh],
+        };
+        for k in meshes {
+            if k >= w.meshes.len() {
+                return Err(EditError::NoMesh {
+                    object: o.describe(w, s.game),
+                    mesh: k,
+                    meshes: w.meshes.len(),
+                });
+            }
+            if seen.insert(k) {
+                order.push(k);
+            }
+        }
+    }
+    let used_samples: BTreeSet<usize> = order
+        .iter()
+        .flat_map(|&k| w.meshes[k].polygons.iter().map(|p| p.texture.sample as usize))
+        .collect();
+    let used_samples: Vec<usize> = used_samples.into_iter().collect();
+    let wanted = used_samples
+        .iter()
+        .map(|&i| Ok((texture::texels(w, i)?, w.samples[i])))
+        .collect::<Result<Vec<_>, EditError>>()?;
+    let (placed, textures) = texture::place(out, &wanted)?;
+    let sample_of: HashMap<usize, usize> = used_samples.into_iter().zip(placed).collect();
+    let mut mesh_map = HashMap::new();
+    for k in order {
+        let mut mesh = w.meshes[k].clone();
+        for p in &mut mesh.polygons {
+            p.texture.sample = to_sample_index(
+                sample_of[&(p.texture.sample as usize)],
+                p.is_quad,
+                p.texture.flipped,
+            )?;
+        }
+        mesh_map.insert(k, out.meshes.len());
         out.meshes.push(mesh);
     }
+    Ok((mesh_map, textures))
+}
 
-    // The incoming objects' meshes (shared ones once) and samples (by texels).
-    let mut src_mesh_map: HashMap<MeshIndex, MeshIndex> = HashMap::new();
-    let mut textures = TextureReport::default();
-    if let Some((s, _)) = src {
-        let w = s.wad;
-        let mut order: Vec<MeshIndex> = Vec::new();
-        let mut seen = HashSet::new();
-        for &(o, _) in incoming {
-            let meshes: Vec<MeshIndex> = match o {
-                ObjectRef::Moveable(j) => w.moveables[j].meshes.clone(),
-                ObjectRef::Static(j) => vec![w.statics[j].mesh],
-            };
-            for k in meshes {
-                if k >= w.meshes.len() {
-                    return Err(EditError::NoMesh {
-                        object: o.describe(w, s.game),
-                        mesh: k,
-                        meshes: w.meshes.len(),
-                    });
-                }
-                if seen.insert(k) {
-                    order.push(k);
-                }
-            }
-        }
-        let used_samples: BTreeSet<usize> = order
-            .iter()
-            .flat_map(|&k| w.meshes[k].polygons.iter().map(|p| p.texture.sample as usize))
-            .collect();
-        let used_samples: Vec<usize> = used_samples.into_iter().collect();
-        let wanted = used_samples
-            .iter()
-            .map(|&i| Ok((texture::texels(w, i)?, w.samples[i])))
-            .collect::<Result<Vec<_>, EditError>>()?;
-        let (placed, report) = texture::place(&mut out, &wanted)?;
-        textures = report;
-        let sample_of: HashMap<usize, usize> = used_samples.into_iter().zip(placed).collect();
-        for k in order {
-            let mut mesh = w.meshes[k].clone();
-            for p in &mut mesh.polygons {
-                p.texture.sample = to_sample_index(
-                    sample_of[&(p.texture.sample as usize)],
-                    p.is_quad,
-                    p.texture.flipped,
-                )?;
-            }
-            src_mesh_map.insert(k, out.meshes.len());
-            out.meshes.push(mesh);
-        }
-    }
-
-    // Pages that only dropped samples used.
-    let mut page_used = vec![false; out.pages.len()];
-    let mut page_was_used = vec![false; out.pages.len()];
+/// Drops the pages that only dropped samples used; returns how many.
+fn drop_unused_pages(out: &mut Wad, d: &Wad) -> usize {
+    let mut page_use = Use::new(out.pages.len());
     for s in &out.samples {
-        if let Some(u) = page_used.get_mut(s.page as usize) {
-            *u = true;
-        }
+        page_use.mark(s.page as usize, true);
     }
     for s in &d.samples {
-        if let Some(u) = page_was_used.get_mut(s.page as usize) {
-            *u = true;
-        }
+        page_use.mark(s.page as usize, false);
     }
-    let keep_page: Vec<bool> = (0..out.pages.len())
-        .map(|p| page_used[p] || !page_was_used[p])
-        .collect();
-    let page_map = renumber(&keep_page);
+    let keep_page = page_use.keep();
     let dropped_pages = keep_page.iter().filter(|k| !**k).count();
     if dropped_pages > 0 {
+        let page_map = renumber(&keep_page);
         out.pages = std::mem::take(&mut out.pages)
             .into_iter()
             .zip(&keep_page)
@@ -270,144 +325,159 @@ pub fn merge(
             }
         }
     }
+    dropped_pages
+}
 
-    // Objects, and their animation references.
-    let dest_targets = references::resolve(&d.moveables, &dest.starts);
-    let src_targets = src.map(|(s, _)| references::resolve(&s.wad.moveables, &s.starts));
-    let new_position: HashMap<Entry, usize> = moveable_entries
-        .iter()
-        .enumerate()
-        .map(|(n, &e)| (e, n))
-        .collect();
-    let dest_by_id = |id: u32| {
-        moveable_entries
-            .iter()
-            .position(|e| matches!(*e, Entry::Src(_, i) if i == id))
-    };
+/// Where the destination's kept meshes and the source's incoming meshes went in the output.
+struct MeshMaps<'a> {
+    dest: &'a [Option<usize>],
+    src: &'a HashMap<MeshIndex, MeshIndex>,
+}
+
+/// The two inputs and the output's moveable list.
+struct Sides<'a> {
+    dest: &'a Input<'a>,
+    src: Option<&'a Input<'a>>,
+    entries: &'a [Entry],
+}
+
+impl Sides<'_> {
+    fn source(&self) -> &Input<'_> {
+        self.src.expect("incoming objects come with a source")
+    }
+
+    /// Where target `t` (of an object of `entry`'s input) is in the output: the same object, or
+    /// for a replaced destination object the object that replaced it, if it has that animation.
+    fn place_of(&self, entry: Entry, t: AnimationRef) -> Option<AnimationRef> {
+        let d = self.dest.wad;
+        let position = match entry {
+            Entry::Dest(_) => self
+                .entries
+                .iter()
+                .position(|e| *e == Entry::Dest(t.moveable))
+                .or_else(|| {
+                    let id = d.moveables[t.moveable].id;
+                    self.entries
+                        .iter()
+                        .position(|e| matches!(*e, Entry::Src(_, i) if i == id))
+                }),
+            Entry::Src(..) => self
+                .entries
+                .iter()
+                .position(|e| matches!(*e, Entry::Src(j, _) if j == t.moveable)),
+        }?;
+        let length = match self.entries[position] {
+            Entry::Dest(i) => d.moveables[i].animations.len(),
+            Entry::Src(j, _) => self.src.map_or(0, |s| s.wad.moveables[j].animations.len()),
+        };
+        (t.animation < length).then_some(AnimationRef {
+            moveable: position,
+            animation: t.animation,
+        })
+    }
+
+    /// What target `t` of an object of `entry`'s input named, for people.
+    fn name_target(&self, entry: Entry, t: Option<AnimationRef>) -> String {
+        let Some(t) = t else {
+            return "no animation of its file".to_string();
+        };
+        let (input, where_) = match entry {
+            Entry::Dest(_) => (self.dest, ""),
+            Entry::Src(..) => (self.source(), " in the source"),
+        };
+        format!(
+            "animation {} of {}{where_}",
+            t.animation,
+            ObjectRef::Moveable(t.moveable).describe(input.wad, input.game)
+        )
+    }
+}
+
+/// Adds the moveables in the output's order, their references encoded for the output's table;
+/// returns the references whose target is not in the output.
+fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> Vec<BrokenReference> {
+    let dest_targets = references::resolve(&sides.dest.wad.moveables, &sides.dest.starts);
+    let src_targets = sides
+        .src
+        .map(|s| references::resolve(&s.wad.moveables, &s.starts));
     let mut broken = Vec::new();
-    let mut all_targets = Vec::with_capacity(moveable_entries.len());
-    for &entry in &moveable_entries {
+    let mut all_targets = Vec::with_capacity(sides.entries.len());
+    for &entry in sides.entries {
         let (moveable, targets, owner) = match entry {
             Entry::Dest(i) => {
-                let mut m = d.moveables[i].clone();
-                m.meshes.iter_mut().for_each(|k| *k = mesh_map[*k].unwrap_or(*k));
-                (m, &dest_targets[i], ObjectRef::Moveable(i).describe(d, dest.game))
-            }
-            Entry::Src(j, id) => {
-                let (s, _) = src.expect("incoming objects come with a source");
-                let mut m = s.wad.moveables[j].clone();
-                m.id = id;
-                m.meshes.iter_mut().for_each(|k| *k = src_mesh_map[k]);
+                let d = sides.dest;
+                let mut m = d.wad.moveables[i].clone();
+                m.meshes
+                    .iter_mut()
+                    .for_each(|k| *k = meshes.dest[*k].unwrap_or(*k));
                 (
                     m,
-                    &src_targets.as_ref().expect("source targets")[j],
-                    ObjectRef::Moveable(j).describe(s.wad, s.game),
+                    &dest_targets[i],
+                    ObjectRef::Moveable(i).describe(d.wad, d.game),
                 )
             }
-        };
-        // Where a target now is: the same object, or for a replaced destination object the
-        // object that replaced it, if it has that animation.
-        let map = |t: AnimationRef| -> Option<AnimationRef> {
-            let position = match entry {
-                Entry::Dest(_) => new_position
-                    .get(&Entry::Dest(t.moveable))
-                    .copied()
-                    .or_else(|| dest_by_id(d.moveables[t.moveable].id)),
-                Entry::Src(..) => moveable_entries
-                    .iter()
-                    .position(|e| matches!(*e, Entry::Src(j, _) if j == t.moveable)),
-            }?;
-            let length = match moveable_entries[position] {
-                Entry::Dest(i) => d.moveables[i].animations.len(),
-                Entry::Src(j, _) => src.map_or(0, |(s, _)| s.wad.moveables[j].animations.len()),
-            };
-            (t.animation < length).then_some(AnimationRef {
-                moveable: position,
-                animation: t.animation,
-            })
-        };
-        let name_target = |t: Option<AnimationRef>| -> String {
-            match (t, entry) {
-                (None, _) => "no animation of its file".to_string(),
-                (Some(t), Entry::Dest(_)) => format!(
-                    "animation {} of {}",
-                    t.animation,
-                    ObjectRef::Moveable(t.moveable).describe(d, dest.game)
-                ),
-                (Some(t), Entry::Src(..)) => {
-                    let (s, _) = src.expect("source");
-                    format!(
-                        "animation {} of {} in the source",
-                        t.animation,
-                        ObjectRef::Moveable(t.moveable).describe(s.wad, s.game)
-                    )
-                }
+            Entry::Src(j, id) => {
+                let s = sides.source();
+                let mut m = s.wad.moveables[j].clone();
+                m.id = id;
+                m.meshes.iter_mut().for_each(|k| *k = meshes.src[k]);
+                let targets = &src_targets.as_ref().expect("source targets")[j];
+                (m, targets, ObjectRef::Moveable(j).describe(s.wad, s.game))
             }
+        };
+        let mut relink = |a: usize, t: Option<AnimationRef>, reference: String| {
+            let placed = t.and_then(|t| sides.place_of(entry, t));
+            if placed.is_none() {
+                broken.push(BrokenReference {
+                    object: owner.clone(),
+                    animation: a,
+                    reference,
+                    target: sides.name_target(entry, t),
+                });
+            }
+            placed
         };
         let mut new_targets = Vec::with_capacity(targets.len());
         for (a, t) in targets.iter().enumerate() {
-            let mut check = |t: Option<AnimationRef>, reference: String| {
-                let mapped = t.and_then(map);
-                if mapped.is_none() {
-                    broken.push(BrokenReference {
-                        object: owner.clone(),
-                        animation: a,
-                        reference,
-                        target: name_target(t),
-                    });
-                }
-                mapped
-            };
-            let next = check(t.next, "next animation".into());
-            let dispatches = t
-                .dispatches
-                .iter()
-                .enumerate()
-                .map(|(c, ds)| {
-                    ds.iter()
-                        .enumerate()
-                        .map(|(k, &t)| {
-                            let state = moveable.animations[a].state_changes[c].state;
-                            check(t, format!("state change {c} (state {state}), dispatch {k}"))
-                        })
-                        .collect()
-                })
-                .collect();
+            let next = relink(a, t.next, "next animation".into());
+            let mut dispatches = Vec::with_capacity(t.dispatches.len());
+            for (c, ds) in t.dispatches.iter().enumerate() {
+                let state = moveable.animations[a].state_changes[c].state;
+                let placed = ds
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &t)| relink(a, t, format!("state change {c} (state {state}), dispatch {k}")));
+                dispatches.push(placed.collect());
+            }
             new_targets.push(Targets { next, dispatches });
         }
         all_targets.push(new_targets);
         out.moveables.push(moveable);
     }
     references::encode(&mut out.moveables, &all_targets);
+    broken
+}
 
-    for &entry in &static_entries {
+fn place_statics(out: &mut Wad, sides: &Sides, static_entries: &[Entry], meshes: &MeshMaps) {
+    for &entry in static_entries {
         out.statics.push(match entry {
             Entry::Dest(i) => {
-                let s = d.statics[i];
+                let s = sides.dest.wad.statics[i];
                 Static {
-                    mesh: mesh_map[s.mesh].unwrap_or(s.mesh),
+                    mesh: meshes.dest[s.mesh].unwrap_or(s.mesh),
                     ..s
                 }
             }
             Entry::Src(j, id) => {
-                let (src, _) = src.expect("incoming objects come with a source");
-                let s = src.wad.statics[j];
+                let s = sides.source().wad.statics[j];
                 Static {
                     id,
-                    mesh: src_mesh_map[&s.mesh],
+                    mesh: meshes.src[&s.mesh],
                     ..s
                 }
             }
         });
     }
-    Ok(Merged {
-        wad: out,
-        broken,
-        textures,
-        dropped_meshes: keep_mesh.iter().filter(|k| !**k).count(),
-        dropped_samples: keep_sample.iter().filter(|k| !**k).count(),
-        dropped_pages,
-    })
 }
 
 /// The output's object list for one kind: destination objects in order, a replacing incoming

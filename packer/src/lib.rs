@@ -12,6 +12,8 @@
 //!
 //! No glTF or image files here: callers bring texels and UVs as plain numbers.
 
+#![warn(clippy::too_many_lines)]
+
 pub mod corners;
 pub mod pack;
 pub mod uv;
