@@ -119,8 +119,29 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     let images = gltf::import_images(&doc, Some(base), &buffers).map_err(cannot_read)?;
     let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
     let decode_time = started.elapsed() - read_time;
-    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
 
+    let nodes = nodes(&doc);
+    let materials = doc.materials().map(material).collect();
+    let meshes = mesh_nodes(&doc, &buffers)?;
+    let animations = animations(&doc, &buffers)?;
+    let mut stored = HashMap::new();
+    for scene in doc.scenes() {
+        stored.extend(stored_meshes(scene.extras())?);
+    }
+    Ok(Scene {
+        nodes,
+        meshes,
+        materials,
+        images,
+        animations,
+        stored,
+        read_time,
+        decode_time,
+    })
+}
+
+/// The document's nodes with their rest transforms and parents.
+fn nodes(doc: &gltf::Document) -> Vec<Node> {
     let mut nodes: Vec<Node> = doc
         .nodes()
         .map(|n| {
@@ -139,23 +160,15 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
             nodes[c.index()].parent = Some(n.index());
         }
     }
+    nodes
+}
 
-    let materials = doc.materials().map(material).collect();
-
+/// The nodes that hold a mesh, in node order, with their skins, roles and triangle primitives.
+fn mesh_nodes(doc: &gltf::Document, buffers: &[gltf::buffer::Data]) -> Result<Vec<MeshNode>, String> {
     let mut meshes = Vec::new();
     for n in doc.nodes() {
         let Some(mesh) = n.mesh() else { continue };
-        let skin = n.skin().map(|s| {
-            let joints: Vec<usize> = s.joints().map(|j| j.index()).collect();
-            let inverse_binds = match s.reader(get).read_inverse_bind_matrices() {
-                Some(m) => m.map(math::from_columns).collect(),
-                None => vec![Transform::IDENTITY; joints.len()],
-            };
-            Skin {
-                joints,
-                inverse_binds,
-            }
-        });
+        let skin = n.skin().map(|s| skin(&s, buffers));
         let role =
             extras(n.extras()).and_then(|e| e.get("tr_role").and_then(|r| r.as_str()).map(str::to_string));
         let mut primitives = Vec::new();
@@ -167,7 +180,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
                     p.mode()
                 ));
             }
-            primitives.push(primitive(&p, &buffers)?);
+            primitives.push(primitive(&p, buffers)?);
         }
         meshes.push(MeshNode {
             node: n.index(),
@@ -176,68 +189,83 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
             primitives,
         });
     }
+    Ok(meshes)
+}
 
+fn skin(s: &gltf::Skin, buffers: &[gltf::buffer::Data]) -> Skin {
+    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
+    let joints: Vec<usize> = s.joints().map(|j| j.index()).collect();
+    let inverse_binds = match s.reader(get).read_inverse_bind_matrices() {
+        Some(m) => m.map(math::from_columns).collect(),
+        None => vec![Transform::IDENTITY; joints.len()],
+    };
+    Skin {
+        joints,
+        inverse_binds,
+    }
+}
+
+/// The document's animations with their translation, rotation and scale channels.
+fn animations(doc: &gltf::Document, buffers: &[gltf::buffer::Data]) -> Result<Vec<Animation>, String> {
     let mut animations = Vec::new();
     for a in doc.animations() {
         let mut channels = Vec::new();
         for c in a.channels() {
-            let reader = c.reader(get);
-            let times: Vec<f32> = reader.read_inputs().map(|i| i.collect()).unwrap_or_default();
-            let cubic = c.sampler().interpolation() == gltf::animation::Interpolation::CubicSpline;
-            let (property, mut values): (Property, Vec<[f64; 4]>) = match reader.read_outputs() {
-                Some(ReadOutputs::Translations(t)) => (
-                    Property::Translation,
-                    t.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
-                ),
-                Some(ReadOutputs::Rotations(r)) => (
-                    Property::Rotation,
-                    r.into_f32().map(|q| q.map(f64::from)).collect(),
-                ),
-                Some(ReadOutputs::Scales(s)) => (
-                    Property::Scale,
-                    s.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
-                ),
-                _ => continue,
-            };
-            if cubic {
-                // In-tangent, value, out-tangent per key: keep the values.
-                values = values.chunks(3).filter_map(|c| c.get(1).copied()).collect();
-            }
-            if values.len() != times.len() || times.is_empty() {
-                return Err(format!(
-                    "animation {}: a channel has {} keys but {} values",
-                    a.name().unwrap_or("?"),
-                    times.len(),
-                    values.len()
-                ));
-            }
-            channels.push(Channel {
-                node: c.target().node().index(),
-                property,
-                step: c.sampler().interpolation() == gltf::animation::Interpolation::Step,
-                times,
-                values,
-            });
+            channels.extend(channel(&a, &c, buffers)?);
         }
         animations.push(Animation {
             name: a.name().unwrap_or("").to_string(),
             channels,
         });
     }
-    let mut stored = HashMap::new();
-    for scene in doc.scenes() {
-        stored.extend(stored_meshes(scene.extras())?);
+    Ok(animations)
+}
+
+/// Channel `c` of animation `a`: its keys (a cubic spline's values without their tangents), or
+/// `None` for a channel that is not a translation, rotation or scale.
+fn channel(
+    a: &gltf::Animation,
+    c: &gltf::animation::Channel,
+    buffers: &[gltf::buffer::Data],
+) -> Result<Option<Channel>, String> {
+    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|d| &d.0[..]);
+    let reader = c.reader(get);
+    let times: Vec<f32> = reader.read_inputs().map(|i| i.collect()).unwrap_or_default();
+    let cubic = c.sampler().interpolation() == gltf::animation::Interpolation::CubicSpline;
+    let (property, mut values): (Property, Vec<[f64; 4]>) = match reader.read_outputs() {
+        Some(ReadOutputs::Translations(t)) => (
+            Property::Translation,
+            t.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
+        ),
+        Some(ReadOutputs::Rotations(r)) => (
+            Property::Rotation,
+            r.into_f32().map(|q| q.map(f64::from)).collect(),
+        ),
+        Some(ReadOutputs::Scales(s)) => (
+            Property::Scale,
+            s.map(|v| [v[0] as f64, v[1] as f64, v[2] as f64, 0.0]).collect(),
+        ),
+        _ => return Ok(None),
+    };
+    if cubic {
+        // In-tangent, value, out-tangent per key: keep the values.
+        values = values.chunks(3).filter_map(|c| c.get(1).copied()).collect();
     }
-    Ok(Scene {
-        nodes,
-        meshes,
-        materials,
-        images,
-        animations,
-        stored,
-        read_time,
-        decode_time,
-    })
+    if values.len() != times.len() || times.is_empty() {
+        return Err(format!(
+            "animation {}: a channel has {} keys but {} values",
+            a.name().unwrap_or("?"),
+            times.len(),
+            values.len()
+        ));
+    }
+    Ok(Some(Channel {
+        node: c.target().node().index(),
+        property,
+        step: c.sampler().interpolation() == gltf::animation::Interpolation::Step,
+        times,
+        values,
+    }))
 }
 
 /// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target

@@ -40,87 +40,10 @@ pub(crate) fn skeleton(
     bones: &[String],
 ) -> Result<(Skeleton, Option<String>), String> {
     let skins: Vec<&MeshNode> = meshes.iter().copied().filter(|m| m.skin.is_some()).collect();
-    // Every skin's joints by node; inverse binds from whichever skin names the joint first.
-    let mut inverse_of_node: HashMap<usize, Transform> = HashMap::new();
-    for m in &skins {
-        let skin = m.skin.as_ref().expect("filtered to skinned meshes");
-        for (j, &node) in skin.joints.iter().enumerate() {
-            inverse_of_node.entry(node).or_insert(skin.inverse_binds[j]);
-        }
-    }
-    if skins.is_empty() {
-        // No skin (every mesh parented to a bone): the bones are the nodes named like them, and
-        // their rest pose is the bind pose.
-        for b in bones {
-            let node = scene.nodes.iter().position(|n| &n.name == b).ok_or_else(|| {
-                format!("the glTF has no skin and no node named {b}: export the armature with the meshes")
-            })?;
-            let rest = world_rest(scene, node);
-            let inverse = math::inverse(&rest)
-                .ok_or("a bone's rest transform is singular; apply its scale in Blender")?;
-            inverse_of_node.insert(node, inverse);
-        }
-    }
-    let by_name: HashMap<&str, usize> = inverse_of_node
-        .keys()
-        .map(|&n| (scene.nodes[n].name.as_str(), n))
-        .collect();
-    let mut nodes = Vec::with_capacity(bones.len());
-    for b in bones {
-        let node = by_name.get(b.as_str()).copied().ok_or_else(|| {
-            let mut known: Vec<&str> = by_name.keys().copied().collect();
-            known.sort();
-            format!("bone {b} of the manifest is not a joint of the glTF's skin (joints: {}); rename the bone in Blender or in the manifest", known.join(", "))
-        })?;
-        nodes.push(node);
-    }
-    if by_name.len() != bones.len() {
-        let extra: Vec<&str> = by_name
-            .keys()
-            .copied()
-            .filter(|n| !bones.iter().any(|b| b == n))
-            .collect();
-        return Err(format!(
-            "the glTF's skin has joints the manifest does not list ({}); a TR moveable has one mesh per bone: add them to `bones:` or remove them",
-            extra.join(", ")
-        ));
-    }
-
-    // Parent of each manifest bone: its nearest ancestor node that is a joint.
-    let index_of_node: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let parent_of = |i: usize| {
-        let mut n = scene.nodes[nodes[i]].parent;
-        while let Some(p) = n {
-            if let Some(&j) = index_of_node.get(&p) {
-                return Some(j);
-            }
-            n = scene.nodes[p].parent;
-        }
-        None
-    };
-    let parents_in_manifest: Vec<Option<usize>> = (0..nodes.len()).map(parent_of).collect();
-    let roots: Vec<usize> = (0..nodes.len())
-        .filter(|&i| parents_in_manifest[i].is_none())
-        .collect();
-    if roots.len() != 1 {
-        let names: Vec<&str> = roots.iter().map(|&r| bones[r].as_str()).collect();
-        return Err(format!(
-            "the armature has {} root bones ({}); a TR moveable hangs every mesh from one root: parent them in Blender",
-            roots.len(),
-            names.join(", ")
-        ));
-    }
-    // Depth-first order, children in manifest order: the order TR's link stack can express.
-    let mut order = Vec::with_capacity(nodes.len());
-    let mut stack = vec![roots[0]];
-    while let Some(i) = stack.pop() {
-        order.push(i);
-        let mut children: Vec<usize> = (0..nodes.len())
-            .filter(|&c| parents_in_manifest[c] == Some(i))
-            .collect();
-        children.reverse();
-        stack.extend(children);
-    }
+    let inverse_of_node = inverse_binds_by_node(scene, &skins, bones)?;
+    let nodes = joint_nodes(scene, &inverse_of_node, bones)?;
+    let parents_in_manifest = parents_of(scene, &nodes);
+    let order = depth_first(&parents_in_manifest, bones)?;
     let note = (order != (0..nodes.len()).collect::<Vec<_>>()).then(|| {
         format!(
             "bones reordered depth-first for TR's link stack: {}",
@@ -168,6 +91,111 @@ pub(crate) fn skeleton(
         },
         note,
     ))
+}
+
+/// The inverse bind matrix of every joint node: from whichever skin names the joint first, or,
+/// without a skin, of the nodes named like the bones.
+fn inverse_binds_by_node(
+    scene: &Scene,
+    skins: &[&MeshNode],
+    bones: &[String],
+) -> Result<HashMap<usize, Transform>, String> {
+    let mut inverse_of_node: HashMap<usize, Transform> = HashMap::new();
+    for m in skins {
+        let skin = m.skin.as_ref().expect("filtered to skinned meshes");
+        for (j, &node) in skin.joints.iter().enumerate() {
+            inverse_of_node.entry(node).or_insert(skin.inverse_binds[j]);
+        }
+    }
+    if skins.is_empty() {
+        // No skin (every mesh parented to a bone): the bones are the nodes named like them, and
+        // their rest pose is the bind pose.
+        for b in bones {
+            let node = scene.nodes.iter().position(|n| &n.name == b).ok_or_else(|| {
+                format!("the glTF has no skin and no node named {b}: export the armature with the meshes")
+            })?;
+            let rest = world_rest(scene, node);
+            let inverse = math::inverse(&rest)
+                .ok_or("a bone's rest transform is singular; apply its scale in Blender")?;
+            inverse_of_node.insert(node, inverse);
+        }
+    }
+    Ok(inverse_of_node)
+}
+
+/// The joint node of each manifest bone, matched by name; every joint must be a bone.
+fn joint_nodes(
+    scene: &Scene,
+    inverse_of_node: &HashMap<usize, Transform>,
+    bones: &[String],
+) -> Result<Vec<usize>, String> {
+    let by_name: HashMap<&str, usize> = inverse_of_node
+        .keys()
+        .map(|&n| (scene.nodes[n].name.as_str(), n))
+        .collect();
+    let mut nodes = Vec::with_capacity(bones.len());
+    for b in bones {
+        let node = by_name.get(b.as_str()).copied().ok_or_else(|| {
+            let mut known: Vec<&str> = by_name.keys().copied().collect();
+            known.sort();
+            format!("bone {b} of the manifest is not a joint of the glTF's skin (joints: {}); rename the bone in Blender or in the manifest", known.join(", "))
+        })?;
+        nodes.push(node);
+    }
+    if by_name.len() != bones.len() {
+        let extra: Vec<&str> = by_name
+            .keys()
+            .copied()
+            .filter(|n| !bones.iter().any(|b| b == n))
+            .collect();
+        return Err(format!(
+            "the glTF's skin has joints the manifest does not list ({}); a TR moveable has one mesh per bone: add them to `bones:` or remove them",
+            extra.join(", ")
+        ));
+    }
+    Ok(nodes)
+}
+
+/// Parent of each manifest bone (by index): its nearest ancestor node that is a joint.
+fn parents_of(scene: &Scene, nodes: &[usize]) -> Vec<Option<usize>> {
+    let index_of_node: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let parent_of = |i: usize| {
+        let mut n = scene.nodes[nodes[i]].parent;
+        while let Some(p) = n {
+            if let Some(&j) = index_of_node.get(&p) {
+                return Some(j);
+            }
+            n = scene.nodes[p].parent;
+        }
+        None
+    };
+    (0..nodes.len()).map(parent_of).collect()
+}
+
+/// The manifest bones in depth-first order from their one root, children in manifest order: the
+/// order TR's link stack can express.
+fn depth_first(parents_in_manifest: &[Option<usize>], bones: &[String]) -> Result<Vec<usize>, String> {
+    let count = parents_in_manifest.len();
+    let roots: Vec<usize> = (0..count).filter(|&i| parents_in_manifest[i].is_none()).collect();
+    if roots.len() != 1 {
+        let names: Vec<&str> = roots.iter().map(|&r| bones[r].as_str()).collect();
+        return Err(format!(
+            "the armature has {} root bones ({}); a TR moveable hangs every mesh from one root: parent them in Blender",
+            roots.len(),
+            names.join(", ")
+        ));
+    }
+    let mut order = Vec::with_capacity(count);
+    let mut stack = vec![roots[0]];
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        let mut children: Vec<usize> = (0..count)
+            .filter(|&c| parents_in_manifest[c] == Some(i))
+            .collect();
+        children.reverse();
+        stack.extend(children);
+    }
+    Ok(order)
 }
 
 /// A node's world transform in the rest pose.

@@ -235,10 +235,41 @@ pub fn build_textures(
     polygons: &[PolygonUvs],
     start: TextureStart,
 ) -> Result<Textures, TextureError> {
-    // 1. A sample per polygon, deduplicated by stored texels.
+    let Cuts { uniques, uses } = cut_samples(images, polygons)?;
+    let numbering = number_samples(&uniques, &start);
+    check_limits(polygons, &uses, &uniques, &numbering, start.first_sample)?;
+    let (samples, pages) = pack_pages(&uniques, &numbering.order, start.first_page)?;
+    let polygons = uses
+        .iter()
+        .map(|(unique, cut)| PolygonTextureOut {
+            texture: PolygonTexture {
+                // Checked against the limits above.
+                sample: numbering.number[*unique] as u16,
+                shape: cut.shape,
+                flipped: cut.flipped,
+            },
+            shift: cut.shift,
+            resampled: cut.resampled,
+        })
+        .collect();
+    Ok(Textures {
+        samples,
+        pages,
+        polygons,
+    })
+}
+
+/// The polygons' samples: the distinct ones, and per polygon its distinct sample and the cut
+/// (texels moved out).
+struct Cuts {
+    uniques: Vec<Unique>,
+    uses: Vec<(usize, Cut)>,
+}
+
+/// A sample per polygon, deduplicated by stored texels.
+fn cut_samples(images: &[RgbaImage], polygons: &[PolygonUvs]) -> Result<Cuts, TextureError> {
     let mut uniques: Vec<Unique> = Vec::new();
     let mut seen: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
-    // Per polygon: its distinct sample and the cut (texels moved out).
     let mut uses: Vec<(usize, Cut)> = Vec::with_capacity(polygons.len());
     for (index, polygon) in polygons.iter().enumerate() {
         let image = check(index, polygon, images)?;
@@ -264,13 +295,26 @@ pub fn build_textures(
         u.by_flipped_quad |= polygon.is_quad && cut.flipped;
         uses.push((unique, cut));
     }
+    Ok(Cuts { uniques, uses })
+}
 
-    // 2. Numbering: samples of the reused WAD where they fit the polygons' words; then new ones,
-    // those triangles use first, each group in order of first use.
-    let reused = reused_samples(&uniques, start.reuse);
+/// The number of every distinct sample, and the new samples in the order they are numbered and
+/// packed.
+struct Numbering {
+    /// The reused WAD's sample that a distinct sample is, if any.
+    reused: Vec<Option<usize>>,
+    /// Distinct samples numbered anew, in number order; `None` is the placeholder.
+    order: Vec<Option<usize>>,
+    /// The sample number of each distinct sample.
+    number: Vec<usize>,
+}
+
+/// Numbering: samples of the reused WAD where they fit the polygons' words; then new ones,
+/// those triangles use first, each group in order of first use.
+fn number_samples(uniques: &[Unique], start: &TextureStart) -> Numbering {
+    let reused = reused_samples(uniques, start.reuse);
     let mut by_use: Vec<usize> = (0..uniques.len()).filter(|&u| reused[u].is_none()).collect();
     by_use.sort_by_key(|&u| !uniques[u].by_triangle);
-    // `None` is the placeholder.
     let mut order: Vec<Option<usize>> = by_use.into_iter().map(Some).collect();
     let flipped_quad = |u: &Option<usize>| u.is_some_and(|u| uniques[u].by_flipped_quad);
     if start.first_sample == 0 && order.first().is_some_and(flipped_quad) {
@@ -288,19 +332,32 @@ pub fn build_textures(
             number[u] = start.first_sample + position;
         }
     }
+    Numbering {
+        reused,
+        order,
+        number,
+    }
+}
 
-    // 3. Index limits, checked in polygon order.
+/// Index limits of the polygons' texture words, checked in polygon order.
+fn check_limits(
+    polygons: &[PolygonUvs],
+    uses: &[(usize, Cut)],
+    uniques: &[Unique],
+    numbering: &Numbering,
+    first_sample: usize,
+) -> Result<(), TextureError> {
     let triangle_samples = (0..uniques.len())
-        .filter(|&u| uniques[u].by_triangle && reused[u].is_none())
+        .filter(|&u| uniques[u].by_triangle && numbering.reused[u].is_none())
         .count();
-    for (index, (polygon, (unique, cut))) in polygons.iter().zip(&uses).enumerate() {
-        let sample = number[*unique];
+    for (index, (polygon, (unique, cut))) in polygons.iter().zip(uses).enumerate() {
+        let sample = numbering.number[*unique];
         if !polygon.is_quad && sample >= TRIANGLE_SAMPLES {
             return Err(TextureError::TriangleSampleOutOfRange {
                 polygon: index,
                 sample,
                 triangle_samples,
-                first_sample: start.first_sample,
+                first_sample,
             });
         }
         let quad_fits = if cut.flipped {
@@ -315,8 +372,15 @@ pub fn build_textures(
             });
         }
     }
+    Ok(())
+}
 
-    // 4. Pages.
+/// Pages: the new samples (`order`) packed onto pages numbered from `first_page`.
+fn pack_pages(
+    uniques: &[Unique],
+    order: &[Option<usize>],
+    first_page: u16,
+) -> Result<(Vec<Sample>, Vec<Page>), TextureError> {
     let placeholder = [MAGENTA];
     let sample_images: Vec<SampleImage> = order
         .iter()
@@ -351,7 +415,7 @@ pub fn build_textures(
     })?;
     let mut samples = Vec::with_capacity(order.len());
     for (position, (placement, image)) in packed.placements.iter().zip(&sample_images).enumerate() {
-        let page = usize::from(start.first_page) + usize::from(placement.page);
+        let page = usize::from(first_page) + usize::from(placement.page);
         let page = u16::try_from(page).map_err(|_| TextureError::TooManyPages {
             polygon: polygon_of(position),
             page,
@@ -366,25 +430,7 @@ pub fn build_textures(
             height: image.height as u16,
         });
     }
-
-    let polygons = uses
-        .iter()
-        .map(|(unique, cut)| PolygonTextureOut {
-            texture: PolygonTexture {
-                // Checked against the limits above.
-                sample: number[*unique] as u16,
-                shape: cut.shape,
-                flipped: cut.flipped,
-            },
-            shift: cut.shift,
-            resampled: cut.resampled,
-        })
-        .collect();
-    Ok(Textures {
-        samples,
-        pages: packed.pages,
-        polygons,
-    })
+    Ok((samples, packed.pages))
 }
 
 /// For each distinct sample, the index of a sample of `wad` with the same size and texels that

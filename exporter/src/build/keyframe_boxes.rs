@@ -1,0 +1,87 @@
+//! Keyframe boxes: each keyframe's box is kept from the manifest while the pose is unedited or
+//! the box lies within [`KEPT_BOX_TOLERANCE`] of the posed body's box, otherwise it is the posed
+//! box. The body is the one the game poses: a dressed skeleton's dressing body.
+
+use wadforge_format::pose::posed_bounding_box;
+use wadforge_format::{Animation, BoundingBox, Mesh, MeshIndex, Moveable, Wad};
+
+use super::{PendingMoveable, KEPT_BOX_TOLERANCE};
+
+/// Each moveable with its meshes (`resolved`, the model's) and keyframe boxes, and how many
+/// boxes were recomputed. `wad` holds the built meshes, and the base's moveables that may
+/// dress a skeleton.
+pub(super) fn with_keyframe_boxes(
+    wad: &Wad,
+    resolved: &[(&PendingMoveable, Vec<MeshIndex>)],
+) -> (Vec<Moveable>, usize) {
+    let mut recomputed = 0usize;
+    let mut finished = Vec::with_capacity(resolved.len());
+    for (m, meshes) in resolved {
+        let body_indices = m
+            .dressed_by
+            .map_or_else(|| meshes.clone(), |id| body_of(id, meshes, resolved, wad));
+        let body: Vec<&Mesh> = body_indices.iter().map(|&i| &wad.meshes[i]).collect();
+        let animations = boxed_animations(m, &body, &mut recomputed);
+        finished.push(Moveable {
+            id: m.id,
+            meshes: meshes.clone(),
+            links: m.links.clone(),
+            animations,
+        });
+    }
+    (finished, recomputed)
+}
+
+/// The meshes of moveable `id`, the body dressing a skeleton: from the directory, else from
+/// the base, else the skeleton's `own`.
+fn body_of(
+    id: u32,
+    own: &[MeshIndex],
+    resolved: &[(&PendingMoveable, Vec<MeshIndex>)],
+    wad: &Wad,
+) -> Vec<MeshIndex> {
+    resolved
+        .iter()
+        .find(|(m, _)| m.id == id)
+        .map(|(_, meshes)| meshes.clone())
+        .or_else(|| {
+            wad.moveables
+                .iter()
+                .find(|m| m.id == id)
+                .map(|m| m.meshes.clone())
+        })
+        .unwrap_or_else(|| own.to_vec())
+}
+
+/// `m`'s animations with each keyframe's box, `body` posed by its links; counts the boxes
+/// recomputed.
+fn boxed_animations(m: &PendingMoveable, body: &[&Mesh], recomputed: &mut usize) -> Vec<Animation> {
+    let mut animations = m.animations.clone();
+    for ((a, boxes), fingerprint) in animations.iter_mut().zip(&m.boxes).zip(&m.fingerprints) {
+        // Unedited poses keep their stored boxes exactly, whatever the pose rule gives.
+        let unedited = boxes.len() == a.keyframes.len()
+            && fingerprint.as_deref() == Some(&format!("{:016x}", a.poses_fingerprint()));
+        for (k, keyframe) in a.keyframes.iter_mut().enumerate() {
+            let posed = posed_bounding_box(&m.links, keyframe, body);
+            keyframe.bounding_box = match boxes.get(k) {
+                Some(b) if unedited || close(posed, b) => BoundingBox {
+                    min: b.min,
+                    max: b.max,
+                },
+                _ => {
+                    *recomputed += 1;
+                    posed
+                }
+            };
+        }
+    }
+    animations
+}
+
+/// Whether a manifest box is within [`KEPT_BOX_TOLERANCE`] of the posed box on every side.
+fn close(posed: BoundingBox, kept: &wadforge_manifests::BoxBounds) -> bool {
+    (0..3).all(|k| {
+        (posed.min[k] as i32 - kept.min[k] as i32).abs() <= KEPT_BOX_TOLERANCE
+            && (posed.max[k] as i32 - kept.max[k] as i32).abs() <= KEPT_BOX_TOLERANCE
+    })
+}

@@ -1,0 +1,100 @@
+//! The built meshes: each pending mesh with its polygons' textures, its bounding sphere (kept
+//! while unedited or enclosing, else rebuilt) and its lighting (normals or shades, kept from the
+//! glTF or computed).
+
+use wadforge_format::{BoundingSphere, Mesh, MeshIndex, Polygon, Shading, Wad};
+use wadforge_manifests::{Lighting, MeshInfo};
+
+use super::PendingMesh;
+use crate::geometry::RawMesh;
+use crate::spheres;
+use crate::texture::PolygonTextureOut;
+
+/// Adds `meshes` to `wad`, their polygons textured by `textures` (one per polygon, in mesh
+/// order); returns the index in `wad` of each.
+pub(super) fn add_meshes(
+    wad: &mut Wad,
+    meshes: Vec<PendingMesh>,
+    textures: Vec<PolygonTextureOut>,
+) -> Vec<MeshIndex> {
+    let mut textures = textures.into_iter();
+    let mut built: Vec<MeshIndex> = Vec::with_capacity(meshes.len());
+    for PendingMesh { mut raw, info, .. } in meshes {
+        let polygons = textured_polygons(&raw, &mut textures);
+        let mut mesh = Mesh {
+            vertices: std::mem::take(&mut raw.vertices),
+            polygons,
+            ..Mesh::default()
+        };
+        mesh.sphere = bounding_sphere(&mesh, &info);
+        mesh.shading = shading(&mesh, &info, raw);
+        built.push(wad.meshes.len());
+        wad.meshes.push(mesh);
+    }
+    built
+}
+
+/// The mesh's polygons with their textures, each polygon's corners rotated as its texture asks.
+fn textured_polygons(raw: &RawMesh, textures: &mut impl Iterator<Item = PolygonTextureOut>) -> Vec<Polygon> {
+    raw.polygons
+        .iter()
+        .map(|p| {
+            let out = textures.next().expect("one texture per polygon");
+            let n = p.corners.len();
+            let corners: Vec<u16> = (0..n).map(|i| p.corners[(i + out.shift as usize) % n]).collect();
+            let mut polygon = if n == 4 {
+                Polygon::quad(
+                    [corners[0], corners[1], corners[2], corners[3]],
+                    out.texture,
+                    p.attributes,
+                )
+            } else {
+                Polygon::triangle([corners[0], corners[1], corners[2]], out.texture, p.attributes)
+            };
+            polygon.unused = p.unused;
+            polygon
+        })
+        .collect()
+}
+
+/// The manifest's sphere while the mesh is unedited (even one that never enclosed it), else
+/// the manifest's while it encloses the mesh, else one rebuilt tight.
+fn bounding_sphere(mesh: &Mesh, info: &MeshInfo) -> BoundingSphere {
+    let unedited = info.fingerprint.as_deref() == Some(&format!("{:016x}", mesh.positions_fingerprint()));
+    if unedited {
+        BoundingSphere {
+            center: info.sphere.center,
+            radius: info.sphere.radius,
+            flag: info.sphere.flag,
+        }
+    } else {
+        spheres::bounding_sphere(&mesh.vertices, &info.sphere)
+    }
+}
+
+/// The mesh's lighting as its manifest says: normals or shades from the glTF, or computed from
+/// the mesh (area-weighted normals; shades lit from above) when the glTF has none or the
+/// manifest asks.
+fn shading(mesh: &Mesh, info: &MeshInfo, raw: RawMesh) -> Shading {
+    match info.lighting {
+        Lighting::Normals if info.recompute_normals || !raw.has_normals => Shading::Normals(
+            mesh.area_weighted_normals()
+                .iter()
+                .map(|n| n.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16))
+                .collect(),
+        ),
+        Lighting::Normals => Shading::Normals(raw.normals),
+        Lighting::Shades if raw.has_shades => Shading::Shades(raw.shades),
+        Lighting::Shades => {
+            Shading::Shades(mesh.area_weighted_normals().iter().map(computed_shade).collect())
+        }
+    }
+}
+
+/// A shade for a mesh that has none: lit from above and in front (TR −Y is up), never black.
+fn computed_shade(normal: &[f64; 3]) -> i16 {
+    let light = [0.0, -0.857, 0.514];
+    let facing = (0..3).map(|k| normal[k] * light[k]).sum::<f64>().max(0.0);
+    let grey = 0.4 + 0.6 * facing;
+    ((1.0 - grey) * 8191.0).round() as i16
+}
