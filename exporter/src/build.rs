@@ -28,7 +28,7 @@ use wadforge_manifests::{ManifestDir, MeshInfo, MeshRef};
 
 use crate::error::{BuildError, Place};
 use crate::geometry::RawMesh;
-use crate::texture::RgbaImage;
+use crate::texture::PolygonSamples;
 
 /// How far (TR units) a manifest's keyframe box may sit from the box of the built pose and still
 /// be kept: real files' boxes differ from their poses by a few units, an edit moves them more.
@@ -68,13 +68,13 @@ impl BuildPhases {
     }
 }
 
-/// What one object gives the build: numbers in `pending` (its meshes) and in the meshes'
-/// polygons (images) are local to the object until merged.
+/// What one object gives the build: mesh numbers in `pending` are local to the object until
+/// merged; `samples` are its polygons' samples, cut from its images (which are gone).
 struct ObjectBuilt {
     pending: Pending,
     slot: String,
     meshes: Vec<PendingMesh>,
-    images: Vec<RgbaImage>,
+    samples: PolygonSamples,
     notes: Vec<String>,
     phases: BuildPhases,
 }
@@ -154,14 +154,14 @@ struct PendingMesh {
     what: String,
 }
 
-/// Every object of the directory, built and merged in directory order: mesh and image numbers
-/// are the build's.
+/// Every object of the directory, built and merged in directory order: mesh numbers are the
+/// build's, and `samples` are those of the polygons of `meshes`, in order.
 #[derive(Default)]
 struct Objects {
     moveables: Vec<PendingMoveable>,
     statics: Vec<PendingStatic>,
     meshes: Vec<PendingMesh>,
-    images: Vec<RgbaImage>,
+    samples: PolygonSamples,
 }
 
 /// Builds the model of `dir`, on top of `base` when given.
@@ -185,8 +185,9 @@ pub fn build(
     }
 
     let textures_started = Instant::now();
-    let textures = textures::texture_samples(&dir.root, base, &objects.meshes, &objects.images)?;
-    phases.textures = textures_started.elapsed();
+    let samples = std::mem::take(&mut objects.samples);
+    let textures = textures::texture_samples(&dir.root, base, &objects.meshes, samples)?;
+    phases.textures += textures_started.elapsed();
     let assembly_started = Instant::now();
     notes.extend(textures::resampled_note(&textures));
     let (wad, names) = assembly::assemble(&dir.root, base, game, objects, textures, &mut notes)?;

@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use wadforge_exporter::texture::{
-    build_textures, PolygonUvs, RgbaImage, TextureError, TextureStart, Textures,
+    build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, TextureError, TextureStart,
+    Textures,
 };
 use wadforge_format::{Mesh, Page, PolygonTexture, Sample, Wad, PAGE_SIZE};
 use wadforge_packer::corners::{effective_shape, polygon_corners, TexelPoint};
@@ -135,6 +136,25 @@ fn noisy_uvs_come_back_exactly() {
     round_trip(false);
 }
 
+/// [`build_textures`] of `polygons`, cut from one image at a time and appended in order.
+fn cut_image_by_image(images: &[RgbaImage], polygons: &[PolygonUvs], start: TextureStart) -> Textures {
+    let mut all = PolygonSamples::default();
+    let mut rest = polygons;
+    while let Some(first) = rest.first() {
+        let n = rest.iter().take_while(|p| p.image == first.image).count();
+        let own: Vec<PolygonUvs> = rest[..n]
+            .iter()
+            .map(|p| PolygonUvs {
+                image: 0,
+                ..p.clone()
+            })
+            .collect();
+        all.append(PolygonSamples::cut(std::slice::from_ref(&images[first.image]), &own).unwrap());
+        rest = &rest[n..];
+    }
+    textures_from(all, start).unwrap()
+}
+
 fn round_trip(pad: bool) {
     let wad = wadforge_fixtures::standard();
     let mut moved = 0;
@@ -236,8 +256,9 @@ fn round_trip(pad: bool) {
             "a quad-only sample ({first}) comes before a triangle's ({max})"
         );
     }
-    // Deterministic.
+    // Deterministic, and the same when cut image by image (as build cuts object by object).
     assert_eq!(build_textures(&images, &polygons, start).unwrap(), t);
+    assert_eq!(cut_image_by_image(&images, &polygons, start), t);
     eprintln!(
         "padded {pad}: {} polygons on {} images → {} samples (the WAD had {}), {} pages (the WAD had {})",
         polygons.len(),

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use wadforge_manifests::{LoadedObject, ManifestDir, ObjectManifest};
 
-use super::{moveable, static_object, BuildPhases, MeshSlot, ObjectBuilt, Objects, Pending, PendingMesh};
+use super::{
+    moveable, static_object, textures, BuildPhases, MeshSlot, ObjectBuilt, Objects, Pending, PendingMesh,
+};
 use crate::error::BuildError;
 use crate::input::{self, Scene};
 use crate::texture::RgbaImage;
@@ -65,25 +67,27 @@ pub(super) fn build_object(dir: &ManifestDir, object: &LoadedObject) -> Result<O
     };
     let mut phases = work.phases;
     phases.objects = started.elapsed().saturating_sub(phases.gltf + phases.images);
+    // The object's images are needed only for its samples: cut now, they go with this object.
+    let cutting = Instant::now();
+    let samples = textures::cut_samples(&dir.root, &work.meshes, &work.images)?;
+    phases.textures = cutting.elapsed();
     Ok(ObjectBuilt {
         pending,
         slot,
         meshes: work.meshes,
-        images: work.images,
+        samples,
         notes: work.notes,
         phases,
     })
 }
 
 impl Objects {
-    /// Adds an object built on its own, its image and mesh numbers turned into the build's.
+    /// Adds an object built on its own, its mesh numbers turned into the build's and its samples
+    /// after those of the objects before it.
     pub(super) fn merge(&mut self, object: ObjectBuilt) {
-        let (first_image, first_mesh) = (self.images.len(), self.meshes.len());
-        self.images.extend(object.images);
-        self.meshes.extend(object.meshes.into_iter().map(|mut mesh| {
-            mesh.raw.polygons.iter_mut().for_each(|p| p.image += first_image);
-            mesh
-        }));
+        let first_mesh = self.meshes.len();
+        self.samples.append(object.samples);
+        self.meshes.extend(object.meshes);
         let shift = |slot: MeshSlot| match slot {
             MeshSlot::Built(i) => MeshSlot::Built(first_mesh + i),
             same => same,

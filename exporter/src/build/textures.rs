@@ -1,5 +1,6 @@
-//! Textures of every polygon of every object at once, so that samples shared across objects are
-//! stored once; errors placed back on the object, bone and polygon.
+//! Textures: each object's samples cut from its own images (which can then go), then every
+//! object's at once, so that samples shared across objects are stored once; errors placed back on
+//! the object, bone and polygon.
 
 use std::path::Path;
 
@@ -7,17 +8,17 @@ use wadforge_format::Wad;
 
 use super::PendingMesh;
 use crate::error::BuildError;
-use crate::texture::{build_textures, PolygonUvs, RgbaImage, TextureError, TextureStart, Textures};
+use crate::texture::{
+    textures_from, PolygonSamples, PolygonUvs, RgbaImage, TextureError, TextureStart, Textures,
+};
 
-/// The samples, pages and polygon textures of `meshes` (polygons in mesh order) on `images`,
-/// numbered after `base`'s and reusing its samples; `root` is the directory, for errors no
-/// polygon places.
-pub(super) fn texture_samples(
+/// The samples of one object's `meshes` (polygons in mesh order) cut from its `images`; `root`
+/// is the directory, for errors no polygon places.
+pub(super) fn cut_samples(
     root: &Path,
-    base: Option<&Wad>,
     meshes: &[PendingMesh],
     images: &[RgbaImage],
-) -> Result<Textures, BuildError> {
+) -> Result<PolygonSamples, BuildError> {
     let polygons: Vec<PolygonUvs> = meshes
         .iter()
         .flat_map(|mesh| mesh.raw.polygons.iter())
@@ -27,12 +28,23 @@ pub(super) fn texture_samples(
             is_quad: p.corners.len() == 4,
         })
         .collect();
+    PolygonSamples::cut(images, &polygons).map_err(|e| placed(&e, root, meshes))
+}
+
+/// The samples, pages and polygon textures of every object's `samples` (the polygons of
+/// `meshes`, in mesh order), numbered after `base`'s and reusing its samples.
+pub(super) fn texture_samples(
+    root: &Path,
+    base: Option<&Wad>,
+    meshes: &[PendingMesh],
+    samples: PolygonSamples,
+) -> Result<Textures, BuildError> {
     let start = TextureStart {
         first_sample: base.map_or(0, |b| b.samples.len()),
         first_page: base.map_or(0, |b| b.pages.len()) as u16,
         reuse: base,
     };
-    build_textures(images, &polygons, start).map_err(|e| placed(&e, root, meshes))
+    textures_from(samples, start).map_err(|e| placed(&e, root, meshes))
 }
 
 /// A texture error naming the object, the bone and the polygon within its mesh.

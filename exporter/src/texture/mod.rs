@@ -235,67 +235,117 @@ pub fn build_textures(
     polygons: &[PolygonUvs],
     start: TextureStart,
 ) -> Result<Textures, TextureError> {
-    let Cuts { uniques, uses } = cut_samples(images, polygons)?;
-    let numbering = number_samples(&uniques, &start);
-    check_limits(polygons, &uses, &uniques, &numbering, start.first_sample)?;
-    let (samples, pages) = pack_pages(&uniques, &numbering.order, start.first_page)?;
-    let polygons = uses
+    textures_from(PolygonSamples::cut(images, polygons)?, start)
+}
+
+/// Numbers and packs samples already cut (see [`PolygonSamples`]); the result is
+/// [`build_textures`]'s for all their polygons at once.
+pub fn textures_from(samples: PolygonSamples, start: TextureStart) -> Result<Textures, TextureError> {
+    let numbering = number_samples(&samples.uniques, &start);
+    check_limits(&samples, &numbering, start.first_sample)?;
+    let (new_samples, pages) = pack_pages(&samples.uniques, &numbering.order, start.first_page)?;
+    let polygons = samples
+        .uses
         .iter()
-        .map(|(unique, cut)| PolygonTextureOut {
+        .map(|u| PolygonTextureOut {
             texture: PolygonTexture {
                 // Checked against the limits above.
-                sample: numbering.number[*unique] as u16,
-                shape: cut.shape,
-                flipped: cut.flipped,
+                sample: numbering.number[u.unique] as u16,
+                shape: u.cut.shape,
+                flipped: u.cut.flipped,
             },
-            shift: cut.shift,
-            resampled: cut.resampled,
+            shift: u.cut.shift,
+            resampled: u.cut.resampled,
         })
         .collect();
     Ok(Textures {
-        samples,
+        samples: new_samples,
         pages,
         polygons,
     })
 }
 
-/// The polygons' samples: the distinct ones, and per polygon its distinct sample and the cut
-/// (texels moved out).
-struct Cuts {
+/// Polygons' samples cut from their images: the distinct ones (by size and stored texels), and
+/// per polygon which one it shows and how it sits on it. Cut object by object, so that each
+/// object's images can go as soon as they are cut, and appended in polygon order: the result is
+/// the same as cutting all polygons at once.
+#[derive(Default)]
+pub struct PolygonSamples {
     uniques: Vec<Unique>,
-    uses: Vec<(usize, Cut)>,
+    uses: Vec<SampleUse>,
+    /// Distinct samples by a hash of their size and texels.
+    by_hash: HashMap<u64, Vec<usize>>,
 }
 
-/// A sample per polygon, deduplicated by stored texels.
-fn cut_samples(images: &[RgbaImage], polygons: &[PolygonUvs]) -> Result<Cuts, TextureError> {
-    let mut uniques: Vec<Unique> = Vec::new();
-    let mut seen: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
-    let mut uses: Vec<(usize, Cut)> = Vec::with_capacity(polygons.len());
-    for (index, polygon) in polygons.iter().enumerate() {
-        let image = check(index, polygon, images)?;
-        let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
-            .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
-        let texels = std::mem::take(&mut cut.texels);
-        let next = uniques.len();
-        let unique = *seen
-            .entry((cut.width, cut.height, texels))
-            .or_insert_with_key(|(w, h, t)| {
-                uniques.push(Unique {
-                    width: *w,
-                    height: *h,
-                    texels: t.clone(),
-                    first_polygon: index,
-                    by_triangle: false,
-                    by_flipped_quad: false,
-                });
-                next
-            });
-        let u = &mut uniques[unique];
-        u.by_triangle |= !polygon.is_quad;
-        u.by_flipped_quad |= polygon.is_quad && cut.flipped;
-        uses.push((unique, cut));
+/// One polygon's sample: the distinct sample and the cut (its texels moved out).
+struct SampleUse {
+    unique: usize,
+    cut: Cut,
+    is_quad: bool,
+}
+
+impl PolygonSamples {
+    /// The samples of `polygons`, each cut from its image (`images[polygon.image]`); errors name
+    /// the polygon by its index in `polygons`.
+    pub fn cut(images: &[RgbaImage], polygons: &[PolygonUvs]) -> Result<PolygonSamples, TextureError> {
+        let mut samples = PolygonSamples::default();
+        samples.uses.reserve(polygons.len());
+        for (index, polygon) in polygons.iter().enumerate() {
+            let image = check(index, polygon, images)?;
+            let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
+                .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
+            let texels = std::mem::take(&mut cut.texels);
+            let unique = samples.distinct(cut.width, cut.height, texels, index);
+            samples.used(unique, cut, polygon.is_quad);
+        }
+        Ok(samples)
     }
-    Ok(Cuts { uniques, uses })
+
+    /// Appends the polygons of `other` after these.
+    pub fn append(&mut self, other: PolygonSamples) {
+        let first_polygon = self.uses.len();
+        // `other`'s distinct samples are in order of first use, as cutting them here would add them.
+        let renumbered: Vec<usize> = other
+            .uniques
+            .into_iter()
+            .map(|u| self.distinct(u.width, u.height, u.texels, first_polygon + u.first_polygon))
+            .collect();
+        for u in other.uses {
+            self.used(renumbered[u.unique], u.cut, u.is_quad);
+        }
+    }
+
+    /// The distinct sample of these texels, added (first used by `polygon`) if new.
+    fn distinct(&mut self, width: u32, height: u32, texels: Vec<u8>, polygon: usize) -> usize {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (width, height, &texels).hash(&mut hasher);
+        let candidates = self.by_hash.entry(hasher.finish()).or_default();
+        let uniques = &mut self.uniques;
+        if let Some(&u) = candidates.iter().find(|&&u| {
+            let known = &uniques[u];
+            known.width == width && known.height == height && known.texels == texels
+        }) {
+            return u;
+        }
+        uniques.push(Unique {
+            width,
+            height,
+            texels,
+            first_polygon: polygon,
+            by_triangle: false,
+            by_flipped_quad: false,
+        });
+        candidates.push(uniques.len() - 1);
+        uniques.len() - 1
+    }
+
+    fn used(&mut self, unique: usize, cut: Cut, is_quad: bool) {
+        let u = &mut self.uniques[unique];
+        u.by_triangle |= !is_quad;
+        u.by_flipped_quad |= is_quad && cut.flipped;
+        self.uses.push(SampleUse { unique, cut, is_quad });
+    }
 }
 
 /// The number of every distinct sample, and the new samples in the order they are numbered and
@@ -341,18 +391,17 @@ fn number_samples(uniques: &[Unique], start: &TextureStart) -> Numbering {
 
 /// Index limits of the polygons' texture words, checked in polygon order.
 fn check_limits(
-    polygons: &[PolygonUvs],
-    uses: &[(usize, Cut)],
-    uniques: &[Unique],
+    samples: &PolygonSamples,
     numbering: &Numbering,
     first_sample: usize,
 ) -> Result<(), TextureError> {
+    let uniques = &samples.uniques;
     let triangle_samples = (0..uniques.len())
         .filter(|&u| uniques[u].by_triangle && numbering.reused[u].is_none())
         .count();
-    for (index, (polygon, (unique, cut))) in polygons.iter().zip(uses).enumerate() {
-        let sample = numbering.number[*unique];
-        if !polygon.is_quad && sample >= TRIANGLE_SAMPLES {
+    for (index, u) in samples.uses.iter().enumerate() {
+        let sample = numbering.number[u.unique];
+        if !u.is_quad && sample >= TRIANGLE_SAMPLES {
             return Err(TextureError::TriangleSampleOutOfRange {
                 polygon: index,
                 sample,
@@ -360,12 +409,12 @@ fn check_limits(
                 first_sample,
             });
         }
-        let quad_fits = if cut.flipped {
+        let quad_fits = if u.cut.flipped {
             (1..=QUAD_SAMPLES).contains(&sample)
         } else {
             sample < QUAD_SAMPLES
         };
-        if polygon.is_quad && !quad_fits {
+        if u.is_quad && !quad_fits {
             return Err(TextureError::QuadSampleOutOfRange {
                 polygon: index,
                 sample,
