@@ -1,5 +1,7 @@
 //! `wadforge`: moves Tomb Raider objects between TRLE WADs and glTF + YAML manifest directories.
 
+#![warn(clippy::too_many_lines)]
+
 mod build;
 mod diff;
 mod edit;
