@@ -16,6 +16,8 @@
 //! DIR/statics/NNN_SLOT.glb
 //! ```
 
+#![warn(clippy::too_many_lines)]
+
 mod alias_budget;
 mod emit;
 mod error;

@@ -123,13 +123,29 @@ fn holds_format_1_keys(value: &serde_yaml::Value) -> bool {
 pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
     let project_path = dir.join(PROJECT_FILE);
     let project: Project = parse(&project_path, &read(&project_path)?)?;
-    let invalid = |path: &Path, what: String| ManifestError::Invalid {
+    check_project(&project_path, &project)?;
+    check_every_manifest_listed(dir, &project_path, &project)?;
+    let objects = load_objects(dir, &project)?;
+    Ok(ManifestDir {
+        root: dir.to_path_buf(),
+        project,
+        objects,
+    })
+}
+
+/// A manifest error: what is wrong with the file at `path`.
+fn invalid(path: &Path, what: String) -> ManifestError {
+    ManifestError::Invalid {
         path: path.to_path_buf(),
         what,
-    };
+    }
+}
+
+/// The project's schema version, units and game are ones this wadforge reads.
+fn check_project(project_path: &Path, project: &Project) -> Result<(), ManifestError> {
     if !(OLDEST_SCHEMA_VERSION..=SCHEMA_VERSION).contains(&project.wadforge) {
         return Err(invalid(
-            &project_path,
+            project_path,
             format!(
                 "schema version {} is not supported (this wadforge reads {OLDEST_SCHEMA_VERSION} to \
                  {SCHEMA_VERSION}); import the WAD again with this wadforge",
@@ -139,23 +155,31 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
     }
     if project.units.axes != AXES {
         return Err(invalid(
-            &project_path,
+            project_path,
             format!("units.axes must be `{AXES}`, not `{}`", project.units.axes),
         ));
     }
     if !(project.units.tr_units_per_metre.is_finite() && project.units.tr_units_per_metre > 0.0) {
         return Err(invalid(
-            &project_path,
+            project_path,
             "units.tr_units_per_metre must be a positive number".into(),
         ));
     }
     if !["TR1", "TR2", "TR3", "TR4"].contains(&project.game.as_str()) {
         return Err(invalid(
-            &project_path,
+            project_path,
             format!("game must be TR1, TR2, TR3 or TR4, not `{}`", project.game),
         ));
     }
+    Ok(())
+}
 
+/// Every object manifest the project lists stays inside `dir`, and every one on disk is listed.
+fn check_every_manifest_listed(
+    dir: &Path,
+    project_path: &Path,
+    project: &Project,
+) -> Result<(), ManifestError> {
     let listed: BTreeSet<PathBuf> = project
         .objects
         .iter()
@@ -163,7 +187,7 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
         .collect::<Result<_, _>>()
         .map_err(|p| {
             invalid(
-                &project_path,
+                project_path,
                 format!("object manifest `{p}` is outside the directory"),
             )
         })?;
@@ -175,7 +199,12 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
             ));
         }
     }
+    Ok(())
+}
 
+/// The object manifests in the order the project lists them, each validated; no two name the
+/// same kind and id.
+fn load_objects(dir: &Path, project: &Project) -> Result<Vec<LoadedObject>, ManifestError> {
     let mut objects = Vec::with_capacity(project.objects.len());
     let mut ids = HashSet::new();
     for relative in &project.objects {
@@ -202,11 +231,7 @@ pub fn load(dir: &Path) -> Result<ManifestDir, ManifestError> {
             manifest,
         });
     }
-    Ok(ManifestDir {
-        root: dir.to_path_buf(),
-        project,
-        objects,
-    })
+    Ok(objects)
 }
 
 fn read(path: &Path) -> Result<String, ManifestError> {

@@ -9,6 +9,8 @@
 //! - [`animated`]: animated PNGs of rendered keyframes.
 //! - [`gallery`]: the gallery directory of a WAD or level (`wadforge gallery`).
 
+#![warn(clippy::too_many_lines)]
+
 pub mod animated;
 pub mod gallery;
 pub mod pages;

@@ -80,10 +80,31 @@ enum Job {
 
 /// Every file of the gallery: pictures and animations first, `index.html` last.
 pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
+    let cards = moveable_cards(source);
+    let static_pictures = static_pictures(source);
+    let jobs = jobs(source.wad, &cards);
+    let drawing = Drawing {
+        source,
+        options,
+        cards: &cards,
+        static_pictures: &static_pictures,
+    };
+    let mut files = run_parallel(&jobs, options.threads, |job| drawing.draw(job));
+    let written: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let page = html::page(source, &cards, &static_pictures, &written);
+    files.push(OutputFile {
+        path: INDEX.to_string(),
+        bytes: page.into_bytes(),
+    });
+    files
+}
+
+/// A card per moveable: its slot, how it is dressed, and the paths of its picture and
+/// animations.
+fn moveable_cards<'a>(source: &Source<'a>) -> Vec<MoveableCard<'a>> {
     let wad = source.wad;
     let dressings = wadforge_importer::dressings(wad, source.game);
-    let cards: Vec<MoveableCard> = wad
-        .moveables
+    wad.moveables
         .iter()
         .enumerate()
         .map(|(index, m)| {
@@ -112,17 +133,25 @@ pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
                 slot,
             }
         })
-        .collect();
-    let static_pictures: Vec<String> = wad
+        .collect()
+}
+
+/// The path of each static's picture.
+fn static_pictures(source: &Source) -> Vec<String> {
+    source
+        .wad
         .statics
         .iter()
         .map(|s| {
             let slot = catalog::static_slot(source.game, s.id);
             format!("statics/{:03}_{}.png", s.id, file_safe(&slot))
         })
-        .collect();
+        .collect()
+}
 
-    // The longest jobs (animations) first, so that the threads finish together.
+/// Every picture to draw: the longest jobs (animations) first, so that the threads finish
+/// together; then moveables, statics and pages.
+fn jobs(wad: &Wad, cards: &[MoveableCard]) -> Vec<Job> {
     let mut jobs: Vec<Job> = cards
         .iter()
         .flat_map(|c| {
@@ -137,26 +166,45 @@ pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
     jobs.extend((0..cards.len()).map(Job::Moveable));
     jobs.extend((0..wad.statics.len()).map(Job::Static));
     jobs.extend((0..wad.pages.len()).map(Job::Page));
+    jobs
+}
 
-    let draw = |job: Job| -> Option<OutputFile> {
+/// What the drawing jobs share.
+struct Drawing<'a> {
+    source: &'a Source<'a>,
+    options: &'a Options,
+    cards: &'a [MoveableCard<'a>],
+    static_pictures: &'a [String],
+}
+
+impl Drawing<'_> {
+    /// The file of one job (`None` when there is nothing to draw).
+    fn draw(&self, job: Job) -> Option<OutputFile> {
+        let (source, wad, size) = (self.source, self.source.wad, self.options.picture_size);
         let view = View::three_quarter();
         match job {
             Job::Moveable(i) => {
-                let card = &cards[i];
+                let card = &self.cards[i];
                 let keyframe = first_keyframe(card.moveable);
                 let placed = card.figure.pose(wad, &keyframe);
-                let canvas = still(source, &placed, &view, options.picture_size);
+                let canvas = still(source, &placed, &view, size);
                 Some(png_file(&card.picture, &canvas))
             }
             Job::Static(i) => {
                 let placed = placed_static(wad, &wad.statics[i]);
-                let canvas = still(source, &placed, &view, options.picture_size);
-                Some(png_file(&static_pictures[i], &canvas))
+                let canvas = still(source, &placed, &view, size);
+                Some(png_file(&self.static_pictures[i], &canvas))
             }
             Job::Animation(i, a) => {
-                let card = &cards[i];
+                let card = &self.cards[i];
                 let animation = &card.moveable.animations[a];
-                let bytes = animate(source, &card.figure, animation, &view, options.animation_size)?;
+                let bytes = animate(
+                    source,
+                    &card.figure,
+                    animation,
+                    &view,
+                    self.options.animation_size,
+                )?;
                 Some(OutputFile {
                     path: card.animations[a].clone()?,
                     bytes,
@@ -170,15 +218,7 @@ pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
                 })
             }
         }
-    };
-    let mut files = run_parallel(&jobs, options.threads, draw);
-    let written: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let page = html::page(source, &cards, &static_pictures, &written);
-    files.push(OutputFile {
-        path: INDEX.to_string(),
-        bytes: page.into_bytes(),
-    });
-    files
+    }
 }
 
 pub(crate) fn page_path(page: usize) -> String {
