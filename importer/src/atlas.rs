@@ -25,9 +25,10 @@ pub(crate) struct Atlas {
     samples: Vec<usize>,
     /// Where each used sample sits, and its size there (clipped to its page).
     places: BTreeMap<usize, (Placement, u32, u32)>,
-    pages: Vec<Page>,
     pub height: u32,
-    png: OnceLock<Arc<Vec<u8>>>,
+    /// The image, encoded when packed: the pages' texels are not kept (an import holds every
+    /// atlas until its last object is written).
+    png: Arc<Vec<u8>>,
 }
 
 impl Atlas {
@@ -65,18 +66,17 @@ impl Atlas {
             .zip(&cut)
             .map(|((&i, place), &(w, h, _))| (i, (place, w, h)))
             .collect();
-        let pages = if samples.is_empty() {
+        let height = packed.pages.len().max(1).next_power_of_two() as u32 * PAGE;
+        let png = if samples.is_empty() {
             Vec::new()
         } else {
-            packed.pages
+            encode(&packed.pages, height)
         };
-        let height = pages.len().max(1).next_power_of_two() as u32 * PAGE;
         Atlas {
             samples,
             places,
-            pages,
             height,
-            png: OnceLock::new(),
+            png: Arc::new(png),
         }
     }
 
@@ -96,35 +96,36 @@ impl Atlas {
         wadforge_packer::uv::to_uv(at, u32::from(place.page), self.height)
     }
 
-    /// The image as PNG, made once.
+    /// The image as PNG (empty when the atlas is).
     pub fn png(&self) -> Arc<Vec<u8>> {
-        Arc::clone(self.png.get_or_init(|| Arc::new(self.encode())))
+        Arc::clone(&self.png)
     }
+}
 
-    /// RGBA, magenta texels fully transparent (their colour kept, so build can tell them apart
-    /// from painted-over texels), rows of padding pages transparent magenta.
-    fn encode(&self) -> Vec<u8> {
-        let texels = (PAGE * self.height) as usize;
-        let mut rgba = Vec::with_capacity(texels * 4);
-        for page in &self.pages {
-            for rgb in page.rgb().chunks_exact(3) {
-                let alpha = if rgb == MAGENTA { 0 } else { 255 };
-                rgba.extend_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);
-            }
+/// The PNG of `pages` stacked, `height` texels high: RGBA, magenta texels fully transparent (their
+/// colour kept, so build can tell them apart from painted-over texels), rows of padding pages
+/// transparent magenta.
+fn encode(pages: &[Page], height: u32) -> Vec<u8> {
+    let texels = (PAGE * height) as usize;
+    let mut rgba = Vec::with_capacity(texels * 4);
+    for page in pages {
+        for rgb in page.rgb().chunks_exact(3) {
+            let alpha = if rgb == MAGENTA { 0 } else { 255 };
+            rgba.extend_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);
         }
-        while rgba.len() < texels * 4 {
-            rgba.extend_from_slice(&[255, 0, 255, 0]);
-        }
-        let mut png = Vec::new();
-        image::codecs::png::PngEncoder::new_with_quality(
-            &mut png,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Adaptive,
-        )
-        .write_image(&rgba, PAGE, self.height, image::ExtendedColorType::Rgba8)
-        .expect("encoding a PNG in memory cannot fail");
-        png
     }
+    while rgba.len() < texels * 4 {
+        rgba.extend_from_slice(&[255, 0, 255, 0]);
+    }
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new_with_quality(
+        &mut png,
+        image::codecs::png::CompressionType::Fast,
+        image::codecs::png::FilterType::Adaptive,
+    )
+    .write_image(&rgba, PAGE, height, image::ExtendedColorType::Rgba8)
+    .expect("encoding a PNG in memory cannot fail");
+    png
 }
 
 /// The texels of a sample's rectangle (clipped to its page, at least 1×1; magenta where its page
