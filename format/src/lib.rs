@@ -9,6 +9,9 @@
 //!
 //! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
 
+// Functions stay readable top to bottom (issue 13): a longer one says why beside its #[allow].
+#![warn(clippy::too_many_lines)]
+
 mod angles;
 mod bytes;
 pub mod catalog;

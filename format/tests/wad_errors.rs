@@ -14,6 +14,7 @@ fn texture(sample: u16) -> PolygonTexture {
 
 /// A small valid WAD: one page, two samples, a two-mesh moveable with one animation of two
 /// keyframes, a state change, a sound command, and a static.
+#[allow(clippy::too_many_lines)] // one literal of fixed data, read best whole
 fn small() -> Wad {
     let cube = |quads: usize| Mesh {
         sphere: BoundingSphere {

@@ -140,148 +140,193 @@ pub(crate) fn primitives(
     let any_shades = parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_)));
     let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
     for (part_index, part) in parts.iter().enumerate() {
-        let computed = part.mesh.area_weighted_normals();
+        let placed = PlacedPart {
+            index: part_index,
+            part,
+            computed: part.mesh.area_weighted_normals(),
+            space,
+            any_normals,
+            any_shades,
+        };
         for (polygon_index, polygon) in part.mesh.polygons.iter().enumerate() {
             let material = materials.get(doc, names, polygon);
             let v = groups.entry(material).or_default();
             let exact = skewed.get(&(part.mesh_index, polygon_index));
-            let sample_index = polygon.texture.sample as usize;
-            let uvs = match (wad.samples.get(sample_index), exact) {
-                (Some(_), Some(corners)) => corners[..polygon.corners().len()]
-                    .iter()
-                    .map(|&[x, y]| {
-                        atlas.uv(
-                            wad,
-                            sample_index,
-                            TexelPoint {
-                                x: x as u32,
-                                y: y as u32,
-                            },
-                        )
-                    })
-                    .collect(),
-                (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
-                    .into_iter()
-                    .map(|point| atlas.uv(wad, sample_index, point))
-                    .collect(),
-                (None, _) => vec![[0.0, 0.0]; polygon.corners().len()],
-            };
-            // A polygon over the vertices of one already written (a double-sided face's twin,
-            // the same corners in the other winding) gets its own copies of them: Blender keeps
-            // one face per set of vertices, and build welds the copies back.
-            let copy = (0u32..)
-                .find(|&copy| {
-                    let existing: Vec<Option<u32>> = polygon
-                        .corners()
-                        .iter()
-                        .zip(&uvs)
-                        .map(|(&tr_vertex, uv)| {
-                            v.seen
-                                .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
-                                .copied()
-                        })
-                        .collect();
-                    !triangles(&existing).iter().any(|t| match t {
-                        [Some(a), Some(b), Some(c)] => v.faces.contains(&face_key([*a, *b, *c])),
-                        _ => false,
-                    })
-                })
-                .expect("a polygon has finitely many twins");
-            let corner_vertex: Vec<u32> = polygon
-                .corners()
-                .iter()
-                .zip(&uvs)
-                .map(|(&tr_vertex, &uv)| {
-                    let key = (part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
-                    if let Some(&i) = v.seen.get(&key) {
-                        return i;
-                    }
-                    let index = (v.positions.len() / 3) as u32;
-                    let p = part.mesh.vertices[tr_vertex as usize];
-                    let world = [0, 1, 2].map(|k| (part.origin[k] + p[k] as i64) as f64);
-                    v.positions.extend(space.point(world));
-                    v.uvs.extend(uv);
-                    let t = tr_vertex as usize;
-                    let (stored_normal, shade) = match &part.mesh.shading {
-                        Shading::Normals(n) => (n.get(t).copied(), None),
-                        Shading::Shades(s) => (None, s.get(t).copied()),
-                    };
-                    let display = stored_normal
-                        .map(|n| [n[0] as f64, n[1] as f64, n[2] as f64])
-                        .and_then(unit)
-                        .unwrap_or(computed[t]);
-                    v.normals.extend(Space::direction(display).map(|c| c as f32));
-                    if any_normals {
-                        v.tr_normals
-                            .extend(stored_normal.unwrap_or([0, 0, 0]).map(|c| c as f32));
-                    }
-                    if any_shades {
-                        let s = shade.unwrap_or(0);
-                        v.tr_shades.push(s as f32);
-                        // Shades run from 0 (light) to 8191 (dark).
-                        let grey = (1.0 - (s as f32 / 8191.0)).clamp(0.0, 1.0);
-                        v.colours.extend([grey, grey, grey]);
-                    }
-                    v.joints.push([part.joint, 0, 0, 0]);
-                    v.seen.insert(key, index);
-                    index
-                })
-                .collect();
-            // TR lists corners clockwise seen from the visible side; glTF wants counter-clockwise.
-            let corners: Vec<Option<u32>> = corner_vertex.iter().copied().map(Some).collect();
-            for t in triangles(&corners) {
-                let t = t.map(|c| c.expect("every corner has its vertex"));
-                v.faces.insert(face_key(t));
-                v.indices.extend(t);
-            }
+            let uvs = polygon_uvs(wad, atlas, polygon, exact);
+            v.add_polygon(&placed, polygon, &uvs);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(material, v)| primitive(doc, material, &v, !atlas.is_empty(), skinned))
+        .collect()
+}
+
+/// The atlas UV of each corner of `polygon`: on its sample's corners, or at the `exact` UV
+/// corners of a skewed mapping; all zero when the sample does not exist.
+fn polygon_uvs(wad: &Wad, atlas: &Atlas, polygon: &Polygon, exact: Option<&[[u16; 2]; 4]>) -> Vec<[f32; 2]> {
+    let sample_index = polygon.texture.sample as usize;
+    match (wad.samples.get(sample_index), exact) {
+        (Some(_), Some(corners)) => corners[..polygon.corners().len()]
+            .iter()
+            .map(|&[x, y]| {
+                atlas.uv(
+                    wad,
+                    sample_index,
+                    TexelPoint {
+                        x: x as u32,
+                        y: y as u32,
+                    },
+                )
+            })
+            .collect(),
+        (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
+            .into_iter()
+            .map(|point| atlas.uv(wad, sample_index, point))
+            .collect(),
+        (None, _) => vec![[0.0, 0.0]; polygon.corners().len()],
+    }
+}
+
+/// A part as its vertices are written: its index in the mesh set, its normals as computed from
+/// its faces (for vertices without a stored normal), and which TR attributes the set carries.
+struct PlacedPart<'p> {
+    index: usize,
+    part: &'p Part<'p>,
+    computed: Vec<[f64; 3]>,
+    space: &'p Space,
+    any_normals: bool,
+    any_shades: bool,
+}
+
+impl Vertices {
+    /// Writes `polygon` of `placed` with corner UVs `uvs`: its vertices (reused where the same
+    /// TR vertex has the same UV) and its triangles.
+    fn add_polygon(&mut self, placed: &PlacedPart, polygon: &Polygon, uvs: &[[f32; 2]]) {
+        let copy = self.twin_copy(placed.index, polygon, uvs);
+        let corner_vertex: Vec<u32> = polygon
+            .corners()
+            .iter()
+            .zip(uvs)
+            .map(|(&tr_vertex, &uv)| self.vertex(placed, tr_vertex, uv, copy))
+            .collect();
+        // TR lists corners clockwise seen from the visible side; glTF wants counter-clockwise.
+        let corners: Vec<Option<u32>> = corner_vertex.iter().copied().map(Some).collect();
+        for t in triangles(&corners) {
+            let t = t.map(|c| c.expect("every corner has its vertex"));
+            self.faces.insert(face_key(t));
+            self.indices.extend(t);
         }
     }
 
-    groups
-        .into_iter()
-        .map(|(material, v)| {
-            let mut attributes = serde_json::Map::new();
-            attributes.insert(
-                "POSITION".into(),
-                json!(doc.floats("VEC3", &v.positions, true, true)),
-            );
-            attributes.insert(
-                "NORMAL".into(),
-                json!(doc.floats("VEC3", &v.normals, false, true)),
-            );
-            if !atlas.is_empty() {
-                attributes.insert(
-                    "TEXCOORD_0".into(),
-                    json!(doc.floats("VEC2", &v.uvs, false, true)),
-                );
-            }
-            if skinned {
-                let weights: Vec<f32> = v.joints.iter().flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
-                attributes.insert("JOINTS_0".into(), json!(doc.joints(&v.joints)));
-                attributes.insert(
-                    "WEIGHTS_0".into(),
-                    json!(doc.floats("VEC4", &weights, false, true)),
-                );
-            }
-            if !v.tr_normals.is_empty() {
-                attributes.insert(
-                    TR_NORMAL.into(),
-                    json!(doc.floats("VEC3", &v.tr_normals, false, true)),
-                );
-            }
-            if !v.tr_shades.is_empty() {
-                attributes.insert(
-                    TR_SHADE.into(),
-                    json!(doc.floats("SCALAR", &v.tr_shades, false, true)),
-                );
-                attributes.insert(
-                    "COLOR_0".into(),
-                    json!(doc.floats("VEC3", &v.colours, false, true)),
-                );
-            }
-            json!({ "attributes": attributes, "indices": doc.indices(&v.indices), "material": material })
-        })
-        .collect()
+    /// Which copy of its vertices `polygon` takes. A polygon over the vertices of one already
+    /// written (a double-sided face's twin, the same corners in the other winding) gets its own
+    /// copies of them: Blender keeps one face per set of vertices, and build welds the copies
+    /// back.
+    fn twin_copy(&self, part_index: usize, polygon: &Polygon, uvs: &[[f32; 2]]) -> u32 {
+        (0u32..)
+            .find(|&copy| {
+                let existing: Vec<Option<u32>> = polygon
+                    .corners()
+                    .iter()
+                    .zip(uvs)
+                    .map(|(&tr_vertex, uv)| {
+                        self.seen
+                            .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
+                            .copied()
+                    })
+                    .collect();
+                !triangles(&existing).iter().any(|t| match t {
+                    [Some(a), Some(b), Some(c)] => self.faces.contains(&face_key([*a, *b, *c])),
+                    _ => false,
+                })
+            })
+            .expect("a polygon has finitely many twins")
+    }
+
+    /// The glTF vertex of TR vertex `tr_vertex` of `placed` with UV `uv` in copy `copy`, written
+    /// when new: position, UV, display normal, TR normal or shade (and its grey), joint.
+    fn vertex(&mut self, placed: &PlacedPart, tr_vertex: u16, uv: [f32; 2], copy: u32) -> u32 {
+        let part = placed.part;
+        let key = (placed.index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
+        if let Some(&i) = self.seen.get(&key) {
+            return i;
+        }
+        let index = (self.positions.len() / 3) as u32;
+        let p = part.mesh.vertices[tr_vertex as usize];
+        let world = [0, 1, 2].map(|k| (part.origin[k] + p[k] as i64) as f64);
+        self.positions.extend(placed.space.point(world));
+        self.uvs.extend(uv);
+        let t = tr_vertex as usize;
+        let (stored_normal, shade) = match &part.mesh.shading {
+            Shading::Normals(n) => (n.get(t).copied(), None),
+            Shading::Shades(s) => (None, s.get(t).copied()),
+        };
+        let display = stored_normal
+            .map(|n| [n[0] as f64, n[1] as f64, n[2] as f64])
+            .and_then(unit)
+            .unwrap_or(placed.computed[t]);
+        self.normals.extend(Space::direction(display).map(|c| c as f32));
+        if placed.any_normals {
+            self.tr_normals
+                .extend(stored_normal.unwrap_or([0, 0, 0]).map(|c| c as f32));
+        }
+        if placed.any_shades {
+            let s = shade.unwrap_or(0);
+            self.tr_shades.push(s as f32);
+            // Shades run from 0 (light) to 8191 (dark).
+            let grey = (1.0 - (s as f32 / 8191.0)).clamp(0.0, 1.0);
+            self.colours.extend([grey, grey, grey]);
+        }
+        self.joints.push([part.joint, 0, 0, 0]);
+        self.seen.insert(key, index);
+        index
+    }
+}
+
+/// The primitive of the vertices `v` of `material`: its accessors written into `doc` (UVs when
+/// the object has a texture, joints and weights when `skinned`, TR normals or shades when any).
+fn primitive(doc: &mut Document, material: usize, v: &Vertices, textured: bool, skinned: bool) -> Value {
+    let mut attributes = serde_json::Map::new();
+    attributes.insert(
+        "POSITION".into(),
+        json!(doc.floats("VEC3", &v.positions, true, true)),
+    );
+    attributes.insert(
+        "NORMAL".into(),
+        json!(doc.floats("VEC3", &v.normals, false, true)),
+    );
+    if textured {
+        attributes.insert(
+            "TEXCOORD_0".into(),
+            json!(doc.floats("VEC2", &v.uvs, false, true)),
+        );
+    }
+    if skinned {
+        let weights: Vec<f32> = v.joints.iter().flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
+        attributes.insert("JOINTS_0".into(), json!(doc.joints(&v.joints)));
+        attributes.insert(
+            "WEIGHTS_0".into(),
+            json!(doc.floats("VEC4", &weights, false, true)),
+        );
+    }
+    if !v.tr_normals.is_empty() {
+        attributes.insert(
+            TR_NORMAL.into(),
+            json!(doc.floats("VEC3", &v.tr_normals, false, true)),
+        );
+    }
+    if !v.tr_shades.is_empty() {
+        attributes.insert(
+            TR_SHADE.into(),
+            json!(doc.floats("SCALAR", &v.tr_shades, false, true)),
+        );
+        attributes.insert(
+            "COLOR_0".into(),
+            json!(doc.floats("VEC3", &v.colours, false, true)),
+        );
+    }
+    json!({ "attributes": attributes, "indices": doc.indices(&v.indices), "material": material })
 }
 
 /// The glTF triangles of a polygon's corners (TR order, clockwise): glTF winds them

@@ -15,6 +15,9 @@
 //! LARA_SKIN's), TR3's LARA in LARA_TRUE_APPEARANCE. A placeholder no other object shows (TR3's
 //! holstered thigh) goes into a glTF of its own beside the dressed one, `…_placeholders.glb`.
 
+// Functions stay readable top to bottom (issue 13): a longer one says why beside its #[allow].
+#![warn(clippy::too_many_lines)]
+
 mod atlas;
 mod document;
 mod geometry;
@@ -31,6 +34,7 @@ use wadforge_format::catalog::{self, Game};
 use wadforge_format::{MeshIndex, Moveable, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
+use document::Document;
 pub use document::GltfFormat;
 pub use geometry::{SkewedCorners, TR_NORMAL, TR_SHADE};
 pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
@@ -149,9 +153,6 @@ pub fn import_with_phases(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<(Vec<OutputFile>, ImportPhases), ImportError> {
     let game = options.game;
-    let space = Space {
-        tr_units_per_metre: options.tr_units_per_metre,
-    };
     let moveable_slots: Vec<String> = wad
         .moveables
         .iter()
@@ -162,12 +163,39 @@ pub fn import_with_phases(
         .iter()
         .map(|s| catalog::static_slot(game, s.id))
         .collect();
+    let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
+    let importer = Importer::new(wad, options, moveable_slots, static_slots);
 
+    // Objects are independent: each is made on its own (in parallel), then their files are
+    // listed in object order, so the output does not depend on the thread count.
+    let made = in_parallel(&objects, |object| importer.object_files(object), progress);
+    let mut files = Vec::new();
+    let mut listed = Vec::new();
+    let mut phases = ImportPhases::default();
+    for object in made {
+        files.extend(object.files);
+        listed.push(object.manifest);
+        phases.add(&object.phases);
+    }
+    let yaml_started = Instant::now();
+    files.push(project_file(options, listed));
+    phases.yaml += yaml_started.elapsed();
+    Ok((files, phases))
+}
+
+/// Every object of `wad` in file order (moveables, then statics), or those `only` names by slot
+/// name or id; a name no object has is an error that lists the slot names there are.
+fn select_objects(
+    wad: &Wad,
+    only: Option<&[String]>,
+    moveable_slots: &[String],
+    static_slots: &[String],
+) -> Result<Vec<Object>, ImportError> {
     let mut objects: Vec<Object> = (0..wad.moveables.len())
         .map(Object::Moveable)
         .chain((0..wad.statics.len()).map(Object::Static))
         .collect();
-    if let Some(only) = &options.only {
+    if let Some(only) = only {
         let matches = |o: &Object, name: &str| match *o {
             Object::Moveable(i) => moveable_slots[i] == name || wad.moveables[i].id.to_string() == name,
             Object::Static(i) => static_slots[i] == name || wad.statics[i].id.to_string() == name,
@@ -176,7 +204,7 @@ pub fn import_with_phases(
             if !objects.iter().any(|o| matches(o, name)) {
                 let known = moveable_slots
                     .iter()
-                    .chain(&static_slots)
+                    .chain(static_slots)
                     .cloned()
                     .collect::<Vec<_>>()
                     .join(", ");
@@ -188,122 +216,97 @@ pub fn import_with_phases(
         }
         objects.retain(|o| only.iter().any(|n| matches(o, n)));
     }
+    Ok(objects)
+}
 
-    let bones: Vec<Vec<String>> = wad
-        .moveables
-        .iter()
-        .map(|m| names::bone_names(game, m.id, m.meshes.len()))
-        .collect();
-    let dressing = plan_dressing(wad, game);
-    let owners = plan_owners(wad, &dressing, &bones);
+/// The top-level manifest: the source, game, units and the list of object manifests.
+fn project_file(options: &ImportOptions, listed: Vec<String>) -> OutputFile {
+    let project = Project {
+        wadforge: manifests::SCHEMA_VERSION,
+        source: options.source.clone(),
+        game: options.game.name().to_string(),
+        units: Units {
+            tr_units_per_metre: options.tr_units_per_metre,
+            axes: manifests::AXES.to_string(),
+        },
+        objects: listed,
+    };
+    let header = "wadforge manifest directory. `wadforge build` turns it back into a WAD; see README.md.";
+    OutputFile {
+        path: manifests::PROJECT_FILE.to_string(),
+        bytes: manifests::write_yaml(&project, header).into_bytes(),
+    }
+}
 
-    // Objects are independent: each is made on its own (in parallel), then their files are
-    // listed in object order, so the output does not depend on the thread count.
-    let images = atlas::Images::default();
-    let one = |object: &Object| -> ObjectFiles {
+/// What the import of each object reads: the model, the options, and the plans made for all
+/// objects at once (slot and bone names, dressing, which object writes each shared mesh).
+struct Importer<'a> {
+    wad: &'a Wad,
+    options: &'a ImportOptions,
+    space: Space,
+    moveable_slots: Vec<String>,
+    static_slots: Vec<String>,
+    bones: Vec<Vec<String>>,
+    dressing: Vec<Option<(usize, Option<usize>)>>,
+    owners: Owners,
+    images: atlas::Images,
+}
+
+impl<'a> Importer<'a> {
+    fn new(
+        wad: &'a Wad,
+        options: &'a ImportOptions,
+        moveable_slots: Vec<String>,
+        static_slots: Vec<String>,
+    ) -> Self {
+        let game = options.game;
+        let bones: Vec<Vec<String>> = wad
+            .moveables
+            .iter()
+            .map(|m| names::bone_names(game, m.id, m.meshes.len()))
+            .collect();
+        let dressing = plan_dressing(wad, game);
+        let owners = plan_owners(wad, &dressing, &bones);
+        Importer {
+            wad,
+            options,
+            space: Space {
+                tr_units_per_metre: options.tr_units_per_metre,
+            },
+            moveable_slots,
+            static_slots,
+            bones,
+            dressing,
+            owners,
+            images: atlas::Images::default(),
+        }
+    }
+
+    /// The files of one object: its glTF (and a dressed skeleton's placeholders glTF) and its
+    /// manifest.
+    fn object_files(&self, object: &Object) -> ObjectFiles {
+        let wad = self.wad;
         let (kind, stem, slot) = match *object {
             Object::Moveable(i) => (
                 "moveables",
-                format!("{:03}_{}", wad.moveables[i].id, moveable_slots[i]),
-                &moveable_slots[i],
+                format!("{:03}_{}", wad.moveables[i].id, self.moveable_slots[i]),
+                &self.moveable_slots[i],
             ),
             Object::Static(i) => (
                 "statics",
-                format!("{:03}_{}", wad.statics[i].id, static_slots[i]),
-                &static_slots[i],
+                format!("{:03}_{}", wad.statics[i].id, self.static_slots[i]),
+                &self.static_slots[i],
             ),
         };
         let started = Instant::now();
         let mut phases = ImportPhases::default();
         let mut files = Vec::new();
         let (document, manifest) = match *object {
-            Object::Moveable(i) => {
-                let m = &wad.moveables[i];
-                let animation_names = names::animation_names(
-                    game,
-                    m.id,
-                    &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
-                );
-                let shows = match dressing[i] {
-                    Some((body, joints)) => object::Shows::Dressed(object::Dress {
-                        body: &wad.moveables[body],
-                        joints: joints.map(|j| &wad.moveables[j]),
-                    }),
-                    None => object::Shows::Own,
-                };
-                let names_of = object::MoveableNames {
-                    slot,
-                    bones: &bones[i],
-                    animations: &animation_names,
-                };
-                let document = object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
-                // A dressed skeleton's own meshes that it alone holds: its placeholders glTF.
-                let kept: Vec<usize> = (0..m.meshes.len())
-                    .filter(|&b| owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
-                    .collect();
-                let placeholders = (dressing[i].is_some() && !kept.is_empty()).then(|| {
-                    let shows = object::Shows::Placeholders(&kept);
-                    let document =
-                        object::moveable(wad, m, &shows, &names_of, &space, &options.skewed, &images);
-                    phases.images += document.image_time;
-                    document.into_files(&format!("{stem}_placeholders"), options.format)
-                });
-                let placeholders_name = placeholders
-                    .as_ref()
-                    .and_then(|f| f.last())
-                    .map(|(name, _)| name.clone());
-                files.extend(
-                    placeholders
-                        .into_iter()
-                        .flatten()
-                        .map(|(name, bytes)| OutputFile {
-                            path: format!("{kind}/{name}"),
-                            bytes,
-                        }),
-                );
-                let bone_manifests = m
-                    .meshes
-                    .iter()
-                    .zip(&bones[i])
-                    .enumerate()
-                    .map(|(b, (&mesh, name))| manifests::Bone {
-                        name: name.clone(),
-                        mesh: manifest::mesh_info(
-                            &wad.meshes[mesh],
-                            owners.same_as(Owner::Bone(i, b), mesh, wad),
-                        ),
-                    })
-                    .collect();
-                let manifest = ObjectManifest::Moveable(manifests::MoveableManifest {
-                    id: m.id,
-                    slot: slot.clone(),
-                    gltf: String::new(),
-                    dressed_by: dressing[i].map(|(body, joints)| manifests::Dressing {
-                        body: wad.moveables[body].id,
-                        joints: joints.map(|j| wad.moveables[j].id),
-                        placeholders: placeholders_name,
-                    }),
-                    bones: bone_manifests,
-                    animations: manifest::animations(game, m, &animation_names),
-                });
-                (document, manifest)
-            }
-            Object::Static(i) => {
-                let s = &wad.statics[i];
-                let document = object::static_object(wad, s, slot, &space, &options.skewed, &images);
-                let same_as = owners.same_as(Owner::Static(i), s.mesh, wad);
-                let manifest = ObjectManifest::Static(manifest::static_manifest(
-                    s,
-                    slot,
-                    String::new(),
-                    &wad.meshes[s.mesh],
-                    same_as,
-                ));
-                (document, manifest)
-            }
+            Object::Moveable(i) => self.moveable(i, &stem, &mut files, &mut phases),
+            Object::Static(i) => self.static_object(i),
         };
         phases.images += document.image_time;
-        let gltf_files = document.into_files(&stem, options.format);
+        let gltf_files = document.into_files(&stem, self.options.format);
         let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
         let manifest = with_gltf(manifest, gltf_name);
         let header = format!(
@@ -328,35 +331,124 @@ pub fn import_with_phases(
             slot: slot.clone(),
             phases,
         }
-    };
-    let made = in_parallel(&objects, one, progress);
-    let mut files = Vec::new();
-    let mut listed = Vec::new();
-    let mut phases = ImportPhases::default();
-    for object in made {
-        files.extend(object.files);
-        listed.push(object.manifest);
-        phases.add(&object.phases);
     }
 
-    let project = Project {
-        wadforge: manifests::SCHEMA_VERSION,
-        source: options.source.clone(),
-        game: game.name().to_string(),
-        units: Units {
-            tr_units_per_metre: options.tr_units_per_metre,
-            axes: manifests::AXES.to_string(),
-        },
-        objects: listed,
-    };
-    let header = "wadforge manifest directory. `wadforge build` turns it back into a WAD; see README.md.";
-    let yaml_started = Instant::now();
-    files.push(OutputFile {
-        path: manifests::PROJECT_FILE.to_string(),
-        bytes: manifests::write_yaml(&project, header).into_bytes(),
-    });
-    phases.yaml += yaml_started.elapsed();
-    Ok((files, phases))
+    /// The glTF document and manifest (its glTF not named yet) of moveable `i`; the placeholders
+    /// glTF of a dressed skeleton goes into `files`.
+    fn moveable(
+        &self,
+        i: usize,
+        stem: &str,
+        files: &mut Vec<OutputFile>,
+        phases: &mut ImportPhases,
+    ) -> (Document, ObjectManifest) {
+        let (wad, game) = (self.wad, self.options.game);
+        let m = &wad.moveables[i];
+        let slot = &self.moveable_slots[i];
+        let animation_names = names::animation_names(
+            game,
+            m.id,
+            &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
+        );
+        let shows = match self.dressing[i] {
+            Some((body, joints)) => object::Shows::Dressed(object::Dress {
+                body: &wad.moveables[body],
+                joints: joints.map(|j| &wad.moveables[j]),
+            }),
+            None => object::Shows::Own,
+        };
+        let names_of = object::MoveableNames {
+            slot,
+            bones: &self.bones[i],
+            animations: &animation_names,
+        };
+        let (space, skewed, images) = (&self.space, &self.options.skewed, &self.images);
+        let document = object::moveable(wad, m, &shows, &names_of, space, skewed, images);
+        let placeholders = self.placeholders(i, &names_of, stem, phases);
+        let placeholders_name = placeholders
+            .as_ref()
+            .and_then(|f| f.last())
+            .map(|(name, _)| name.clone());
+        files.extend(
+            placeholders
+                .into_iter()
+                .flatten()
+                .map(|(name, bytes)| OutputFile {
+                    path: format!("moveables/{name}"),
+                    bytes,
+                }),
+        );
+        let manifest = ObjectManifest::Moveable(manifests::MoveableManifest {
+            id: m.id,
+            slot: slot.clone(),
+            gltf: String::new(),
+            dressed_by: self.dressing[i].map(|(body, joints)| manifests::Dressing {
+                body: wad.moveables[body].id,
+                joints: joints.map(|j| wad.moveables[j].id),
+                placeholders: placeholders_name,
+            }),
+            bones: self.bone_manifests(i),
+            animations: manifest::animations(game, m, &animation_names),
+        });
+        (document, manifest)
+    }
+
+    /// The files of dressed moveable `i`'s placeholders glTF: the meshes of its own that it
+    /// alone holds. `None` when it is not dressed or holds none.
+    fn placeholders(
+        &self,
+        i: usize,
+        names_of: &object::MoveableNames,
+        stem: &str,
+        phases: &mut ImportPhases,
+    ) -> Option<Vec<(String, Vec<u8>)>> {
+        let m = &self.wad.moveables[i];
+        let kept: Vec<usize> = (0..m.meshes.len())
+            .filter(|&b| self.owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
+            .collect();
+        (self.dressing[i].is_some() && !kept.is_empty()).then(|| {
+            let shows = object::Shows::Placeholders(&kept);
+            let (space, skewed, images) = (&self.space, &self.options.skewed, &self.images);
+            let document = object::moveable(self.wad, m, &shows, names_of, space, skewed, images);
+            phases.images += document.image_time;
+            document.into_files(&format!("{stem}_placeholders"), self.options.format)
+        })
+    }
+
+    /// Moveable `i`'s bones: name, and its mesh's sphere and lighting (or what it is the same as).
+    fn bone_manifests(&self, i: usize) -> Vec<manifests::Bone> {
+        let wad = self.wad;
+        wad.moveables[i]
+            .meshes
+            .iter()
+            .zip(&self.bones[i])
+            .enumerate()
+            .map(|(b, (&mesh, name))| manifests::Bone {
+                name: name.clone(),
+                mesh: manifest::mesh_info(
+                    &wad.meshes[mesh],
+                    self.owners.same_as(Owner::Bone(i, b), mesh, wad),
+                ),
+            })
+            .collect()
+    }
+
+    /// The glTF document and manifest (its glTF not named yet) of static `i`.
+    fn static_object(&self, i: usize) -> (Document, ObjectManifest) {
+        let wad = self.wad;
+        let s = &wad.statics[i];
+        let slot = &self.static_slots[i];
+        let document = object::static_object(wad, s, slot, &self.space, &self.options.skewed, &self.images);
+        let same_as = self.owners.same_as(Owner::Static(i), s.mesh, wad);
+        let manifest = ObjectManifest::Static(manifest::static_manifest(
+            s,
+            slot,
+            String::new(),
+            &wad.meshes[s.mesh],
+            same_as,
+        ));
+        (document, manifest)
+    }
 }
 
 /// The files of one object.

@@ -1,7 +1,7 @@
 //! One glTF document per object: a moveable as a skinned, animated armature, a static as one mesh.
 
 use serde_json::json;
-use wadforge_format::{Mesh, Moveable, Rotation, Shading, Static, Wad};
+use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
 
 use crate::atlas::{Atlas, Images};
 use crate::document::Document;
@@ -64,43 +64,7 @@ pub(crate) fn moveable(
     let joint_count = m.meshes.len();
     let bones: Vec<String> = names_of.bones.iter().map(|b| names.unique(b)).collect();
     let origins = bind_origins(m);
-
-    let mesh_of = |owner: &Moveable, i: usize| {
-        let k = *owner.meshes.get(i)?;
-        wad.meshes.get(k).map(|mesh| (k, mesh))
-    };
-    let place = |owner: &Moveable| -> Vec<Part> {
-        origins
-            .iter()
-            .enumerate()
-            .filter_map(|(joint, origin)| {
-                mesh_of(owner, joint).map(|(mesh_index, mesh)| Part {
-                    joint: joint as u16,
-                    origin: *origin,
-                    mesh,
-                    mesh_index,
-                })
-            })
-            .collect()
-    };
-    // The parts shown, the joint meshes of a dressed skeleton, and the roles of the mesh objects
-    // (meshes lit by normals, meshes lit by shades).
-    let (body, joints, roles) = match shows {
-        Shows::Own => (place(m), Vec::new(), ["body", "shaded"]),
-        Shows::Dressed(d) => (
-            place(d.body),
-            d.joints.map(place).unwrap_or_default(),
-            ["body", "shaded"],
-        ),
-        Shows::Placeholders(kept) => (
-            place(m)
-                .into_iter()
-                .filter(|p| kept.contains(&(p.joint as usize)))
-                .collect(),
-            Vec::new(),
-            ["placeholders", "placeholders_shaded"],
-        ),
-    };
+    let Shown { body, joints, roles } = shown_parts(wad, m, shows, &origins);
     // Each mesh this glTF builds, as stored (a dressed skeleton's come from its dressing).
     let stored = match shows {
         Shows::Dressed(_) => stored::scene_extras([]),
@@ -108,25 +72,7 @@ pub(crate) fn moveable(
             stored::scene_extras(body.iter().map(|p| (bones[p.joint as usize].as_str(), p.mesh)))
         }
     };
-
-    // Joint nodes come first so that node i is joint i.
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); joint_count];
-    for (i, link) in m.links.iter().enumerate() {
-        if i + 1 < joint_count && link.parent < joint_count {
-            children[link.parent].push(i + 1);
-        }
-    }
-    for (j, bone) in bones.iter().enumerate() {
-        let mut node = json!({ "name": bone, "extras": { "tr_mesh": j } });
-        if j > 0 {
-            let offset = m.links[j - 1].offset.map(|c| c as f64);
-            node["translation"] = json!(space.point(offset));
-        }
-        if !children[j].is_empty() {
-            node["children"] = json!(children[j]);
-        }
-        doc.push("nodes", node);
-    }
+    push_joint_nodes(&mut doc, m, &bones, space);
 
     let mut scene_nodes = Vec::new();
     if joint_count > 0 {
@@ -137,16 +83,8 @@ pub(crate) fn moveable(
     let mut materials = Materials::new(slot, texture);
     let mut mesh_nodes = Vec::new();
     // The joint meshes of a dressed skeleton are their own object, as in TR's tools: the stored
-    // keyframe boxes enclose the body alone. Meshes lit by shades (TR1–TR3 moveables may mix them
-    // with lit ones) are their own object too: Blender 5.0's importer pairs a mesh's custom
-    // attributes with their data in hash order, so no glTF mesh may carry both _TR_NORMAL and
-    // _TR_SHADE.
-    let shaded = |p: &&Part| matches!(p.mesh.shading, Shading::Shades(_));
-    let (lit, shades): (Vec<Part>, Vec<Part>) = if body.iter().any(|p| !shaded(&p)) {
-        body.into_iter().partition(|p| !shaded(&p))
-    } else {
-        (body, Vec::new())
-    };
+    // keyframe boxes enclose the body alone.
+    let (lit, shades) = split_by_lighting(body);
     for (parts, role) in [(&lit, roles[0]), (&shades, roles[1]), (&joints, "joints")] {
         let shown = MeshSet {
             parts,
@@ -167,24 +105,7 @@ pub(crate) fn moveable(
         }
     }
     if !mesh_nodes.is_empty() && joint_count > 0 {
-        let inverse_binds: Vec<[f32; 16]> = origins
-            .iter()
-            .map(|o| {
-                let t = space.point(o.map(|c| c as f64));
-                [
-                    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -t[0], -t[1], -t[2], 1.0,
-                ]
-            })
-            .collect();
-        let matrices = doc.matrices(&inverse_binds);
-        let skin = doc.push(
-            "skins",
-            json!({ "name": names.unique(slot), "joints": (0..joint_count).collect::<Vec<_>>(),
-                    "inverseBindMatrices": matrices, "skeleton": 0 }),
-        );
-        for &node in &mesh_nodes {
-            doc.get_mut("nodes", node).expect("the mesh node was just added")["skin"] = json!(skin);
-        }
+        push_skin(&mut doc, &mut names, slot, &origins, &mesh_nodes, space);
     }
     scene_nodes.extend(mesh_nodes);
 
@@ -193,44 +114,7 @@ pub(crate) fn moveable(
         if a.keyframes.is_empty() || joint_count == 0 || !animated {
             continue;
         }
-        // One rounding of k × duration / 30 s: build samples at exactly these times.
-        let tick = a.frame_duration.max(1) as f64 / 30.0;
-        let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
-        let input = doc.floats("SCALAR", &times, true, false);
-        let mut samplers = Vec::new();
-        let mut channels = Vec::new();
-        let mut channel = |doc: &mut Document, node: usize, path: &str, output: usize| {
-            channels.push(json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }));
-            samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-            let _ = doc;
-        };
-        let offsets: Vec<f32> = a
-            .keyframes
-            .iter()
-            .flat_map(|k| space.point(k.offset.map(|c| c as f64)))
-            .collect();
-        let output = doc.floats("VEC3", &offsets, false, false);
-        channel(&mut doc, 0, "translation", output);
-        for j in 0..joint_count {
-            let mut previous = [0.0, 0.0, 0.0, 1.0];
-            let mut quaternions = Vec::with_capacity(a.keyframes.len() * 4);
-            for k in &a.keyframes {
-                let r = k.rotations.get(j).copied().unwrap_or(Rotation::default());
-                let mut q = quaternion(&r);
-                // Keep consecutive keys in one hemisphere so LINEAR takes the short way.
-                if (0..4).map(|i| q[i] * previous[i]).sum::<f64>() < 0.0 {
-                    q = q.map(|c| -c);
-                }
-                previous = q;
-                quaternions.extend(q.map(|c| c as f32));
-            }
-            let output = doc.floats("VEC4", &quaternions, false, false);
-            channel(&mut doc, j, "rotation", output);
-        }
-        doc.push(
-            "animations",
-            json!({ "name": names.unique(name), "channels": channels, "samplers": samplers }),
-        );
+        push_animation(&mut doc, &mut names, a, name, joint_count, space);
     }
 
     doc.push(
@@ -239,6 +123,173 @@ pub(crate) fn moveable(
     );
     doc.extras = Some(json!({ "wadforge_kind": "moveable", "wadforge_id": m.id, "wadforge_slot": slot }));
     doc
+}
+
+/// The parts a moveable's glTF shows, the joint meshes of a dressed skeleton, and the roles of
+/// the mesh objects (meshes lit by normals, meshes lit by shades).
+struct Shown<'a> {
+    body: Vec<Part<'a>>,
+    joints: Vec<Part<'a>>,
+    roles: [&'static str; 2],
+}
+
+fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[[i64; 3]]) -> Shown<'a> {
+    match shows {
+        Shows::Own => Shown {
+            body: place(wad, m, origins),
+            joints: Vec::new(),
+            roles: ["body", "shaded"],
+        },
+        Shows::Dressed(d) => Shown {
+            body: place(wad, d.body, origins),
+            joints: d.joints.map(|j| place(wad, j, origins)).unwrap_or_default(),
+            roles: ["body", "shaded"],
+        },
+        Shows::Placeholders(kept) => Shown {
+            body: place(wad, m, origins)
+                .into_iter()
+                .filter(|p| kept.contains(&(p.joint as usize)))
+                .collect(),
+            joints: Vec::new(),
+            roles: ["placeholders", "placeholders_shaded"],
+        },
+    }
+}
+
+/// `owner`'s meshes as parts at the joints' bind-pose pivots `origins` (joints `owner` has no
+/// mesh for are left out).
+fn place<'a>(wad: &'a Wad, owner: &Moveable, origins: &[[i64; 3]]) -> Vec<Part<'a>> {
+    let mesh_of = |i: usize| {
+        let k = *owner.meshes.get(i)?;
+        wad.meshes.get(k).map(|mesh| (k, mesh))
+    };
+    origins
+        .iter()
+        .enumerate()
+        .filter_map(|(joint, origin)| {
+            mesh_of(joint).map(|(mesh_index, mesh)| Part {
+                joint: joint as u16,
+                origin: *origin,
+                mesh,
+                mesh_index,
+            })
+        })
+        .collect()
+}
+
+/// The parts lit by normals and those lit by shades. Meshes lit by shades (TR1–TR3 moveables may
+/// mix them with lit ones) are their own object: Blender 5.0's importer pairs a mesh's custom
+/// attributes with their data in hash order, so no glTF mesh may carry both _TR_NORMAL and
+/// _TR_SHADE. When all are shaded they stay in the first list.
+fn split_by_lighting(body: Vec<Part>) -> (Vec<Part>, Vec<Part>) {
+    let shaded = |p: &&Part| matches!(p.mesh.shading, Shading::Shades(_));
+    if body.iter().any(|p| !shaded(&p)) {
+        body.into_iter().partition(|p| !shaded(&p))
+    } else {
+        (body, Vec::new())
+    }
+}
+
+/// One node per joint, first in the file so that node i is joint i: its bone name, TR mesh
+/// index, translation (the link offset from its parent) and children.
+fn push_joint_nodes(doc: &mut Document, m: &Moveable, bones: &[String], space: &Space) {
+    let joint_count = m.meshes.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); joint_count];
+    for (i, link) in m.links.iter().enumerate() {
+        if i + 1 < joint_count && link.parent < joint_count {
+            children[link.parent].push(i + 1);
+        }
+    }
+    for (j, bone) in bones.iter().enumerate() {
+        let mut node = json!({ "name": bone, "extras": { "tr_mesh": j } });
+        if j > 0 {
+            let offset = m.links[j - 1].offset.map(|c| c as f64);
+            node["translation"] = json!(space.point(offset));
+        }
+        if !children[j].is_empty() {
+            node["children"] = json!(children[j]);
+        }
+        doc.push("nodes", node);
+    }
+}
+
+/// The skin of every joint (inverse bind matrices from the bind-pose pivots `origins`), set on
+/// each of `mesh_nodes`.
+fn push_skin(
+    doc: &mut Document,
+    names: &mut NameSet,
+    slot: &str,
+    origins: &[[i64; 3]],
+    mesh_nodes: &[usize],
+    space: &Space,
+) {
+    let inverse_binds: Vec<[f32; 16]> = origins
+        .iter()
+        .map(|o| {
+            let t = space.point(o.map(|c| c as f64));
+            [
+                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -t[0], -t[1], -t[2], 1.0,
+            ]
+        })
+        .collect();
+    let matrices = doc.matrices(&inverse_binds);
+    let skin = doc.push(
+        "skins",
+        json!({ "name": names.unique(slot), "joints": (0..origins.len()).collect::<Vec<_>>(),
+                "inverseBindMatrices": matrices, "skeleton": 0 }),
+    );
+    for &node in mesh_nodes {
+        doc.get_mut("nodes", node).expect("the mesh node was just added")["skin"] = json!(skin);
+    }
+}
+
+/// The glTF animation `name` of `a`: the root's translation and each joint's rotation at every
+/// keyframe, LINEAR.
+fn push_animation(
+    doc: &mut Document,
+    names: &mut NameSet,
+    a: &Animation,
+    name: &str,
+    joint_count: usize,
+    space: &Space,
+) {
+    // One rounding of k × duration / 30 s: build samples at exactly these times.
+    let tick = a.frame_duration.max(1) as f64 / 30.0;
+    let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
+    let input = doc.floats("SCALAR", &times, true, false);
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    let mut channel = |node: usize, path: &str, output: usize| {
+        channels.push(json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }));
+        samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+    };
+    let offsets: Vec<f32> = a
+        .keyframes
+        .iter()
+        .flat_map(|k| space.point(k.offset.map(|c| c as f64)))
+        .collect();
+    let output = doc.floats("VEC3", &offsets, false, false);
+    channel(0, "translation", output);
+    for j in 0..joint_count {
+        let mut previous = [0.0, 0.0, 0.0, 1.0];
+        let mut quaternions = Vec::with_capacity(a.keyframes.len() * 4);
+        for k in &a.keyframes {
+            let r = k.rotations.get(j).copied().unwrap_or(Rotation::default());
+            let mut q = quaternion(&r);
+            // Keep consecutive keys in one hemisphere so LINEAR takes the short way.
+            if (0..4).map(|i| q[i] * previous[i]).sum::<f64>() < 0.0 {
+                q = q.map(|c| -c);
+            }
+            previous = q;
+            quaternions.extend(q.map(|c| c as f32));
+        }
+        let output = doc.floats("VEC4", &quaternions, false, false);
+        channel(j, "rotation", output);
+    }
+    doc.push(
+        "animations",
+        json!({ "name": names.unique(name), "channels": channels, "samplers": samplers }),
+    );
 }
 
 /// The glTF of a static: one mesh node, shades as vertex colours.

@@ -5,21 +5,30 @@
 //! The whole file is walked in order with every count and offset bounds-checked (no panics, no
 //! allocation from a count the remaining bytes cannot hold); errors name the [`Section`], the
 //! byte offset and the record concerned.
+//!
+//! Data flows one way: the per-game readers (`tr1`, `tr2`, `tr4`, sharing `tr123`) walk the file
+//! into `tables::Tables` and hand them to `build`, which makes the model in stages (`pages`,
+//! `meshes`, `moveables`, `frames`); no module here imports one that imports it.
 
 mod build;
 mod bytes;
 mod error;
+mod frames;
+mod meshes;
+mod moveables;
+mod pages;
+mod tables;
 mod texture;
 mod tr1;
 mod tr123;
 mod tr2;
 mod tr4;
 
+pub use build::Level;
 pub use error::{LevelError, Problem, Section};
 pub use texture::ApproximateMapping;
 
 use crate::catalog::Game;
-use crate::model::Wad;
 
 /// TR1 (`.PHD`, `.TUB`) version word.
 pub const TR1_VERSION: u32 = 0x0000_0020;
@@ -29,30 +38,6 @@ pub const TR2_VERSION: u32 = 0x0000_002D;
 pub const TR3_VERSIONS: [u32; 2] = [0xFF08_0038, 0xFF18_0038];
 /// TR4 versions: `"TR4\0"`, and `"TR4c"` as some TRLE builds write it.
 pub const TR4_VERSIONS: [u32; 2] = [0x0034_5254, 0x6334_5254];
-
-/// A level's objects in the WAD model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Level {
-    /// The game the file belongs to; object ids keep that game's meaning.
-    pub game: Game,
-    /// The version word of the file.
-    pub version: u32,
-    /// The objects: pages (TR1's textiles through the palette, TR2/TR3's 16-bit textiles, TR4's
-    /// 32-bit ones, plus one page of solid colours when coloured faces occur), samples, meshes, moveables and statics. `wad.version` is
-    /// [`Wad::VERSION`] so the model can be written as a WAD as it is.
-    pub wad: Wad,
-    /// Polygons whose object texture is not an axis-aligned rectangle in a legal WAD arrangement
-    /// (skewed or twisted mappings). Each got a sample from the bounding rectangle of its UV
-    /// corners with shape 0, unflipped: an approximation that a later step resamples.
-    pub approximate: Vec<ApproximateMapping>,
-}
-
-impl Level {
-    /// Number of polygons whose texture mapping was approximated (see [`Level::approximate`]).
-    pub fn approximate_mappings(&self) -> usize {
-        self.approximate.len()
-    }
-}
 
 /// The game a version word belongs to, `None` for anything else.
 pub fn game_of_version(version: u32) -> Option<Game> {

@@ -1,14 +1,9 @@
 //! Level textures → WAD samples: object-texture corners to sample rectangles and the WAD's
 //! corner arrangements (quads `nw ne se sw`, flipped `ne nw sw se`; triangle shapes 0, 2, 4, 6
-//! and their flipped forms), and 8-bit textiles to 24-bit pages.
+//! and their flipped forms), and the solid-colour samples of coloured faces. The textiles
+//! themselves become pages in [`super::pages`].
 
-use crate::model::{Page, Sample, PAGE_SIZE};
-
-/// Magenta: transparent texels in 24-bit pages.
-pub(crate) const MAGENTA: [u8; 3] = [255, 0, 255];
-
-/// Bytes of a 16-bit (ARGB1555) textile.
-pub(crate) const TEXTILE16_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 2;
+use crate::model::{Sample, PAGE_SIZE};
 
 /// A polygon whose texture mapping is skewed: its sample (shape 0, unflipped) is the bounding
 /// rectangle of its UV corners, which `corners` gives exactly, so that an importer can map the
@@ -195,58 +190,6 @@ pub(crate) fn colour_sample(index: u8, page: u16) -> Sample {
         width: COLOUR_CELL,
         height: COLOUR_CELL,
     }
-}
-
-/// The page of solid colours: colour `i` fills its 4×4 cell, the rest is black.
-pub(crate) fn colour_page(palette: &[[u8; 3]; 256]) -> Page {
-    let per_row = PAGE_SIZE / COLOUR_CELL as usize;
-    let rows = 256 / per_row * COLOUR_CELL as usize;
-    let mut rgb = vec![0u8; PAGE_SIZE * PAGE_SIZE * 3];
-    for y in 0..rows {
-        let row = &mut rgb[y * PAGE_SIZE * 3..(y + 1) * PAGE_SIZE * 3];
-        for (x, texel) in row.chunks_exact_mut(3).enumerate() {
-            let colour = (y / COLOUR_CELL as usize) * per_row + x / COLOUR_CELL as usize;
-            texel.copy_from_slice(&palette[colour]);
-        }
-    }
-    Page::from_rgb(rgb).expect("a whole page of texels")
-}
-
-/// 8-bit textiles → 24-bit pages through the palette; index 0 inside an alpha-tested object
-/// texture's rectangle (attribute 1) becomes magenta.
-pub(crate) fn pages(textiles: &[u8], palette: &[[u8; 3]; 256], textures: &[ObjectTexture]) -> Vec<Page> {
-    let texels = PAGE_SIZE * PAGE_SIZE;
-    let count = textiles.len() / texels;
-    let mut transparent = vec![false; count * texels];
-    for t in textures.iter().filter(|t| t.attribute == 1) {
-        let tile = t.tile as usize;
-        if tile >= count {
-            continue;
-        }
-        let [x0, y0, x1, y1] = bounds(&t.edges(t.used_corners()));
-        for y in y0 as usize..(y1 as usize).min(PAGE_SIZE) {
-            for x in x0 as usize..(x1 as usize).min(PAGE_SIZE) {
-                transparent[tile * texels + y * PAGE_SIZE + x] = true;
-            }
-        }
-    }
-    textiles
-        .chunks_exact(texels)
-        .enumerate()
-        .map(|(tile, indices)| {
-            let mask = &transparent[tile * texels..(tile + 1) * texels];
-            let mut rgb = vec![0u8; texels * 3];
-            for ((texel, &index), &clear) in rgb.chunks_exact_mut(3).zip(indices).zip(mask) {
-                let colour = if index == 0 && clear {
-                    &MAGENTA
-                } else {
-                    &palette[index as usize]
-                };
-                texel.copy_from_slice(colour);
-            }
-            Page::from_rgb(rgb).expect("a whole page of texels")
-        })
-        .collect()
 }
 
 #[cfg(test)]

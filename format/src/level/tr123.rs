@@ -4,17 +4,14 @@
 //! boxes/overlaps/zones, animated textures, items, light map, cinematic frames, demo data,
 //! sound map, details, samples and sample indices, in each game's order and record sizes.
 //! Rooms, floor data and the level's other sections are bounds-checked and skipped: only the
-//! object tables reach [`super::build`].
+//! object tables reach [`super::build`], as [`Tables`].
 
-use super::build::{Tables, OBJECT_TEXTURE_SIZE};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
+use super::pages::TEXTILE_BYTES;
+use super::tables::{ObjectTables, Tables, OBJECT_TEXTURE_SIZE};
 use crate::catalog::Game;
-use crate::model::PAGE_SIZE;
 use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
-
-/// Bytes of an 8-bit textile.
-pub(super) const TEXTILE_BYTES: usize = PAGE_SIZE * PAGE_SIZE;
 
 /// Walks every section in the file order of `game` (TR1, TR2 or TR3). `palette_after_sprites`
 /// is the TR1 demo levels' order.
@@ -22,37 +19,9 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
     let tr1 = game == Game::Tr1;
     let mut c = Cursor::new(bytes);
     let version = c.u32(Section::Version)?;
-    let mut palette = None;
-    let (textile_count, textiles) = if tr1 {
-        c.table("textiles", TEXTILE_BYTES, Section::Textiles)?
-    } else {
-        c.take(768, Section::Palette)?;
-        palette = Some(c.take(1024, Section::Palette)?);
-        let at = c.pos;
-        let count = c.u32(Section::Textiles)? as usize;
-        // The 8-bit textiles, then the 16-bit ones.
-        let both = c.records(at, "textiles", count, TEXTILE_BYTES * 3, Section::Textiles)?;
-        let mut t = Cursor::within(both);
-        t.take(count * TEXTILE_BYTES, Section::Textiles)?;
-        (count, t.take(count * TEXTILE_BYTES * 2, Section::Textiles)?)
-    };
-    c.u32(Section::Rooms)?; // unused
-    let room_count = c.u16(Section::Rooms)? as usize;
-    for r in 0..room_count {
-        walk_room(&mut c, game).map_err(|e| e.within(|| format!("room {r}")))?;
-    }
-    c.table("floor data words", 2, Section::FloorData)?;
-    let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
-    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
-    let (animation_count, animations) =
-        c.table("animations", AnimationRecord::size(false), Section::Animations)?;
-    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
-    let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
-    let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
-    let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
-    let (_, frames) = c.table("frame words", 2, Section::Frames)?;
-    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
-    let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
+    let (textile_count, textiles, mut palette) = walk_textiles(&mut c, game)?;
+    walk_rooms(&mut c, game)?;
+    let objects = walk_object_tables(&mut c, game)?;
     let mut object_textures = None;
     if game != Game::Tr3 {
         object_textures = Some(object_texture_table(&mut c)?);
@@ -100,6 +69,61 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
         file_len: bytes.len(),
         textiles,
         textile_count,
+        objects,
+        object_textures: object_textures.expect("the object textures are taken in every order"),
+        palette: palette.expect("the palette is taken in every order"),
+    })
+}
+
+/// The textiles after the version word: TR1's 8-bit ones; TR2/TR3's 8-bit palette (skipped),
+/// 16-bit palette, then the 8-bit textiles (skipped) and the 16-bit ones. Returns the textile
+/// count, the textiles the pages are made of, and the 16-bit palette (TR2/TR3).
+fn walk_textiles<'a>(
+    c: &mut Cursor<'a>,
+    game: Game,
+) -> Result<(usize, View<'a>, Option<View<'a>>), LevelError> {
+    if game == Game::Tr1 {
+        let (count, textiles) = c.table("textiles", TEXTILE_BYTES, Section::Textiles)?;
+        return Ok((count, textiles, None));
+    }
+    c.take(768, Section::Palette)?;
+    let palette = c.take(1024, Section::Palette)?;
+    let at = c.pos;
+    let count = c.u32(Section::Textiles)? as usize;
+    // The 8-bit textiles, then the 16-bit ones.
+    let both = c.records(at, "textiles", count, TEXTILE_BYTES * 3, Section::Textiles)?;
+    let mut t = Cursor::within(both);
+    t.take(count * TEXTILE_BYTES, Section::Textiles)?;
+    let textiles = t.take(count * TEXTILE_BYTES * 2, Section::Textiles)?;
+    Ok((count, textiles, Some(palette)))
+}
+
+/// Walks past the rooms ([`walk_room`]) and the floor data.
+pub(super) fn walk_rooms(c: &mut Cursor, game: Game) -> Result<(), LevelError> {
+    c.u32(Section::Rooms)?; // unused
+    let room_count = c.u16(Section::Rooms)? as usize;
+    for r in 0..room_count {
+        walk_room(c, game).map_err(|e| e.within(|| format!("room {r}")))?;
+    }
+    c.table("floor data words", 2, Section::FloorData)?;
+    Ok(())
+}
+
+/// Walks the object tables, from the mesh data to the static meshes (TR4's animations are
+/// 40-byte records, the others' 32).
+pub(super) fn walk_object_tables<'a>(c: &mut Cursor<'a>, game: Game) -> Result<ObjectTables<'a>, LevelError> {
+    let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
+    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
+    let animation_size = AnimationRecord::size(game == Game::Tr4);
+    let (animation_count, animations) = c.table("animations", animation_size, Section::Animations)?;
+    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
+    let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
+    let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
+    let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
+    let (_, frames) = c.table("frame words", 2, Section::Frames)?;
+    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
+    let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
+    Ok(ObjectTables {
         mesh_data,
         pointers,
         animation_count,
@@ -113,8 +137,6 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
         models,
         static_count,
         statics,
-        object_textures: object_textures.expect("the object textures are taken in every order"),
-        palette: palette.expect("the palette is taken in every order"),
     })
 }
 
@@ -127,7 +149,7 @@ fn object_texture_table<'a>(c: &mut Cursor<'a>) -> Result<View<'a>, LevelError> 
 /// NumData words), portals, sectors, light levels, lights, static mesh instances, alternate
 /// room and flags (and TR3/TR4's water scheme, reverb and alternate group bytes). TR4 rooms
 /// are TR3's with 46-byte lights and a room colour where TR3 has its two intensities.
-pub(super) fn walk_room(c: &mut Cursor, game: Game) -> Result<(), LevelError> {
+fn walk_room(c: &mut Cursor, game: Game) -> Result<(), LevelError> {
     let tr1 = game == Game::Tr1;
     c.take(16, Section::Rooms)?;
     let (_, data) = c.table("room data words", 2, Section::Rooms)?;

@@ -14,27 +14,23 @@
 //! the animated-texture UV count and the `TEX` marker before the 38-byte object textures, AI
 //! objects after the items, no light map, palette or cinematic frames.
 //!
-//! - pages: the 32-bit textiles (BGRA bytes), alpha 0 → magenta;
-//! - frames: FrameSize words, one-axis values on the 4096 scale, as in WADs.
+//! - pages: the 32-bit textiles ([`super::pages`]);
+//! - frames: FrameSize words, one-axis values on the 4096 scale, as in WADs ([`super::frames`]).
 //!
 //! TR5 levels start with `"TR4\0"` too; they are recognised by the 28 zero bytes after their
 //! misc textiles and refused with a clear message.
 
 use std::io::Read;
 
-use super::build::{self, Tables, TR4_OBJECT_TEXTURE_SIZE};
+use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
-use super::texture::MAGENTA;
-use super::tr123::walk_room;
-use super::Level;
+use super::pages::TEXTILE32_BYTES;
+use super::tables::{Tables, TR4_OBJECT_TEXTURE_SIZE};
+use super::tr123::{walk_object_tables, walk_rooms};
 use crate::bytes::FileError;
 use crate::catalog::Game;
-use crate::model::{Page, PAGE_SIZE};
-use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
 
-/// Bytes of a 32-bit textile.
-pub(super) const TEXTILE32_BYTES: usize = PAGE_SIZE * PAGE_SIZE * 4;
 /// Deflate cannot expand data by more than about 1032 to 1: a larger claimed size is corrupt,
 /// and refusing it keeps a forged header from making the reader allocate without limit.
 const MAX_INFLATE_RATIO: u64 = 1032;
@@ -220,23 +216,8 @@ fn walk_level_data<'a>(
     textiles: &'a [u8],
 ) -> Result<Tables<'a>, LevelError> {
     let mut c = Cursor::new(data);
-    c.u32(Section::Rooms)?; // unused
-    let room_count = c.u16(Section::Rooms)? as usize;
-    for r in 0..room_count {
-        walk_room(&mut c, Game::Tr4).map_err(|e| e.within(|| format!("room {r}")))?;
-    }
-    c.table("floor data words", 2, Section::FloorData)?;
-    let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
-    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
-    let (animation_count, animations) =
-        c.table("animations", AnimationRecord::size(true), Section::Animations)?;
-    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
-    let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
-    let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
-    let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
-    let (_, frames) = c.table("frame words", 2, Section::Frames)?;
-    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
-    let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
+    walk_rooms(&mut c, Game::Tr4)?;
+    let objects = walk_object_tables(&mut c, Game::Tr4)?;
     marker(&mut c, *b"SPR", Section::SpriteTextures)?;
     c.table("sprite textures", 16, Section::SpriteTextures)?;
     c.table("sprite sequences", 8, Section::SpriteSequences)?;
@@ -276,19 +257,7 @@ fn walk_level_data<'a>(
         file_len,
         textiles: View::new(textiles, 0, Section::Textiles),
         textile_count,
-        mesh_data,
-        pointers,
-        animation_count,
-        animations,
-        state_changes,
-        dispatches,
-        commands,
-        mesh_trees,
-        frames,
-        model_count,
-        models,
-        static_count,
-        statics,
+        objects,
         object_textures,
         palette: View::new(&[], 0, Section::Palette),
     })
@@ -309,23 +278,4 @@ fn marker(c: &mut Cursor, expected: [u8; 3], section: Section) -> Result<(), Lev
         ));
     }
     Ok(())
-}
-
-/// The 32-bit textiles as pages: BGRA bytes, texels with alpha 0 magenta.
-pub(super) fn pages(t: &Tables) -> Vec<Page> {
-    t.textiles
-        .bytes
-        .chunks_exact(TEXTILE32_BYTES)
-        .map(|textile| {
-            let mut rgb = Vec::with_capacity(PAGE_SIZE * PAGE_SIZE * 3);
-            for bgra in textile.chunks_exact(4) {
-                rgb.extend_from_slice(&if bgra[3] == 0 {
-                    MAGENTA
-                } else {
-                    [bgra[2], bgra[1], bgra[0]]
-                });
-            }
-            Page::from_rgb(rgb).expect("a whole page of texels")
-        })
-        .collect()
 }

@@ -6,14 +6,66 @@
 use std::collections::HashMap;
 
 use super::error::WriteError;
-use super::keyframe_data::KeyframeData;
+use super::keyframe_data::{KeyframeData, MoveableKeyframes};
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
 use super::writer::keyframe_words;
 use crate::links::ops_from_parents;
-use crate::model::{Mesh, Wad};
+use crate::model::{Animation, Mesh, MeshIndex, Moveable, Wad};
 
+/// The canonical layout of `wad`: its meshes placed, then each moveable's records after the
+/// previous one's, then the statics' mesh pointers.
 pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
+    let MeshPlacement {
+        mesh_offsets,
+        mesh_pointers,
+        meshes_len,
+    } = place_meshes(wad)?;
+    let mut next = Cursors::default();
+    let mut keyframe_data = KeyframeData::default();
+    let mut moveables = Vec::with_capacity(wad.moveables.len());
+    let mut pointer = 0usize;
+    for (i, m) in wad.moveables.iter().enumerate() {
+        let object = || format!("moveable #{i} (id {})", m.id);
+        let pointers_index = pointer;
+        pointer += m.meshes.len();
+        moveables.push(next.moveable(m, pointers_index, &mut keyframe_data, &object)?);
+    }
+    let statics = (0..wad.statics.len())
+        .map(|i| to_u16(pointer + i, "mesh pointers before this static"))
+        .collect::<Result<_, _>>()?;
+    // Tables cannot be longer than their u16 indices reach plus their own last records.
+    let plain = |len: usize| Package {
+        len,
+        gaps: Vec::new(),
+    };
+    Ok(Layout {
+        texture_tail: Vec::new(),
+        mesh_pointers,
+        mesh_offsets: mesh_offsets.into_iter().map(|o| o.unwrap_or(0)).collect(),
+        meshes: plain(meshes_len),
+        animations: plain(next.animations * 40),
+        state_changes: plain(next.state_changes * 6),
+        dispatches: plain(next.dispatches * 8),
+        commands: plain(next.command_words * 2),
+        links: plain(next.link_words * 4),
+        keyframes: plain(keyframe_data.len() * 2),
+        moveables,
+        statics,
+    })
+}
+
+/// Where the meshes go: one mesh pointer per object mesh, in object order, and each mesh at the
+/// offset of the first mesh of the same content.
+struct MeshPlacement {
+    /// The offset of each mesh of the model, `None` for meshes no object names.
+    mesh_offsets: Vec<Option<u32>>,
+    mesh_pointers: Vec<MeshIndex>,
+    /// Bytes of the meshes package.
+    meshes_len: usize,
+}
+
+fn place_meshes(wad: &Wad) -> Result<MeshPlacement, WriteError> {
     let mut mesh_offsets: Vec<Option<u32>> = vec![None; wad.meshes.len()];
     let mut by_content: HashMap<&Mesh, u32> = HashMap::new();
     let mut meshes_len = 0usize;
@@ -48,116 +100,31 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
             "use fewer or smaller meshes",
         ));
     }
-
-    let mut next = Cursors::default();
-    let mut keyframe_data = KeyframeData::default();
-    let mut moveables = Vec::with_capacity(wad.moveables.len());
-    let mut pointer = 0usize;
-    for (i, m) in wad.moveables.iter().enumerate() {
-        let object = || format!("moveable #{i} (id {})", m.id);
-        let pointers_index = pointer;
-        pointer += m.meshes.len();
-        let parents: Vec<usize> = m.links.iter().map(|l| l.parent).collect();
-        if m.links.len() != m.meshes.len().saturating_sub(1) {
-            return Err(WriteError::Invalid(format!(
-                "{}: {} links for {} meshes (a moveable has one link per mesh after the root)",
-                object(),
-                m.links.len(),
-                m.meshes.len()
-            )));
-        }
-        let link_ops = ops_from_parents(&parents).map_err(|mesh| {
-            WriteError::Invalid(format!(
-                "{}: mesh {mesh} hangs from mesh {}, which a depth-first mesh order cannot reach at that point; \
-                 order the meshes depth-first",
-                object(),
-                parents.get(mesh - 1).copied().unwrap_or(0)
-            ))
-        })?;
-        let links_index = next.link_words;
-        next.link_words += link_ops.len() * 4;
-
-        let animations_index = if m.animations.is_empty() {
-            -1
-        } else {
-            i16::try_from(next.animations).map_err(|_| {
-                out_of_range(
-                    "animations before this moveable's",
-                    next.animations,
-                    i16::MAX as usize,
-                    "use fewer animations",
-                )
-            })?
-        };
-        let keyframe_offset = keyframe_data.len() * 2;
-        let mut moveable_keyframes = keyframe_data.moveable();
-        let mut animations = Vec::with_capacity(m.animations.len());
-        for a in &m.animations {
-            let keyframes: Vec<Vec<u16>> = a.keyframes.iter().map(keyframe_words).collect();
-            let own_size = keyframes.iter().map(Vec::len).max().unwrap_or(0);
-            if own_size > u8::MAX as usize {
-                return Err(out_of_range(
-                    &format!("{}: words per keyframe", object()),
-                    own_size,
-                    u8::MAX as usize,
-                    "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
-                ));
-            }
-            let state_changes_index = to_u16(next.state_changes, "state changes before this animation")?;
-            let mut dispatch_indices = Vec::with_capacity(a.state_changes.len());
-            for change in &a.state_changes {
-                dispatch_indices.push(to_u16(next.dispatches, "dispatches before this state change")?);
-                next.dispatches += change.dispatches.len();
-            }
-            next.state_changes += a.state_changes.len();
-            let command_offset = to_u16(next.command_words, "command words before this animation")?;
-            next.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
-            // An animation without keyframes points at the end of the data so far.
-            let (keyframe_offset, keyframe_size) = if keyframes.is_empty() {
-                (moveable_keyframes.len(), 0)
-            } else {
-                let placed = moveable_keyframes.place(&keyframes, own_size);
-                (placed.offset, placed.size)
-            };
-            animations.push(AnimationLayout {
-                keyframe_offset: to_u32(keyframe_offset * 2, "bytes of keyframes")?,
-                keyframe_size: keyframe_size as u8,
-                state_changes_index,
-                dispatch_indices,
-                command_offset,
-            });
-            next.animations += 1;
-        }
-        moveables.push(MoveableLayout {
-            pointers_index: to_u16(pointers_index, "mesh pointers before this moveable")?,
-            links_index: to_u32(links_index, "link words")?,
-            link_ops,
-            keyframe_offset: to_u32(keyframe_offset, "bytes of keyframes")?,
-            animations_index,
-            animations,
-        });
-    }
-    let statics = (0..wad.statics.len())
-        .map(|i| to_u16(pointer + i, "mesh pointers before this static"))
-        .collect::<Result<_, _>>()?;
-    // Tables cannot be longer than their u16 indices reach plus their own last records.
-    let plain = |len: usize| Package {
-        len,
-        gaps: Vec::new(),
-    };
-    Ok(Layout {
-        texture_tail: Vec::new(),
+    Ok(MeshPlacement {
+        mesh_offsets,
         mesh_pointers,
-        mesh_offsets: mesh_offsets.into_iter().map(|o| o.unwrap_or(0)).collect(),
-        meshes: plain(meshes_len),
-        animations: plain(next.animations * 40),
-        state_changes: plain(next.state_changes * 6),
-        dispatches: plain(next.dispatches * 8),
-        commands: plain(next.command_words * 2),
-        links: plain(next.link_words * 4),
-        keyframes: plain(keyframe_data.len() * 2),
-        moveables,
-        statics,
+        meshes_len,
+    })
+}
+
+/// The link opcodes of `m`'s mesh tree, which must be in depth-first order; `object` names it.
+fn link_ops(m: &Moveable, object: &dyn Fn() -> String) -> Result<Vec<i32>, WriteError> {
+    let parents: Vec<usize> = m.links.iter().map(|l| l.parent).collect();
+    if m.links.len() != m.meshes.len().saturating_sub(1) {
+        return Err(WriteError::Invalid(format!(
+            "{}: {} links for {} meshes (a moveable has one link per mesh after the root)",
+            object(),
+            m.links.len(),
+            m.meshes.len()
+        )));
+    }
+    ops_from_parents(&parents).map_err(|mesh| {
+        WriteError::Invalid(format!(
+            "{}: mesh {mesh} hangs from mesh {}, which a depth-first mesh order cannot reach at that point; \
+             order the meshes depth-first",
+            object(),
+            parents.get(mesh - 1).copied().unwrap_or(0)
+        ))
     })
 }
 
@@ -169,6 +136,94 @@ struct Cursors {
     dispatches: usize,
     command_words: usize,
     link_words: usize,
+}
+
+impl Cursors {
+    /// The layout of moveable `m` (`object` names it), whose mesh pointers start at
+    /// `pointers_index`: its links, animations and keyframes go where the cursors are.
+    fn moveable(
+        &mut self,
+        m: &Moveable,
+        pointers_index: usize,
+        keyframe_data: &mut KeyframeData,
+        object: &dyn Fn() -> String,
+    ) -> Result<MoveableLayout, WriteError> {
+        let link_ops = link_ops(m, object)?;
+        let links_index = self.link_words;
+        self.link_words += link_ops.len() * 4;
+
+        let animations_index = if m.animations.is_empty() {
+            -1
+        } else {
+            i16::try_from(self.animations).map_err(|_| {
+                out_of_range(
+                    "animations before this moveable's",
+                    self.animations,
+                    i16::MAX as usize,
+                    "use fewer animations",
+                )
+            })?
+        };
+        let keyframe_offset = keyframe_data.len() * 2;
+        let mut moveable_keyframes = keyframe_data.moveable();
+        let animations = m
+            .animations
+            .iter()
+            .map(|a| self.animation(a, &mut moveable_keyframes, object))
+            .collect::<Result<_, _>>()?;
+        Ok(MoveableLayout {
+            pointers_index: to_u16(pointers_index, "mesh pointers before this moveable")?,
+            links_index: to_u32(links_index, "link words")?,
+            link_ops,
+            keyframe_offset: to_u32(keyframe_offset, "bytes of keyframes")?,
+            animations_index,
+            animations,
+        })
+    }
+
+    /// The layout of animation `a`: its records go where the cursors are, its keyframes where
+    /// the moveable's keyframe data already holds them or after it.
+    fn animation(
+        &mut self,
+        a: &Animation,
+        moveable_keyframes: &mut MoveableKeyframes,
+        object: &dyn Fn() -> String,
+    ) -> Result<AnimationLayout, WriteError> {
+        let keyframes: Vec<Vec<u16>> = a.keyframes.iter().map(keyframe_words).collect();
+        let own_size = keyframes.iter().map(Vec::len).max().unwrap_or(0);
+        if own_size > u8::MAX as usize {
+            return Err(out_of_range(
+                &format!("{}: words per keyframe", object()),
+                own_size,
+                u8::MAX as usize,
+                "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
+            ));
+        }
+        let state_changes_index = to_u16(self.state_changes, "state changes before this animation")?;
+        let mut dispatch_indices = Vec::with_capacity(a.state_changes.len());
+        for change in &a.state_changes {
+            dispatch_indices.push(to_u16(self.dispatches, "dispatches before this state change")?);
+            self.dispatches += change.dispatches.len();
+        }
+        self.state_changes += a.state_changes.len();
+        let command_offset = to_u16(self.command_words, "command words before this animation")?;
+        self.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
+        // An animation without keyframes points at the end of the data so far.
+        let (keyframe_offset, keyframe_size) = if keyframes.is_empty() {
+            (moveable_keyframes.len(), 0)
+        } else {
+            let placed = moveable_keyframes.place(&keyframes, own_size);
+            (placed.offset, placed.size)
+        };
+        self.animations += 1;
+        Ok(AnimationLayout {
+            keyframe_offset: to_u32(keyframe_offset * 2, "bytes of keyframes")?,
+            keyframe_size: keyframe_size as u8,
+            state_changes_index,
+            dispatch_indices,
+            command_offset,
+        })
+    }
 }
 
 fn out_of_range(what: &str, value: usize, max: usize, hint: &'static str) -> WriteError {

@@ -5,110 +5,55 @@ use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use crate::angles;
-use crate::model::{Animation, Moveable, Page, Sample, Wad, PAGE_BYTES};
+use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, Wad, PAGE_BYTES};
 use crate::records::{
     self, AnimationRecord, AnimationTables, Covered, KeyframeRun, MeshTable, ModelRecord, DISPATCH_SIZE,
     MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,
 };
 
+/// Decodes a WAD in stages: its sections, the pages and samples, the meshes, the moveables, the
+/// statics, then the layout of what the objects covered.
 pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
-    let mut c = Cursor::new(bytes);
-    let version = c.u32(Section::Version)?;
-    if version != 129 && version != 130 {
-        return Err(ReadError {
-            section: Section::Version,
-            offset: 0,
-            context: None,
-            problem: Problem::UnsupportedVersion(version),
-        });
-    }
-    let (_, samples) = c.table("texture samples", 8, Section::TextureSamples)?;
-    let texture = c.package("texture bytes", 1, Section::TexturePages)?;
-    let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
-    let meshes = c.package("mesh words", 2, Section::Meshes)?;
-    let (animation_count, animations) =
-        c.table("animations", AnimationRecord::size(true), Section::Animations)?;
-    let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
-    let (_, dispatches) = c.table("dispatches", DISPATCH_SIZE, Section::Dispatches)?;
-    let commands = c.package("command words", 2, Section::Commands)?;
-    let links = c.package("link words", 4, Section::Links)?;
-    let keyframes = c.package("keyframe words", 2, Section::Keyframes)?;
-    let (moveable_count, moveables) = c.table("moveables", MODEL_SIZE, Section::Moveables)?;
-    let (static_count, statics) = c.table("statics", STATIC_SIZE, Section::Statics)?;
-    if c.remaining() > 0 {
-        return Err(ReadError {
-            section: Section::Statics,
-            offset: c.pos as u64,
-            context: None,
-            problem: Problem::TrailingBytes(c.remaining() as u64),
-        });
-    }
-
-    let pages: Vec<Page> = texture
+    let sections = Sections::walk(bytes)?;
+    let pages: Vec<Page> = sections
+        .texture
         .bytes
         .chunks_exact(PAGE_BYTES)
         .map(|rgb| Page::from_rgb(rgb.to_vec()).expect("chunks_exact yields whole pages"))
         .collect();
-    let texture_tail = texture.bytes[pages.len() * PAGE_BYTES..].to_vec();
-    let samples = read_samples(&samples, pages.len())?;
+    let texture_tail = sections.texture.bytes[pages.len() * PAGE_BYTES..].to_vec();
+    let samples = read_samples(&sections.samples, pages.len())?;
 
     let tables = AnimationTables {
-        animations,
-        state_changes,
-        dispatches,
-        commands,
-        animation_count,
+        animations: sections.animations,
+        state_changes: sections.state_changes,
+        dispatches: sections.dispatches,
+        commands: sections.commands,
+        animation_count: sections.animation_count,
         lateral: true,
     };
     let mut d = Decoder {
-        own_keyframes: own_keyframes(&tables, &keyframes)?,
-        read_on: READ_ON_PER_WORD * keyframes.len() / 2,
+        own_keyframes: own_keyframes(&tables, &sections.keyframes)?,
+        read_on: READ_ON_PER_WORD * sections.keyframes.len() / 2,
         tables,
-        links,
-        keyframes,
+        links: sections.links,
+        keyframes: sections.keyframes,
         covered: Covered::default(),
     };
-
-    let covered_meshes = &mut d.covered.meshes;
     let MeshTable {
-        meshes: wad_meshes,
+        meshes,
         offsets: mesh_offsets,
         mesh_of_pointer: mesh_pointers,
-    } = records::mesh_table(&meshes, &pointers, |offset| {
-        let decoded = mesh::decode(&meshes, offset, samples.len())?;
-        covered_meshes.cover(offset, decoded.data_end - offset);
-        Ok((decoded.mesh, decoded.end))
-    })?;
-
-    let records: Vec<ModelRecord> = (0..moveable_count)
-        .map(|i| ModelRecord::read(&moveables, i))
-        .collect::<Result<_, _>>()?;
-    let first_animations = ModelRecord::first_animations(&records);
-
-    let mut wad_moveables = Vec::with_capacity(moveable_count);
-    let mut moveable_layouts = Vec::with_capacity(moveable_count);
-    for (i, record) in records.iter().enumerate() {
-        let (m, l) = d
-            .moveable(record, &moveables, &mesh_pointers, &first_animations)
-            .map_err(|e| e.within(|| format!("moveable #{i} (id {})", record.id)))?;
-        wad_moveables.push(m);
-        moveable_layouts.push(l);
-    }
-
-    let mut wad_statics = Vec::with_capacity(static_count);
-    let mut static_layouts = Vec::with_capacity(static_count);
-    for i in 0..static_count {
-        let (record, pointer) = records::static_record(&statics, i, &mesh_pointers, "static")?;
-        wad_statics.push(record);
-        static_layouts.push(pointer);
-    }
+    } = d.meshes(&sections.meshes, &sections.pointers, samples.len())?;
+    let (moveables, moveable_layouts) = d.moveables(&sections, &mesh_pointers)?;
+    let (statics, static_layouts) = read_statics(&sections, &mesh_pointers)?;
 
     let covered = d.covered;
     let layout = Layout {
         texture_tail,
         mesh_pointers,
         mesh_offsets,
-        meshes: covered.meshes.into_package(meshes.bytes),
+        meshes: covered.meshes.into_package(sections.meshes.bytes),
         animations: covered.animations.into_package(d.tables.animations.bytes),
         state_changes: covered.state_changes.into_package(d.tables.state_changes.bytes),
         dispatches: covered.dispatches.into_package(d.tables.dispatches.bytes),
@@ -119,14 +64,102 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
         statics: static_layouts,
     };
     let wad = Wad {
-        version,
+        version: sections.version,
         samples,
         pages,
-        meshes: wad_meshes,
-        moveables: wad_moveables,
-        statics: wad_statics,
+        meshes,
+        moveables,
+        statics,
     };
     Ok((wad, layout))
+}
+
+/// The sections of a WAD file, in file order.
+struct Sections<'a> {
+    version: u32,
+    samples: View<'a>,
+    texture: View<'a>,
+    pointers: View<'a>,
+    meshes: View<'a>,
+    animation_count: usize,
+    animations: View<'a>,
+    state_changes: View<'a>,
+    dispatches: View<'a>,
+    commands: View<'a>,
+    links: View<'a>,
+    keyframes: View<'a>,
+    moveable_count: usize,
+    moveables: View<'a>,
+    static_count: usize,
+    statics: View<'a>,
+}
+
+impl<'a> Sections<'a> {
+    /// Walks the file: the version (129 or 130), then each table or package, each bounds-checked
+    /// against the bytes left; nothing may follow the statics.
+    fn walk(bytes: &'a [u8]) -> Result<Self, ReadError> {
+        let mut c = Cursor::new(bytes);
+        let version = c.u32(Section::Version)?;
+        if version != 129 && version != 130 {
+            return Err(ReadError {
+                section: Section::Version,
+                offset: 0,
+                context: None,
+                problem: Problem::UnsupportedVersion(version),
+            });
+        }
+        let (_, samples) = c.table("texture samples", 8, Section::TextureSamples)?;
+        let texture = c.package("texture bytes", 1, Section::TexturePages)?;
+        let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
+        let meshes = c.package("mesh words", 2, Section::Meshes)?;
+        let (animation_count, animations) =
+            c.table("animations", AnimationRecord::size(true), Section::Animations)?;
+        let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
+        let (_, dispatches) = c.table("dispatches", DISPATCH_SIZE, Section::Dispatches)?;
+        let commands = c.package("command words", 2, Section::Commands)?;
+        let links = c.package("link words", 4, Section::Links)?;
+        let keyframes = c.package("keyframe words", 2, Section::Keyframes)?;
+        let (moveable_count, moveables) = c.table("moveables", MODEL_SIZE, Section::Moveables)?;
+        let (static_count, statics) = c.table("statics", STATIC_SIZE, Section::Statics)?;
+        if c.remaining() > 0 {
+            return Err(ReadError {
+                section: Section::Statics,
+                offset: c.pos as u64,
+                context: None,
+                problem: Problem::TrailingBytes(c.remaining() as u64),
+            });
+        }
+        Ok(Sections {
+            version,
+            samples,
+            texture,
+            pointers,
+            meshes,
+            animation_count,
+            animations,
+            state_changes,
+            dispatches,
+            commands,
+            links,
+            keyframes,
+            moveable_count,
+            moveables,
+            static_count,
+            statics,
+        })
+    }
+}
+
+/// The statics and the mesh pointer each names.
+fn read_statics(sections: &Sections, mesh_pointers: &[usize]) -> Result<(Vec<Static>, Vec<u16>), ReadError> {
+    let mut statics = Vec::with_capacity(sections.static_count);
+    let mut layouts = Vec::with_capacity(sections.static_count);
+    for i in 0..sections.static_count {
+        let (record, pointer) = records::static_record(&sections.statics, i, mesh_pointers, "static")?;
+        statics.push(record);
+        layouts.push(pointer);
+    }
+    Ok((statics, layouts))
 }
 
 fn read_samples(view: &View, page_count: usize) -> Result<Vec<Sample>, ReadError> {
@@ -195,6 +228,44 @@ fn own_keyframes(tables: &AnimationTables<ReadError>, keyframes: &View) -> Resul
 }
 
 impl Decoder<'_> {
+    /// The meshes, one per distinct pointer offset; the bytes each takes count as covered.
+    fn meshes(
+        &mut self,
+        meshes: &View,
+        pointers: &View,
+        sample_count: usize,
+    ) -> Result<MeshTable<Mesh>, ReadError> {
+        let covered_meshes = &mut self.covered.meshes;
+        records::mesh_table(meshes, pointers, |offset| {
+            let decoded = mesh::decode(meshes, offset, sample_count)?;
+            covered_meshes.cover(offset, decoded.data_end - offset);
+            Ok((decoded.mesh, decoded.end))
+        })
+    }
+
+    /// The moveables and where their records sit.
+    fn moveables(
+        &mut self,
+        sections: &Sections,
+        mesh_pointers: &[usize],
+    ) -> Result<(Vec<Moveable>, Vec<MoveableLayout>), ReadError> {
+        let view = &sections.moveables;
+        let records: Vec<ModelRecord> = (0..sections.moveable_count)
+            .map(|i| ModelRecord::read(view, i))
+            .collect::<Result<_, _>>()?;
+        let first_animations = ModelRecord::first_animations(&records);
+        let mut moveables = Vec::with_capacity(sections.moveable_count);
+        let mut layouts = Vec::with_capacity(sections.moveable_count);
+        for (i, record) in records.iter().enumerate() {
+            let (m, l) = self
+                .moveable(record, view, mesh_pointers, &first_animations)
+                .map_err(|e| e.within(|| format!("moveable #{i} (id {})", record.id)))?;
+            moveables.push(m);
+            layouts.push(l);
+        }
+        Ok((moveables, layouts))
+    }
+
     fn moveable(
         &mut self,
         r: &ModelRecord,

@@ -3,14 +3,57 @@
 
 use super::bytes::PutLe;
 use super::error::WriteError;
-use super::layout::{Layout, MoveableLayout};
+use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use super::package::PackageWriter;
 use crate::angles;
 use crate::links::parents_from_ops;
 use crate::model::{Animation, Keyframe, Moveable, Wad};
 
+/// Encodes `wad` as `layout` places it, in file order: samples, texture pages, mesh pointers and
+/// meshes, the animation-side tables and packages with the moveables, the statics.
 pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
+    check_layout(wad, layout)?;
+    let mut out = Vec::new();
+    out.put_u32(wad.version);
+    put_samples(&mut out, wad)?;
+    let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
+    out.put_u32(count(texture_bytes, "texture bytes")?);
+    for page in &wad.pages {
+        out.extend_from_slice(page.rgb());
+    }
+    out.extend_from_slice(&layout.texture_tail);
+    put_meshes(&mut out, wad, layout)?;
+
+    let mut tables = Tables::new(layout)?;
+    for (i, (m, ml)) in wad.moveables.iter().zip(&layout.moveables).enumerate() {
+        tables
+            .moveable(m, ml, layout)
+            .map_err(|e| in_object(e, &format!("moveable #{i} (id {})", m.id)))?;
+    }
+    let animation_count = layout.animations.len / 40;
+    out.put_u32(animation_count as u32);
+    out.extend_from_slice(&tables.animations.finish());
+    out.put_u32((layout.state_changes.len / 6) as u32);
+    out.extend_from_slice(&tables.state_changes.finish());
+    out.put_u32((layout.dispatches.len / 8) as u32);
+    out.extend_from_slice(&tables.dispatches.finish());
+    out.put_u32((layout.commands.len / 2) as u32);
+    out.extend_from_slice(&tables.commands.finish());
+    out.put_u32((layout.links.len / 4) as u32);
+    out.extend_from_slice(&tables.links.finish());
+    out.put_u32((layout.keyframes.len / 2) as u32);
+    out.extend_from_slice(&tables.keyframes.finish());
+
+    out.put_u32(count(wad.moveables.len(), "moveables")?);
+    out.extend_from_slice(&tables.moveables);
+    put_statics(&mut out, wad, layout)?;
+    Ok(out)
+}
+
+/// Checks that `layout` is one of `wad`: as many moveables, statics and meshes, and packages of
+/// whole records.
+fn check_layout(wad: &Wad, layout: &Layout) -> Result<(), WriteError> {
     let mismatch = |what: String| WriteError::LayoutMismatch(what);
     if layout.moveables.len() != wad.moveables.len() {
         return Err(mismatch(format!(
@@ -49,10 +92,11 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
             )));
         }
     }
+    Ok(())
+}
 
-    let mut out = Vec::new();
-    out.put_u32(wad.version);
-
+/// The sample table: count, then 8 bytes per sample.
+fn put_samples(out: &mut Vec<u8>, wad: &Wad) -> Result<(), WriteError> {
     out.put_u32(count(wad.samples.len(), "texture samples")?);
     for (i, s) in wad.samples.iter().enumerate() {
         if !(1..=256).contains(&s.width) || !(1..=256).contains(&s.height) {
@@ -72,18 +116,17 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
             (s.height - 1) as u8,
         ]);
     }
-    let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
-    out.put_u32(count(texture_bytes, "texture bytes")?);
-    for page in &wad.pages {
-        out.extend_from_slice(page.rgb());
-    }
-    out.extend_from_slice(&layout.texture_tail);
+    Ok(())
+}
 
+/// The mesh pointer table and the meshes package: the meshes a pointer names, each at its
+/// layout offset.
+fn put_meshes(out: &mut Vec<u8>, wad: &Wad, layout: &Layout) -> Result<(), WriteError> {
     out.put_u32(count(layout.mesh_pointers.len(), "mesh pointers")?);
     let mut referenced = vec![false; wad.meshes.len()];
     for &m in &layout.mesh_pointers {
         let offset = *layout.mesh_offsets.get(m).ok_or_else(|| {
-            mismatch(format!(
+            WriteError::LayoutMismatch(format!(
                 "a mesh pointer names mesh {m}, the model has {}",
                 wad.meshes.len()
             ))
@@ -98,34 +141,15 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
     let meshes = meshes.finish();
     out.put_u32((meshes.len() / 2) as u32);
     out.extend_from_slice(&meshes);
+    Ok(())
+}
 
-    let mut tables = Tables::new(layout)?;
-    for (i, (m, ml)) in wad.moveables.iter().zip(&layout.moveables).enumerate() {
-        tables
-            .moveable(m, ml, layout)
-            .map_err(|e| in_object(e, &format!("moveable #{i} (id {})", m.id)))?;
-    }
-    let animation_count = layout.animations.len / 40;
-    out.put_u32(animation_count as u32);
-    out.extend_from_slice(&tables.animations.finish());
-    out.put_u32((layout.state_changes.len / 6) as u32);
-    out.extend_from_slice(&tables.state_changes.finish());
-    out.put_u32((layout.dispatches.len / 8) as u32);
-    out.extend_from_slice(&tables.dispatches.finish());
-    out.put_u32((layout.commands.len / 2) as u32);
-    out.extend_from_slice(&tables.commands.finish());
-    out.put_u32((layout.links.len / 4) as u32);
-    out.extend_from_slice(&tables.links.finish());
-    out.put_u32((layout.keyframes.len / 2) as u32);
-    out.extend_from_slice(&tables.keyframes.finish());
-
-    out.put_u32(count(wad.moveables.len(), "moveables")?);
-    out.extend_from_slice(&tables.moveables);
-
+/// The statics table: count, then per static its id, mesh pointer, boxes and flags.
+fn put_statics(out: &mut Vec<u8>, wad: &Wad, layout: &Layout) -> Result<(), WriteError> {
     out.put_u32(count(wad.statics.len(), "statics")?);
     for (i, (s, &pointer)) in wad.statics.iter().zip(&layout.statics).enumerate() {
         if layout.mesh_pointers.get(pointer as usize) != Some(&s.mesh) {
-            return Err(mismatch(format!(
+            return Err(WriteError::LayoutMismatch(format!(
                 "static #{i} (id {}): mesh pointer {pointer} does not name mesh {}",
                 s.id, s.mesh
             )));
@@ -142,7 +166,7 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
         }
         out.put_u16(s.flags);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn count(n: usize, what: &str) -> Result<u32, WriteError> {
@@ -171,6 +195,9 @@ fn in_object(e: WriteError, object: &str) -> WriteError {
         WriteError::Invalid(s) => WriteError::Invalid(format!("{object}: {s}")),
     }
 }
+
+/// The hint of a count the WAD's 16-bit fields cannot hold.
+const TABLES_FULL: &str = "the WAD's tables cannot hold more";
 
 fn to_u16(v: i64, what: &str, max: u64, hint: &'static str) -> Result<u16, WriteError> {
     u16::try_from(v)
@@ -254,22 +281,47 @@ impl Tables {
         Ok(())
     }
 
+    /// Writes animation `global` of the table (its moveable's first is `first`): its record,
+    /// state changes with their dispatches, commands and keyframes, where `al` places them.
     fn animation(
         &mut self,
         a: &Animation,
-        al: &super::layout::AnimationLayout,
+        al: &AnimationLayout,
         global: i64,
         first: i64,
     ) -> Result<(), WriteError> {
-        let anim_ref = |relative: i32| {
-            to_u16(
-                first + relative as i64,
-                "animation reference",
-                self.animation_count.saturating_sub(1) as u64,
-                "refer to an animation of this object",
-            )
-        };
-        let hint = "the WAD's tables cannot hold more";
+        let record = self.animation_record(a, al, first)?;
+        let at = usize::try_from(global)
+            .map_err(|_| WriteError::LayoutMismatch("negative animation index".into()))?;
+        self.animations.put(at * 40, &record)?;
+        self.state_changes_of(a, al, first)?;
+        let mut words = Vec::new();
+        for c in &a.commands {
+            words.push(c.opcode());
+            words.extend(c.operands());
+        }
+        self.commands
+            .put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
+        self.keyframes_of(a, al)
+    }
+
+    /// The table index of animation `relative` of the moveable whose first is `first`.
+    fn animation_ref(&self, first: i64, relative: i32) -> Result<u16, WriteError> {
+        to_u16(
+            first + relative as i64,
+            "animation reference",
+            self.animation_count.saturating_sub(1) as u64,
+            "refer to an animation of this object",
+        )
+    }
+
+    /// The 40-byte animation record.
+    fn animation_record(
+        &self,
+        a: &Animation,
+        al: &AnimationLayout,
+        first: i64,
+    ) -> Result<Vec<u8>, WriteError> {
         let mut record = Vec::with_capacity(40);
         record.put_u32(al.keyframe_offset);
         record.push(a.frame_duration);
@@ -280,26 +332,32 @@ impl Tables {
         }
         record.put_u16(a.frame_start);
         record.put_u16(a.frame_end);
-        record.put_u16(anim_ref(a.next_animation)?);
+        record.put_u16(self.animation_ref(first, a.next_animation)?);
         record.put_u16(a.next_frame);
         record.put_u16(to_u16(
             a.state_changes.len() as i64,
             "state changes of an animation",
             0xFFFF,
-            hint,
+            TABLES_FULL,
         )?);
         record.put_u16(al.state_changes_index);
         record.put_u16(to_u16(
             a.commands.len() as i64,
             "commands of an animation",
             0xFFFF,
-            hint,
+            TABLES_FULL,
         )?);
         record.put_u16(al.command_offset);
-        let at = usize::try_from(global)
-            .map_err(|_| WriteError::LayoutMismatch("negative animation index".into()))?;
-        self.animations.put(at * 40, &record)?;
+        Ok(record)
+    }
 
+    /// The state change records of `a` and their dispatch records.
+    fn state_changes_of(
+        &mut self,
+        a: &Animation,
+        al: &AnimationLayout,
+        first: i64,
+    ) -> Result<(), WriteError> {
         if al.dispatch_indices.len() != a.state_changes.len() {
             return Err(WriteError::LayoutMismatch(
                 "state changes are not where the layout puts them".into(),
@@ -312,7 +370,7 @@ impl Tables {
                 change.dispatches.len() as i64,
                 "dispatches of a state change",
                 0xFFFF,
-                hint,
+                TABLES_FULL,
             )?);
             r.put_u16(dispatch_index);
             self.state_changes
@@ -321,20 +379,16 @@ impl Tables {
                 let mut r = Vec::with_capacity(8);
                 r.put_u16(dispatch.frame_start);
                 r.put_u16(dispatch.frame_end);
-                r.put_u16(anim_ref(dispatch.next_animation)?);
+                r.put_u16(self.animation_ref(first, dispatch.next_animation)?);
                 r.put_u16(dispatch.next_frame);
                 self.dispatches.put((dispatch_index as usize + d) * 8, &r)?;
             }
         }
+        Ok(())
+    }
 
-        let mut words = Vec::new();
-        for c in &a.commands {
-            words.push(c.opcode());
-            words.extend(c.operands());
-        }
-        self.commands
-            .put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
-
+    /// The keyframes of `a`, each in a record of the layout's keyframe size.
+    fn keyframes_of(&mut self, a: &Animation, al: &AnimationLayout) -> Result<(), WriteError> {
         let size = al.keyframe_size as usize;
         for (k, keyframe) in a.keyframes.iter().enumerate() {
             let words = keyframe_words(keyframe);

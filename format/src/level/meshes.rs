@@ -1,0 +1,265 @@
+//! Level meshes → model meshes, and the samples their polygons use:
+//!
+//! - meshes: one per distinct mesh-pointer offset, in offset order; polygons are the textured
+//!   rectangles, textured triangles, coloured rectangles, coloured triangles, in that order
+//!   (TR4: textured ones only, each with its effects byte as the polygon's attributes);
+//!   object-texture attribute 2 sets [`Attributes::additive`]; lights become
+//!   [`Shading::Shades`];
+//! - samples: made in first-use order while the meshes are read (meshes in mesh-pointer offset
+//!   order, polygons in file order), one per distinct rectangle; a coloured face's sample is its
+//!   colour's cell on the colour page.
+
+use std::collections::HashMap;
+
+use super::bytes::View;
+use super::error::{LevelError, Problem};
+use super::tables::Tables;
+use super::texture::{self, ApproximateMapping, ObjectTexture};
+use crate::catalog::Game;
+use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
+use crate::records::{self, MeshHead, MeshTable};
+
+/// The kind of face a stored polygon is.
+#[derive(Clone, Copy)]
+enum Face {
+    Textured(u16),
+    Coloured(u8),
+}
+
+struct RawPolygon {
+    vertices: [u16; 4],
+    is_quad: bool,
+    face: Face,
+    /// TR4: the low byte of the face's effects word (the WAD's polygon attributes byte).
+    effects: Option<u8>,
+    /// Where its texture word is, for errors.
+    texture_at: usize,
+}
+
+struct RawMesh {
+    sphere: BoundingSphere,
+    vertices: Vec<[i16; 3]>,
+    shading: Shading,
+    polygons: Vec<RawPolygon>,
+    end: usize,
+}
+
+/// Decodes the mesh at byte `start` of the mesh data. A coloured face's colour is the low byte
+/// of its texture word (TR1's 8-bit palette) or the high byte (TR2/TR3's 16-bit palette).
+fn decode_mesh(view: &View, start: usize, game: Game) -> Result<RawMesh, LevelError> {
+    let colour_shift = if game == Game::Tr1 { 0 } else { 8 };
+    let MeshHead {
+        sphere,
+        vertices,
+        shading,
+        end: mut at,
+    } = records::mesh_head(view, start)?;
+    let vertex_count = vertices.len();
+    // TR4 faces carry an effects word; TR3 and TR4 keep a double-sided flag in bit 15 of the
+    // texture word (the WAD has no such flag).
+    let tr4 = game == Game::Tr4;
+    let index_mask = if matches!(game, Game::Tr3 | Game::Tr4) {
+        0x7FFF
+    } else {
+        0xFFFF
+    };
+    let lists: &[(bool, bool)] = if tr4 {
+        &[(true, false), (false, false)]
+    } else {
+        &[(true, false), (false, false), (true, true), (false, true)]
+    };
+    let mut polygons = Vec::new();
+    for &(is_quad, coloured) in lists {
+        let corners = if is_quad { 4 } else { 3 };
+        let size = (corners + 1 + tr4 as usize) * 2;
+        let count = view.i16(at)?.max(0) as usize;
+        at += 2;
+        view.slice(at, count * size)?;
+        polygons.reserve(count);
+        for _ in 0..count {
+            let vertices = records::polygon_vertices(view, at, corners, vertex_count)?;
+            let texture_at = at + corners * 2;
+            let word = view.u16(texture_at)?;
+            let face = if coloured {
+                Face::Coloured((word >> colour_shift) as u8)
+            } else {
+                Face::Textured(word & index_mask)
+            };
+            let effects = if tr4 { Some(view.u8(texture_at + 2)?) } else { None };
+            polygons.push(RawPolygon {
+                vertices,
+                is_quad,
+                face,
+                effects,
+                texture_at,
+            });
+            at += size;
+        }
+    }
+    Ok(RawMesh {
+        sphere,
+        vertices,
+        shading,
+        polygons,
+        end: at,
+    })
+}
+
+/// The model's meshes and what reading them made.
+pub(super) struct LevelMeshes {
+    pub meshes: Vec<Mesh>,
+    /// The mesh index of each mesh pointer.
+    pub mesh_of_pointer: Vec<usize>,
+    pub samples: Vec<Sample>,
+    pub approximate: Vec<ApproximateMapping>,
+    /// Whether a coloured face uses the colour page.
+    pub any_colour: bool,
+}
+
+/// Reads the meshes of `t`, one per distinct pointer offset, in offset order, and makes their
+/// polygons' samples; coloured faces' samples go on page `colour_page`.
+pub(super) fn read_meshes(
+    t: &Tables,
+    object_textures: &[ObjectTexture],
+    colour_page: u16,
+) -> Result<LevelMeshes, LevelError> {
+    let MeshTable {
+        meshes: raw_meshes,
+        offsets,
+        mesh_of_pointer,
+    } = records::mesh_table(&t.objects.mesh_data, &t.objects.pointers, |offset| {
+        let mesh = decode_mesh(&t.objects.mesh_data, offset, t.game)?;
+        let end = mesh.end;
+        Ok((mesh, end))
+    })?;
+
+    // Polygons and their samples, made in first-use order.
+    let mut texturing = Texturing {
+        object_textures,
+        colour_page,
+        samples: Samples::default(),
+        approximate: Vec::new(),
+        any_colour: false,
+    };
+    let mut meshes = Vec::with_capacity(raw_meshes.len());
+    for (m, raw) in raw_meshes.into_iter().enumerate() {
+        let polygons = raw
+            .polygons
+            .iter()
+            .enumerate()
+            .map(|(p, poly)| {
+                texturing.polygon(poly, m, p).map_err(|problem| {
+                    t.objects
+                        .mesh_data
+                        .error(poly.texture_at, problem)
+                        .within(|| format!("mesh {m} (offset {}), polygon {p}", offsets[m]))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        meshes.push(Mesh {
+            sphere: raw.sphere,
+            vertices: raw.vertices,
+            shading: raw.shading,
+            polygons,
+        });
+    }
+    Ok(LevelMeshes {
+        meshes,
+        mesh_of_pointer,
+        samples: texturing.samples.list,
+        approximate: texturing.approximate,
+        any_colour: texturing.any_colour,
+    })
+}
+
+/// Samples made so far, deduplicated by rectangle.
+#[derive(Default)]
+struct Samples {
+    list: Vec<Sample>,
+    index: HashMap<Sample, u16>,
+}
+
+impl Samples {
+    fn get(&mut self, sample: Sample) -> Result<u16, Problem> {
+        if let Some(&i) = self.index.get(&sample) {
+            return Ok(i);
+        }
+        let i = u16::try_from(self.list.len()).map_err(|_| Problem::TooManySamples(self.list.len() + 1))?;
+        self.list.push(sample);
+        self.index.insert(sample, i);
+        Ok(i)
+    }
+}
+
+/// Polygons' textures as WAD samples and arrangements, and what that made so far.
+struct Texturing<'o> {
+    object_textures: &'o [ObjectTexture],
+    colour_page: u16,
+    samples: Samples,
+    approximate: Vec<ApproximateMapping>,
+    any_colour: bool,
+}
+
+impl Texturing<'_> {
+    /// The model polygon of stored polygon `p` of mesh `m`.
+    fn polygon(&mut self, poly: &RawPolygon, m: usize, p: usize) -> Result<Polygon, Problem> {
+        let mut polygon = Polygon {
+            vertices: poly.vertices,
+            is_quad: poly.is_quad,
+            texture: PolygonTexture::default(),
+            attributes: poly.effects.map(Attributes::from_byte).unwrap_or_default(),
+            unused: 0,
+        };
+        match poly.face {
+            Face::Coloured(colour) => {
+                self.any_colour = true;
+                polygon.texture.sample = self
+                    .samples
+                    .get(texture::colour_sample(colour, self.colour_page))?;
+            }
+            Face::Textured(index) => self.textured(&mut polygon, poly, index, (m, p))?,
+        }
+        Ok(polygon)
+    }
+
+    /// Maps `polygon` with object texture `index`: its sample is the texture's rectangle, and its
+    /// vertices are rotated into the WAD's corner arrangement; a mapping no arrangement gives is
+    /// kept as an [`ApproximateMapping`] of polygon `at` (mesh, polygon).
+    fn textured(
+        &mut self,
+        polygon: &mut Polygon,
+        poly: &RawPolygon,
+        index: u16,
+        at: (usize, usize),
+    ) -> Result<(), Problem> {
+        let n = if poly.is_quad { 4 } else { 3 };
+        let o = self
+            .object_textures
+            .get(index as usize)
+            .ok_or(Problem::IndexOutOfRange {
+                what: "object texture",
+                index: index as u64,
+                len: self.object_textures.len() as u64,
+            })?;
+        polygon.attributes.additive |= o.attribute == 2;
+        let points = o.edges(n);
+        let rect = texture::bounds(&points);
+        polygon.texture.sample = self.samples.get(texture::sample_of(rect, o.tile))?;
+        match texture::corner_labels(&points, rect).and_then(|l| texture::arrange(&l)) {
+            Some(a) => {
+                for i in 0..n {
+                    polygon.vertices[i] = poly.vertices[(i + a.shift) % n];
+                }
+                polygon.texture.shape = a.shape;
+                polygon.texture.flipped = a.flipped;
+            }
+            None => self.approximate.push(ApproximateMapping {
+                mesh: at.0,
+                polygon: at.1,
+                object_texture: index,
+                corners: std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
+            }),
+        }
+        Ok(())
+    }
+}
