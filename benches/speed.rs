@@ -8,7 +8,8 @@
 //!
 //! - import: parse (WAD read), glTF, images, YAML (summed over objects, so on two threads they
 //!   add up to more than the wall time), import wall time, write (the files to a temporary
-//!   directory);
+//!   directory), and import → disk: what `wadforge import` does, each object's files written as
+//!   it is made (`import_into`);
 //! - build: load (manifests), glTF read, image decoding, objects (skeleton, geometry, keyframes;
 //!   these three summed over objects), textures, assembly, build wall time, write (WAD to file).
 //!
@@ -56,9 +57,9 @@ fn main() {
     inputs.push(("tr4_shaped fixture", written(&wadforge_fixtures::tr4_shaped())));
     inputs.push(("largest fixture", written(&wadforge_fixtures::largest())));
     println!(
-        "| input | WAD MB | parse | glTF | images | YAML | import | write | out MB | load | glTF read | decode | objects | textures | assembly | build | write |"
+        "| input | WAD MB | parse | glTF | images | YAML | import | write | import → disk | out MB | load | glTF read | decode | objects | textures | assembly | build | write |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, bytes) in &inputs {
         let samples: Vec<Sample> = (0..runs).map(|_| measure(bytes)).collect();
         let median = |f: &dyn Fn(&Sample) -> Duration| {
@@ -68,7 +69,7 @@ fn main() {
         };
         let s = &samples[0];
         println!(
-            "| {name} | {:.2} | {} | {} | {} | {} | **{}** | {} | {:.1} | {} | {} | {} | {} | {} | {} | **{}** | {} |",
+            "| {name} | {:.2} | {} | {} | {} | {} | **{}** | {} | **{}** | {:.1} | {} | {} | {} | {} | {} | {} | **{}** | {} |",
             bytes.len() as f64 / 1e6,
             median(&|s| s.parse),
             median(&|s| s.import.gltf),
@@ -76,6 +77,7 @@ fn main() {
             median(&|s| s.import.yaml),
             median(&|s| s.import_wall),
             median(&|s| s.import_write),
+            median(&|s| s.import_to_disk),
             s.output_bytes as f64 / 1e6,
             median(&|s| s.load),
             median(&|s| s.build.gltf),
@@ -117,6 +119,7 @@ struct Sample {
     import: wadforge_importer::ImportPhases,
     import_wall: Duration,
     import_write: Duration,
+    import_to_disk: Duration,
     output_bytes: usize,
     load: Duration,
     build: wadforge_exporter::BuildPhases,
@@ -140,6 +143,10 @@ fn measure(bytes: &[u8]) -> Sample {
     wadforge_importer::write_directory(&files, dir.path()).expect("write");
     let import_write = t.elapsed();
     drop(files);
+    let streamed = tempfile::tempdir().expect("a temporary directory");
+    let t = Instant::now();
+    wadforge_importer::import_into(&model, &options, streamed.path(), &mut |_, _, _| {}).expect("import");
+    let import_to_disk = t.elapsed();
 
     let t = Instant::now();
     let manifests = wadforge_manifests::load(dir.path()).expect("load");
@@ -156,6 +163,7 @@ fn measure(bytes: &[u8]) -> Sample {
         import,
         import_wall,
         import_write,
+        import_to_disk,
         output_bytes,
         load,
         build: built.phases,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
 use crate::output::prepare_output_dir;
@@ -51,17 +51,16 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     };
     let count = model.moveables.len() + model.statics.len();
     let progress = Progress::new(count as u64, "importing", args.quiet);
-    let files = wadforge_importer::import(model, &options, &mut |done, _, slot| {
+    // Each object's files are written as soon as it is made: memory holds only the objects in hand.
+    let (files, _) = wadforge_importer::import_into(model, &options, args.out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })?;
     progress.finish();
-    wadforge_importer::write_directory(&files, args.out)
-        .with_context(|| format!("cannot write the manifest directory {}", args.out.display()))?;
     if !args.quiet {
         for note in &objects.notes {
             eprintln!("note: {note}");
         }
-        let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+        let bytes: usize = files.iter().map(|f| f.bytes).sum();
         eprintln!(
             "imported {} objects from {} into {} ({} files, {:.1} MB)",
             files

@@ -91,6 +91,28 @@ fn import_refuses_a_non_empty_directory_unless_forced() {
 }
 
 #[test]
+fn a_file_that_cannot_be_written_is_named_and_the_users_file_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = fixture(tmp.path());
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    // A file where import puts its moveables' folder.
+    std::fs::write(out.join("moveables"), "mine").unwrap();
+    let o = wadforge(&["import", "-q", "--force"], &[&input, Path::new("-o"), &out]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let message = stderr(&o);
+    assert!(
+        message.contains("cannot write") && message.contains("moveables") && message.contains(".glb"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(out.join("moveables")).unwrap(), "mine");
+    assert!(
+        !out.join("wadforge.yaml").exists(),
+        "no project file names objects it lacks"
+    );
+}
+
+#[test]
 fn only_imports_the_named_objects() {
     let tmp = tempfile::tempdir().unwrap();
     let input = fixture(tmp.path());

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use wadforge_format::catalog::Game;
 use wadforge_format::Wad;
+use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{ManifestDir, MeshInfo, MeshRef};
 
 use crate::error::{BuildError, Place};
@@ -84,40 +85,6 @@ enum Pending {
     Static(PendingStatic),
 }
 
-/// `make` applied to every object on rayon's threads, results in object order; `progress` is
-/// called on this thread as objects finish.
-fn in_parallel<T: Sync>(
-    objects: &[T],
-    make: impl Fn(&T) -> Result<ObjectBuilt, BuildError> + Sync,
-    progress: &mut dyn FnMut(usize, usize, &str),
-) -> Vec<Result<ObjectBuilt, BuildError>> {
-    use rayon::prelude::*;
-    let total = objects.len();
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
-    let make = &make;
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(move || {
-            objects
-                .par_iter()
-                .map(|o| {
-                    let made = make(o);
-                    if let Ok(made) = &made {
-                        // The receiver lives until the scope ends: a send cannot fail before.
-                        let _ = done_tx.send(made.slot.clone());
-                    }
-                    made
-                })
-                .collect::<Vec<_>>()
-        });
-        for (done, slot) in done_rx.iter().enumerate() {
-            progress(done + 1, total, &slot);
-        }
-        worker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
-}
-
 /// One TR mesh of an object: built from its glTF, or the same as another object's.
 enum MeshSlot {
     /// Index into the build's pending meshes (and so into the built meshes); the object's own
@@ -173,7 +140,12 @@ pub fn build(
     let game = game(&dir.project.game);
     // Objects are independent: each is read and built on its own (in parallel), then merged in
     // directory order, so the result does not depend on the thread count.
-    let made = in_parallel(&dir.objects, |loaded| object::build_object(dir, loaded), progress);
+    let made = in_parallel(
+        &dir.objects,
+        |loaded| object::build_object(dir, loaded),
+        |made| made.as_ref().ok().map(|m| m.slot.clone()),
+        progress,
+    );
     let mut objects = Objects::default();
     let mut phases = BuildPhases::default();
     let mut notes = Vec::new();

@@ -1,6 +1,9 @@
 //! A glTF document under construction: JSON arrays and one binary buffer, written as a GLB or
 //! as `.gltf` + `.bin` + `.png` files.
 
+use std::collections::BTreeMap;
+
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 const ARRAY_BUFFER: u32 = 34962;
@@ -21,6 +24,11 @@ pub enum GltfFormat {
 
 pub(crate) struct Document {
     arrays: Map<String, Value>,
+    // The numerous entries typed (a rigged character has thousands): small, and written with
+    // the same JSON as the values they replace, keys in the same (sorted) order.
+    accessors: Vec<Accessor>,
+    buffer_views: Vec<BufferView>,
+    animations: Vec<AnimationJson>,
     bin: Vec<u8>,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
     images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
@@ -33,6 +41,9 @@ impl Document {
     pub fn new() -> Self {
         Document {
             arrays: Map::new(),
+            accessors: Vec::new(),
+            buffer_views: Vec::new(),
+            animations: Vec::new(),
             bin: Vec::new(),
             images: Vec::new(),
             extras: None,
@@ -61,22 +72,51 @@ impl Document {
         }
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        let mut view = json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() });
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
-        self.push("bufferViews", view)
+        self.buffer_views.push(BufferView {
+            buffer: 0,
+            byte_length: bytes.len(),
+            byte_offset: offset,
+            target,
+        });
+        self.buffer_views.len() - 1
+    }
+
+    fn accessor(&mut self, accessor: Accessor) -> usize {
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
+    /// An animation of `channels`, each `(node, path, sampler input, sampler output)`, LINEAR.
+    pub fn animation(&mut self, name: String, channels: &[(usize, &'static str, usize, usize)]) {
+        self.animations.push(AnimationJson {
+            channels: (0..channels.len())
+                .map(|sampler| Channel {
+                    sampler,
+                    target: Target {
+                        node: channels[sampler].0,
+                        path: channels[sampler].1,
+                    },
+                })
+                .collect(),
+            name,
+            samplers: channels
+                .iter()
+                .map(|&(_, _, input, output)| AnimationSampler {
+                    input,
+                    interpolation: "LINEAR",
+                    output,
+                })
+                .collect(),
+        });
     }
 
     /// A float accessor of `kind` (SCALAR, VEC2, VEC3, VEC4) over `values`, with min and max when
     /// `bounds` (the validator requires them on POSITION and animation inputs).
-    pub fn floats(&mut self, kind: &str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
+    pub fn floats(&mut self, kind: &'static str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
         let width = components(kind);
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.view(&bytes, vertex_data.then_some(ARRAY_BUFFER));
-        let mut accessor = json!({
-            "bufferView": view, "componentType": FLOAT, "count": values.len() / width, "type": kind,
-        });
+        let mut accessor = Accessor::new(view, FLOAT, values.len() / width, kind);
         if bounds && !values.is_empty() {
             let mut min = vec![f32::INFINITY; width];
             let mut max = vec![f32::NEG_INFINITY; width];
@@ -86,10 +126,11 @@ impl Document {
                     max[k] = max[k].max(v);
                 }
             }
-            accessor["min"] = json!(min);
-            accessor["max"] = json!(max);
+            // As JSON numbers of f32 values are written (through f64), so the text is unchanged.
+            accessor.min = Some(min.into_iter().map(f64::from).collect());
+            accessor.max = Some(max.into_iter().map(f64::from).collect());
         }
-        self.push("accessors", accessor)
+        self.accessor(accessor)
     }
 
     /// Triangle indices, in the smallest component type that holds them.
@@ -107,10 +148,7 @@ impl Document {
             )
         };
         let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER));
-        self.push(
-            "accessors",
-            json!({ "bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR" }),
-        )
+        self.accessor(Accessor::new(view, component, indices.len(), "SCALAR"))
     }
 
     /// JOINTS_0: four joint indices per vertex.
@@ -124,20 +162,14 @@ impl Document {
             )
         };
         let view = self.view(&bytes, Some(ARRAY_BUFFER));
-        self.push(
-            "accessors",
-            json!({ "bufferView": view, "componentType": component, "count": joints.len(), "type": "VEC4" }),
-        )
+        self.accessor(Accessor::new(view, component, joints.len(), "VEC4"))
     }
 
     /// Inverse bind matrices (MAT4, column-major).
     pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> usize {
         let bytes: Vec<u8> = matrices.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.view(&bytes, None);
-        self.push(
-            "accessors",
-            json!({ "bufferView": view, "componentType": FLOAT, "count": matrices.len(), "type": "MAT4" }),
-        )
+        self.accessor(Accessor::new(view, FLOAT, matrices.len(), "MAT4"))
     }
 
     /// A PNG image; returns its index in `images`.
@@ -186,7 +218,18 @@ impl Document {
         if let Some(extras) = self.extras {
             root.insert("extras".into(), extras);
         }
-        let json = serde_json::to_vec(&Value::Object(root)).expect("JSON values serialise");
+        let mut entries: BTreeMap<&str, Entry> =
+            root.iter().map(|(k, v)| (k.as_str(), Entry::Value(v))).collect();
+        if !self.accessors.is_empty() {
+            entries.insert("accessors", Entry::Accessors(&self.accessors));
+        }
+        if !self.buffer_views.is_empty() {
+            entries.insert("bufferViews", Entry::BufferViews(&self.buffer_views));
+        }
+        if !self.animations.is_empty() {
+            entries.insert("animations", Entry::Animations(&self.animations));
+        }
+        let json = serde_json::to_vec(&entries).expect("JSON values serialise");
         match format {
             GltfFormat::Glb => {
                 let glb = gltf::binary::Glb {
@@ -209,6 +252,82 @@ impl Document {
         }
         files
     }
+}
+
+/// A top-level entry of the document: a JSON value or a typed list.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry<'a> {
+    Value(&'a Value),
+    Accessors(&'a [Accessor]),
+    BufferViews(&'a [BufferView]),
+    Animations(&'a [AnimationJson]),
+}
+
+// Fields in sorted order, as the JSON objects they stand for were written.
+#[derive(Serialize)]
+struct Accessor {
+    #[serde(rename = "bufferView")]
+    buffer_view: usize,
+    #[serde(rename = "componentType")]
+    component_type: u32,
+    count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<Vec<f64>>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl Accessor {
+    fn new(buffer_view: usize, component_type: u32, count: usize, kind: &'static str) -> Accessor {
+        Accessor {
+            buffer_view,
+            component_type,
+            count,
+            max: None,
+            min: None,
+            kind,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct BufferView {
+    buffer: usize,
+    #[serde(rename = "byteLength")]
+    byte_length: usize,
+    #[serde(rename = "byteOffset")]
+    byte_offset: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct AnimationJson {
+    channels: Vec<Channel>,
+    name: String,
+    samplers: Vec<AnimationSampler>,
+}
+
+#[derive(Serialize)]
+struct Channel {
+    sampler: usize,
+    target: Target,
+}
+
+#[derive(Serialize)]
+struct Target {
+    node: usize,
+    path: &'static str,
+}
+
+#[derive(Serialize)]
+struct AnimationSampler {
+    input: usize,
+    interpolation: &'static str,
+    output: usize,
 }
 
 fn components(kind: &str) -> usize {

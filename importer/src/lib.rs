@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{MeshIndex, Moveable, Wad};
+use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 use document::Document;
@@ -110,6 +111,12 @@ pub struct OutputFile {
 pub enum ImportError {
     #[error("--only names {name}, which is neither the slot name nor the id of an object in this file (it has: {known})")]
     UnknownObject { name: String, known: String },
+    #[error("cannot write {}", path.display())]
+    Write {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// One object to import.
@@ -152,6 +159,47 @@ pub fn import_with_phases(
     options: &ImportOptions,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<(Vec<OutputFile>, ImportPhases), ImportError> {
+    import_each(wad, options, progress, &Ok)
+}
+
+/// A file [`import_into`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenFile {
+    /// Path relative to the directory, `/`-separated.
+    pub path: String,
+    pub bytes: usize,
+}
+
+/// [`import`], each object's files written under `dir` (atomically) as soon as the object is
+/// made, so that only the objects being made are held in memory; the files written, in
+/// [`import`]'s order, and where the time went.
+pub fn import_into(
+    wad: &Wad,
+    options: &ImportOptions,
+    dir: &std::path::Path,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<(Vec<WrittenFile>, ImportPhases), ImportError> {
+    let write = |file: OutputFile| {
+        let path = dir.join(&file.path);
+        match write_atomically(&path, &file.bytes) {
+            Ok(()) => Ok(WrittenFile {
+                path: file.path,
+                bytes: file.bytes.len(),
+            }),
+            Err(source) => Err(ImportError::Write { path, source }),
+        }
+    };
+    import_each(wad, options, progress, &write)
+}
+
+/// Imports `wad`, handing every file to `deliver` on the thread that made it; what `deliver`
+/// returns, in object order (the project file last).
+fn import_each<D: Send>(
+    wad: &Wad,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+    deliver: &(dyn Fn(OutputFile) -> Result<D, ImportError> + Sync),
+) -> Result<(Vec<D>, ImportPhases), ImportError> {
     let game = options.game;
     let moveable_slots: Vec<String> = wad
         .moveables
@@ -168,18 +216,28 @@ pub fn import_with_phases(
 
     // Objects are independent: each is made on its own (in parallel), then their files are
     // listed in object order, so the output does not depend on the thread count.
-    let made = in_parallel(&objects, |object| importer.object_files(object), progress);
+    let made = in_parallel(
+        &objects,
+        |object| {
+            let made = importer.object_files(object);
+            let delivered: Result<Vec<D>, ImportError> = made.files.into_iter().map(deliver).collect();
+            (delivered, made.manifest, made.slot, made.phases)
+        },
+        |(delivered, _, slot, _)| delivered.is_ok().then(|| slot.clone()),
+        progress,
+    );
     let mut files = Vec::new();
     let mut listed = Vec::new();
     let mut phases = ImportPhases::default();
-    for object in made {
-        files.extend(object.files);
-        listed.push(object.manifest);
-        phases.add(&object.phases);
+    for (delivered, manifest, _, object_phases) in made {
+        files.extend(delivered?);
+        listed.push(manifest);
+        phases.add(&object_phases);
     }
     let yaml_started = Instant::now();
-    files.push(project_file(options, listed));
+    let project = project_file(options, listed);
     phases.yaml += yaml_started.elapsed();
+    files.push(deliver(project)?);
     Ok((files, phases))
 }
 
@@ -458,38 +516,6 @@ struct ObjectFiles {
     manifest: String,
     slot: String,
     phases: ImportPhases,
-}
-
-/// `make` applied to every object on rayon's threads, results in object order; `progress` is
-/// called on this thread as objects finish.
-fn in_parallel<T: Sync>(
-    objects: &[T],
-    make: impl Fn(&T) -> ObjectFiles + Sync,
-    progress: &mut dyn FnMut(usize, usize, &str),
-) -> Vec<ObjectFiles> {
-    use rayon::prelude::*;
-    let total = objects.len();
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
-    let make = &make;
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(move || {
-            objects
-                .par_iter()
-                .map(|o| {
-                    let made = make(o);
-                    // The receiver lives until the scope ends: a send cannot fail before.
-                    let _ = done_tx.send(made.slot.clone());
-                    made
-                })
-                .collect::<Vec<_>>()
-        });
-        for (done, slot) in done_rx.iter().enumerate() {
-            progress(done + 1, total, &slot);
-        }
-        worker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
 }
 
 fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {

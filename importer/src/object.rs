@@ -257,12 +257,9 @@ fn push_animation(
     let tick = a.frame_duration.max(1) as f64 / 30.0;
     let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
     let input = doc.floats("SCALAR", &times, true, false);
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    let mut channel = |node: usize, path: &str, output: usize| {
-        channels.push(json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }));
-        samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
-    };
+    let mut channels = Vec::with_capacity(joint_count + 1);
+    let mut channel =
+        |node: usize, path: &'static str, output: usize| channels.push((node, path, input, output));
     let offsets: Vec<f32> = a
         .keyframes
         .iter()
@@ -286,10 +283,7 @@ fn push_animation(
         let output = doc.floats("VEC4", &quaternions, false, false);
         channel(j, "rotation", output);
     }
-    doc.push(
-        "animations",
-        json!({ "name": names.unique(name), "channels": channels, "samplers": samplers }),
-    );
+    doc.animation(names.unique(name), &channels);
 }
 
 /// The glTF of a static: one mesh node, shades as vertex colours.

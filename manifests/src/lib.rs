@@ -22,6 +22,7 @@ mod alias_budget;
 mod emit;
 mod error;
 pub mod load;
+pub mod parallel;
 pub mod schema;
 
 pub use error::{Location, ManifestError};

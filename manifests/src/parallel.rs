@@ -1,0 +1,70 @@
+//! The objects of a manifest directory are independent: import makes them and build reads them
+//! in parallel, and both take the results in directory order, so that what they write does not
+//! depend on the thread count.
+
+use rayon::prelude::*;
+
+/// `make` applied to every object on rayon's threads, the results in object order.
+/// `progress(done, total, slot)` is called on the calling thread as objects finish, with the slot
+/// `finished` names for a result (`None`: a failed object, not counted).
+pub fn in_parallel<T: Sync, R: Send>(
+    objects: &[T],
+    make: impl Fn(&T) -> R + Sync,
+    finished: impl Fn(&R) -> Option<String> + Sync,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<R> {
+    let total = objects.len();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
+    let (make, finished) = (&make, &finished);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            objects
+                .par_iter()
+                .map(|o| {
+                    let made = make(o);
+                    if let Some(slot) = finished(&made) {
+                        // The receiver lives until the scope ends: a send cannot fail before.
+                        let _ = done_tx.send(slot);
+                    }
+                    made
+                })
+                .collect::<Vec<_>>()
+        });
+        for (done, slot) in done_rx.iter().enumerate() {
+            progress(done + 1, total, &slot);
+        }
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_object_order_and_progress_counts_the_finished() {
+        let objects: Vec<u32> = (0..50).collect();
+        let mut reported = Vec::new();
+        let made = in_parallel(
+            &objects,
+            |&n| if n % 10 == 3 { Err(n) } else { Ok(n * 2) },
+            |r| r.as_ref().ok().map(|n| format!("slot {n}")),
+            &mut |done, total, slot| reported.push((done, total, slot.to_string())),
+        );
+        assert_eq!(
+            made,
+            objects
+                .iter()
+                .map(|&n| if n % 10 == 3 { Err(n) } else { Ok(n * 2) })
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(reported.len(), 45);
+        assert_eq!(
+            reported.iter().map(|r| r.0).collect::<Vec<_>>(),
+            (1..=45).collect::<Vec<_>>()
+        );
+        assert!(reported.iter().all(|r| r.1 == 50));
+    }
+}
