@@ -205,24 +205,35 @@ fn check_every_manifest_listed(
 /// The object manifests in the order the project lists them, each validated; no two name the
 /// same kind and id.
 fn load_objects(dir: &Path, project: &Project) -> Result<Vec<LoadedObject>, ManifestError> {
+    use rayon::prelude::*;
+    // Manifests are independent: parsed in parallel, checked and kept in the project's order (so
+    // the first error in that order is the one reported, whatever the thread count).
+    let parsed: Vec<Result<ObjectManifest, ManifestError>> = project
+        .objects
+        .par_iter()
+        .map(|relative| {
+            let path = dir.join(relative);
+            let text = read(&path)?;
+            let manifest: ObjectManifest = if project.wadforge == 1 {
+                parse_format_1(&path, &text)?
+            } else {
+                parse(&path, &text)?
+            };
+            validate_object(dir, &path, &manifest)?;
+            Ok(manifest)
+        })
+        .collect();
     let mut objects = Vec::with_capacity(project.objects.len());
     let mut ids = HashSet::new();
-    for relative in &project.objects {
-        let path = dir.join(relative);
-        let text = read(&path)?;
-        let manifest: ObjectManifest = if project.wadforge == 1 {
-            parse_format_1(&path, &text)?
-        } else {
-            parse(&path, &text)?
-        };
-        validate_object(dir, &path, &manifest)?;
+    for (relative, manifest) in project.objects.iter().zip(parsed) {
+        let manifest = manifest?;
         let (kind, id) = match &manifest {
             ObjectManifest::Moveable(m) => ("moveable", m.id),
             ObjectManifest::Static(s) => ("static", s.id),
         };
         if !ids.insert((kind, id)) {
             return Err(invalid(
-                &path,
+                &dir.join(relative),
                 format!("a second {kind} with id {id}; each id appears once"),
             ));
         }

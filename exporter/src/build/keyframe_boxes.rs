@@ -14,22 +14,28 @@ pub(super) fn with_keyframe_boxes(
     wad: &Wad,
     resolved: &[(&PendingMoveable, Vec<MeshIndex>)],
 ) -> (Vec<Moveable>, usize) {
-    let mut recomputed = 0usize;
-    let mut finished = Vec::with_capacity(resolved.len());
-    for (m, meshes) in resolved {
-        let body_indices = m
-            .dressed_by
-            .map_or_else(|| meshes.clone(), |id| body_of(id, meshes, resolved, wad));
-        let body: Vec<&Mesh> = body_indices.iter().map(|&i| &wad.meshes[i]).collect();
-        let animations = boxed_animations(m, &body, &mut recomputed);
-        finished.push(Moveable {
-            id: m.id,
-            meshes: meshes.clone(),
-            links: m.links.clone(),
-            animations,
-        });
-    }
-    (finished, recomputed)
+    use rayon::prelude::*;
+    // Posing every keyframe is the assembly's largest step; moveables are independent.
+    let finished: Vec<(Moveable, usize)> = resolved
+        .par_iter()
+        .map(|(m, meshes)| {
+            let body_indices = m
+                .dressed_by
+                .map_or_else(|| meshes.clone(), |id| body_of(id, meshes, resolved, wad));
+            let body: Vec<&Mesh> = body_indices.iter().map(|&i| &wad.meshes[i]).collect();
+            let mut recomputed = 0;
+            let animations = boxed_animations(m, &body, &mut recomputed);
+            let moveable = Moveable {
+                id: m.id,
+                meshes: meshes.clone(),
+                links: m.links.clone(),
+                animations,
+            };
+            (moveable, recomputed)
+        })
+        .collect();
+    let recomputed = finished.iter().map(|(_, n)| n).sum();
+    (finished.into_iter().map(|(m, _)| m).collect(), recomputed)
 }
 
 /// The meshes of moveable `id`, the body dressing a skeleton: from the directory, else from
