@@ -218,6 +218,44 @@ fn a_yaml_alias_bomb_in_a_manifest_is_refused_within_the_memory_limit() {
     assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
 }
 
+#[test]
+fn a_manifest_of_a_million_short_values_is_refused_within_the_memory_limit() {
+    // No alias: the YAML reader holds every value of a document before reading it (40 times the
+    // size of `1, 1, …`), so the values are counted first.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let manifest = dir.join("statics/000_PLANT0.yaml");
+    let values = format!("  junk: [{}]\n", ["1"; 1_000_000].join(", "));
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replacen("  id: ", &format!("{values}  id: "), 1)).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(&run, size + values.len() as u64, "too many to read within memory");
+    assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
+}
+
+#[test]
+fn the_largest_manifests_import_writes_build_within_the_limits() {
+    // The TR4-shaped fixture: a 445-animation Lara, the largest manifest there is.
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = tmp.path().join("tr4_shaped.wad");
+    let bytes = wadforge_format::wad::write(&wadforge_fixtures::tr4_shaped(), None).unwrap();
+    std::fs::write(&wad, &bytes).unwrap();
+    let dir = tmp.path().join("dir");
+    let import = measured(&["import", "-q", s(&wad), "-o", s(&dir)]);
+    assert!(import.success, "{}", import.stderr);
+    let build = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(build.success, "{}", build.stderr);
+    for (job, run) in [("import", &import), ("build", &build)] {
+        assert!(
+            run.peak_bytes < memory_limit(bytes.len() as u64),
+            "{job}: peak {} bytes",
+            run.peak_bytes
+        );
+        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+    }
+}
+
 /// `glb` with its (first) PNG's header changed to claim `width`×`height` pixels.
 fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
     let at = glb

@@ -21,6 +21,7 @@
 mod alias_budget;
 mod emit;
 mod error;
+mod event_budget;
 pub mod load;
 pub mod parallel;
 pub mod schema;

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 
 use crate::alias_budget;
 use crate::error::{Location, ManifestError};
+use crate::event_budget;
 use crate::schema::*;
 
 /// A loaded, validated manifest directory.
@@ -39,6 +40,19 @@ impl LoadedObject {
 
 /// Parses YAML text into a schema type; errors carry line and column.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
+    // The reader holds all of a document's events: counted first, streaming (event_budget).
+    let allowed = event_budget::allowed(text);
+    if event_budget::count(text, allowed) > allowed {
+        return Err(ManifestError::Syntax {
+            path: path.to_path_buf(),
+            location: None,
+            message: format!(
+                "more than {allowed} YAML values and collections in {} bytes: too many to read within \
+                 memory (a manifest import writes has far fewer); remove what was added",
+                text.len()
+            ),
+        });
+    }
     // Aliases could expand a small text past any memory: counted first (alias_budget).
     alias_budget::count(
         serde_yaml::Deserializer::from_str(text),
