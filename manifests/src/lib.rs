@@ -18,13 +18,12 @@
 
 #![warn(clippy::too_many_lines)]
 
-mod alias_budget;
 mod emit;
 mod error;
-mod event_budget;
 pub mod load;
 pub mod parallel;
 pub mod schema;
+mod yaml_budget;
 
 pub use error::{Location, ManifestError};
 pub use load::{load, LoadedObject, ManifestDir};

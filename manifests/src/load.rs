@@ -6,10 +6,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use crate::alias_budget;
 use crate::error::{Location, ManifestError};
-use crate::event_budget;
 use crate::schema::*;
+use crate::yaml_budget;
 
 /// A loaded, validated manifest directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,25 +39,28 @@ impl LoadedObject {
 
 /// Parses YAML text into a schema type; errors carry line and column.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
-    // The reader holds all of a document's events: counted first, streaming (event_budget).
-    let allowed = event_budget::allowed(text);
-    if event_budget::count(text, allowed) > allowed {
+    // What reading the text would cost, counted first, streaming (yaml_budget).
+    let refused = match yaml_budget::cost(text) {
+        yaml_budget::Cost::Within => None,
+        yaml_budget::Cost::TooManyEvents => Some(format!(
+            "more than {} YAML values and collections in {} bytes: too many to read within memory (a manifest \
+             import writes has far fewer); remove what was added",
+            yaml_budget::allowed_events(text),
+            text.len()
+        )),
+        yaml_budget::Cost::TooManyValues => Some(
+            "aliases (`*name`) expand this file into more values than it could hold written out; write the \
+             values out instead of repeating anchors"
+                .to_string(),
+        ),
+    };
+    if let Some(message) = refused {
         return Err(ManifestError::Syntax {
             path: path.to_path_buf(),
             location: None,
-            message: format!(
-                "more than {allowed} YAML values and collections in {} bytes: too many to read within \
-                 memory (a manifest import writes has far fewer); remove what was added",
-                text.len()
-            ),
+            message,
         });
     }
-    // Aliases could expand a small text past any memory: counted first (alias_budget).
-    alias_budget::count(
-        serde_yaml::Deserializer::from_str(text),
-        alias_budget::allowed(text),
-    )
-    .map_err(|e| syntax_error(path, e))?;
     // Enums are written as one-key maps (`moveable: …`, `sound: …`), not YAML tags.
     let de = serde_yaml::Deserializer::from_str(text);
     serde_yaml::with::singleton_map_recursive::deserialize(de).map_err(|e| syntax_error(path, e))

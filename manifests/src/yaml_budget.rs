@@ -1,0 +1,223 @@
+//! What a YAML text would cost to read, measured before it is read. Two things can make a small
+//! text take a lot of memory:
+//!
+//! - The reader (serde_norway) loads every event of a document (each scalar, collection start
+//!   and end, alias) before turning it into values: about 120 bytes an event, so a text of short
+//!   values (`[1, 1, 1, …]`) takes 40 times its size. A text may have [`allowed_events`].
+//! - Aliases (`*name`) repeat what their anchor (`&name`) holds, so a few lines of nested aliases
+//!   can stand for billions of values (the "billion laughs"; the reader's own limit of 100 alias
+//!   jumps per event still lets one alias of a large anchor, repeated, grow a document as the
+//!   square of its text). A text may expand to [`allowed_values`], every alias expanded: text
+//!   without aliases never comes near it, as every value takes at least one character.
+//!
+//! Both are counted in one pass of the reader's own parser, streaming, keeping no event: the
+//! size of each anchor as it closes, so an alias adds its anchor's size.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::mem::MaybeUninit;
+
+use unsafe_libyaml_norway as unsafe_yaml;
+
+/// Events any text may have.
+const BASE_EVENTS: u64 = 150_000;
+/// Bytes of text per event allowed on top of [`BASE_EVENTS`].
+const BYTES_PER_EVENT: u64 = 6;
+/// Values any text may expand to.
+const BASE_VALUES: u64 = 10_000;
+/// Values a text may expand to per byte of it, on top of [`BASE_VALUES`].
+const VALUES_PER_BYTE: u64 = 2;
+
+/// The most events `text` may have: the reader's memory stays within about 18 MB plus 20 times
+/// the text's size. The manifests import writes are far below (a 445-animation Lara's has half).
+pub(crate) fn allowed_events(text: &str) -> u64 {
+    BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT
+}
+
+/// The most values `text` may expand to, every alias expanded.
+pub(crate) fn allowed_values(text: &str) -> u64 {
+    BASE_VALUES + VALUES_PER_BYTE * text.len() as u64
+}
+
+/// What counting found: all of the text, or where it stopped past a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cost {
+    /// Within both limits (or a syntax error, which the reader then reports).
+    Within,
+    TooManyEvents,
+    TooManyValues,
+}
+
+/// Counts the events and the expanded values of `text`, stopping at the first limit passed.
+pub(crate) fn cost(text: &str) -> Cost {
+    let mut counter = Counter {
+        events: 0,
+        values: 0,
+        open: Vec::new(),
+        anchors: HashMap::new(),
+    };
+    let (max_events, max_values) = (allowed_events(text), allowed_values(text));
+    let mut cost = Cost::Within;
+    parse(text, |event| {
+        counter.event(event);
+        cost = if counter.events > max_events {
+            Cost::TooManyEvents
+        } else if counter.values > max_values {
+            Cost::TooManyValues
+        } else {
+            return true;
+        };
+        false
+    });
+    cost
+}
+
+/// One event, as far as counting needs it.
+enum Event {
+    /// A scalar, or the start of a sequence or mapping, with its anchor.
+    Value {
+        anchor: Option<Vec<u8>>,
+        collection: bool,
+    },
+    End,
+    Alias(Vec<u8>),
+    Other,
+}
+
+struct Counter {
+    events: u64,
+    values: u64,
+    /// The open collections: the anchor and the values counted before it, for anchored ones.
+    open: Vec<Option<(Vec<u8>, u64)>>,
+    /// The expanded size of each anchor closed so far.
+    anchors: HashMap<Vec<u8>, u64>,
+}
+
+impl Counter {
+    fn event(&mut self, event: Event) {
+        self.events += 1;
+        match event {
+            Event::Value { anchor, collection } => {
+                let before = self.values;
+                self.values += 1;
+                match (collection, anchor) {
+                    (true, anchor) => self.open.push(anchor.map(|a| (a, before))),
+                    (false, Some(anchor)) => {
+                        self.anchors.insert(anchor, 1);
+                    }
+                    (false, None) => {}
+                }
+            }
+            Event::End => {
+                if let Some(Some((anchor, before))) = self.open.pop() {
+                    self.anchors.insert(anchor, self.values - before);
+                }
+            }
+            // An unknown (or still open, recursive) anchor: the reader reports it.
+            Event::Alias(anchor) => self.values += self.anchors.get(&anchor).copied().unwrap_or(1),
+            Event::Other => {}
+        }
+    }
+}
+
+/// Streams the events of `text` to `each` until the end, a syntax error, or `each` says stop.
+fn parse(text: &str, mut each: impl FnMut(Event) -> bool) {
+    // SAFETY: the parser is initialised before use, lives in a box (libyaml keeps pointers into
+    // it, so it must not move), reads `text` only while `text` is borrowed here, and is deleted
+    // once; each event is read according to its type and deleted after.
+    unsafe {
+        let mut parser: Box<MaybeUninit<unsafe_yaml::yaml_parser_t>> = Box::new_uninit();
+        let parser = parser.as_mut_ptr();
+        if unsafe_yaml::yaml_parser_initialize(parser).fail {
+            return;
+        }
+        unsafe_yaml::yaml_parser_set_encoding(parser, unsafe_yaml::YAML_UTF8_ENCODING);
+        unsafe_yaml::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as u64);
+        loop {
+            let mut event = MaybeUninit::<unsafe_yaml::yaml_event_t>::uninit();
+            if unsafe_yaml::yaml_parser_parse(parser, event.as_mut_ptr()).fail {
+                break;
+            }
+            let raw = &*event.as_ptr();
+            let end = raw.type_ == unsafe_yaml::YAML_STREAM_END_EVENT;
+            let anchor = |p: *mut u8| (!p.is_null()).then(|| CStr::from_ptr(p.cast()).to_bytes().to_vec());
+            let counted = match raw.type_ {
+                unsafe_yaml::YAML_SCALAR_EVENT => Event::Value {
+                    anchor: anchor(raw.data.scalar.anchor),
+                    collection: false,
+                },
+                unsafe_yaml::YAML_SEQUENCE_START_EVENT => Event::Value {
+                    anchor: anchor(raw.data.sequence_start.anchor),
+                    collection: true,
+                },
+                unsafe_yaml::YAML_MAPPING_START_EVENT => Event::Value {
+                    anchor: anchor(raw.data.mapping_start.anchor),
+                    collection: true,
+                },
+                unsafe_yaml::YAML_SEQUENCE_END_EVENT | unsafe_yaml::YAML_MAPPING_END_EVENT => Event::End,
+                unsafe_yaml::YAML_ALIAS_EVENT => {
+                    Event::Alias(anchor(raw.data.alias.anchor).unwrap_or_default())
+                }
+                _ => Event::Other,
+            };
+            unsafe_yaml::yaml_event_delete(event.as_mut_ptr());
+            if !each(counted) || end {
+                break;
+            }
+        }
+        unsafe_yaml::yaml_parser_delete(parser);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(text: &str) -> Counter {
+        let mut counter = Counter {
+            events: 0,
+            values: 0,
+            open: Vec::new(),
+            anchors: HashMap::new(),
+        };
+        parse(text, |e| {
+            counter.event(e);
+            true
+        });
+        counter
+    }
+
+    #[test]
+    fn counts_every_event_and_value_of_a_document() {
+        // Stream, document, mapping start, key, sequence start, 3 scalars, sequence end,
+        // mapping end, document end, stream end; values: the mapping, the key, the sequence, 3.
+        let c = counted("a: [1, 2, 3]\n");
+        assert_eq!((c.events, c.values), (12, 6));
+        assert_eq!(counted("a: [1, 2\n").events, 7, "stops at a syntax error");
+        assert_eq!(counted("").events, 2);
+    }
+
+    #[test]
+    fn an_alias_counts_its_anchors_values_nested_aliases_expanded() {
+        // The mapping and its three keys; l0: 1 sequence + 3 scalars = 4; l1: 1 + 3 × 4 = 13;
+        // l2: 1 + 2 × 13 = 27.
+        let c = counted("l0: &a [x, y, z]\nl1: &b [*a, *a, *a]\nl2: [*b, *b]\n");
+        assert_eq!(c.values, 1 + 3 + 4 + 13 + 27);
+        // The mapping, two keys, the anchored scalar, the sequence and its two aliases.
+        assert_eq!(counted("k: &s one\nv: [*s, *s]\n").values, 1 + 2 + 1 + 1 + 2);
+    }
+
+    #[test]
+    fn short_values_and_repeated_anchors_are_refused_and_others_pass() {
+        let dense = format!("a: [{}]\n", ["1"; 400_000].join(", "));
+        assert_eq!(cost(&dense), Cost::TooManyEvents);
+        let sparse = format!("a: [{}]\n", ["123456789"; 100_000].join(", "));
+        assert_eq!(cost(&sparse), Cost::Within);
+        let square = format!(
+            "a: &a [{}]\nb: [{}]\n",
+            ["0"; 3000].join(", "),
+            ["*a"; 3000].join(", ")
+        );
+        assert_eq!(cost(&square), Cost::TooManyValues);
+    }
+}
