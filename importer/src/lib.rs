@@ -379,7 +379,7 @@ impl<'a> Importer<'a> {
         let yaml = format!("{kind}/{stem}.yaml");
         files.push(OutputFile {
             path: yaml.clone(),
-            bytes: manifests::write_yaml(&manifest, &header).into_bytes(),
+            bytes: manifests::write_object_manifest(&manifest, &header).into_bytes(),
         });
         phases.yaml += yaml_started.elapsed();
         phases.gltf += started.elapsed().saturating_sub(phases.images + phases.yaml);

@@ -31,6 +31,15 @@ pub(crate) fn compact(value: &Value) -> Option<String> {
     Some(out)
 }
 
+/// The items of the sequence `value` in block style at `indent`, as [`compact`] writes them in a
+/// sequence under a key at that indent.
+pub(crate) fn sequence(value: &Value, indent: usize) -> Option<String> {
+    let mut out = String::new();
+    matches!(value, Value::Sequence(_)).then_some(())?;
+    block(value, indent, &mut out)?;
+    Some(out)
+}
+
 /// A container in block style at `indent`, one entry a line (or more for nested blocks).
 fn block(value: &Value, indent: usize, out: &mut String) -> Option<()> {
     let pad = " ".repeat(indent);

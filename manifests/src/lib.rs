@@ -32,11 +32,53 @@ pub use schema::*;
 /// YAML text of a manifest, headed by `header` as comment lines: block style for the structure,
 /// short lists and small records on one line (see `emit`).
 pub fn write_yaml<T: serde::Serialize>(value: &T, header: &str) -> String {
-    let tree = serde_yaml::with::singleton_map_recursive::serialize(value, serde_yaml::value::Serializer)
-        .expect("manifest types always serialise");
+    let tree = value_tree(value);
     let body = emit::compact(&tree)
         .unwrap_or_else(|| serde_yaml::to_string(&tree).expect("a YAML value always serialises"));
-    let mut out: String = header.lines().map(|l| format!("# {l}\n")).collect();
-    out.push_str(&body);
-    out
+    commented(header) + &body
+}
+
+/// [`write_yaml`] of an object manifest, with a moveable's animations turned into text one at a
+/// time: the value tree of a 445-animation Lara's would take megabytes. The same text.
+pub fn write_object_manifest(manifest: &ObjectManifest, header: &str) -> String {
+    match manifest {
+        ObjectManifest::Moveable(m) if !m.animations.is_empty() => {
+            animations_one_at_a_time(m, header).unwrap_or_else(|| write_yaml(manifest, header))
+        }
+        _ => write_yaml(manifest, header),
+    }
+}
+
+/// The text of `m` with its animations written one at a time, or `None` where the compact
+/// writer would not write all of it (then [`write_yaml`] writes it whole, as serde_yaml does).
+fn animations_one_at_a_time(m: &MoveableManifest, header: &str) -> Option<String> {
+    let shell = ObjectManifest::Moveable(MoveableManifest {
+        id: m.id,
+        slot: m.slot.clone(),
+        gltf: m.gltf.clone(),
+        dressed_by: m.dressed_by.clone(),
+        bones: m.bones.clone(),
+        animations: Vec::new(),
+    });
+    let shell = emit::compact(&value_tree(&shell))?;
+    // The moveable's keys sit at indent 2 under `moveable:`; a list under a key keeps its indent.
+    const EMPTY: &str = "\n  animations: []\n";
+    let at = shell.find(EMPTY)?;
+    let mut out = commented(header);
+    out.push_str(&shell[..at + 1]);
+    out.push_str("  animations:\n");
+    for animation in &m.animations {
+        out.push_str(&emit::sequence(&value_tree(std::slice::from_ref(animation)), 2)?);
+    }
+    out.push_str(&shell[at + EMPTY.len()..]);
+    Some(out)
+}
+
+fn value_tree<T: serde::Serialize + ?Sized>(value: &T) -> serde_yaml::Value {
+    serde_yaml::with::singleton_map_recursive::serialize(&value, serde_yaml::value::Serializer)
+        .expect("manifest types always serialise")
+}
+
+fn commented(header: &str) -> String {
+    header.lines().map(|l| format!("# {l}\n")).collect()
 }

@@ -102,6 +102,36 @@ fn a_manifest_written_then_parsed_is_the_same() {
 }
 
 #[test]
+fn an_object_manifest_written_one_animation_at_a_time_is_the_same_text() {
+    let dir = valid_dir();
+    let door = load(dir.path()).unwrap().objects[0].manifest.clone();
+    let ObjectManifest::Moveable(m) = &door else {
+        panic!("the door is a moveable")
+    };
+    assert_eq!(m.animations.len(), 1);
+    let variant = |change: &dyn Fn(&mut wadforge_manifests::MoveableManifest)| {
+        let mut m = m.clone();
+        change(&mut m);
+        ObjectManifest::Moveable(m)
+    };
+    let second = |m: &mut wadforge_manifests::MoveableManifest, name: &str| {
+        let mut a = m.animations[0].clone();
+        a.name = name.into();
+        m.animations.push(a);
+    };
+    let two = variant(&|m| second(m, "001_AGAIN"));
+    let none = variant(&|m| m.animations.clear());
+    // A name the compact writer leaves to serde_yaml: the whole text is serde_yaml's then.
+    let multi_line = variant(&|m| second(m, "two\nlines"));
+    for manifest in [&door, &two, &none, &multi_line] {
+        assert_eq!(
+            wadforge_manifests::write_object_manifest(manifest, "door"),
+            write_yaml(manifest, "door")
+        );
+    }
+}
+
+#[test]
 fn short_lists_and_small_records_take_one_line() {
     let dir = valid_dir();
     let loaded = load(dir.path()).unwrap();
