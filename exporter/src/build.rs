@@ -29,7 +29,7 @@ use wadforge_manifests::{ManifestDir, MeshInfo, MeshRef};
 
 use crate::error::{BuildError, Place};
 use crate::geometry::RawMesh;
-use crate::texture::PolygonSamples;
+use crate::texture::{PolygonSamples, SampleStore};
 
 /// How far (TR units) a manifest's keyframe box may sit from the box of the built pose and still
 /// be kept: real files' boxes differ from their poses by a few units, an edit moves them more.
@@ -140,9 +140,10 @@ pub fn build(
     let game = game(&dir.project.game);
     // Objects are independent: each is read and built on its own (in parallel), then merged in
     // directory order, so the result does not depend on the thread count.
+    let store = SampleStore::default();
     let made = in_parallel(
         &dir.objects,
-        |loaded| object::build_object(dir, loaded),
+        |loaded| object::build_object(dir, loaded, &store),
         |made| made.as_ref().ok().map(|m| m.slot.clone()),
         progress,
     );

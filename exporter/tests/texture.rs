@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use wadforge_exporter::texture::{
-    build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, TextureError, TextureStart,
-    Textures,
+    build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, SampleStore, TextureError,
+    TextureStart, Textures,
 };
 use wadforge_format::{Mesh, Page, PolygonTexture, Sample, Wad, PAGE_SIZE};
 use wadforge_packer::corners::{effective_shape, polygon_corners, TexelPoint};
@@ -139,6 +139,7 @@ fn noisy_uvs_come_back_exactly() {
 /// [`build_textures`] of `polygons`, cut from one image at a time and appended in order.
 fn cut_image_by_image(images: &[RgbaImage], polygons: &[PolygonUvs], start: TextureStart) -> Textures {
     let mut all = PolygonSamples::default();
+    let store = SampleStore::default();
     let mut rest = polygons;
     while let Some(first) = rest.first() {
         let n = rest.iter().take_while(|p| p.image == first.image).count();
@@ -149,7 +150,7 @@ fn cut_image_by_image(images: &[RgbaImage], polygons: &[PolygonUvs], start: Text
                 ..p.clone()
             })
             .collect();
-        all.append(PolygonSamples::cut(std::slice::from_ref(&images[first.image]), &own).unwrap());
+        all.append(PolygonSamples::cut(std::slice::from_ref(&images[first.image]), &own, &store).unwrap());
         rest = &rest[n..];
     }
     textures_from(all, start).unwrap()

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::error::BuildError;
 use crate::input::{self, Scene};
-use crate::texture::RgbaImage;
+use crate::texture::{RgbaImage, SampleStore};
 
 /// What building one object collects besides its moveable or static; mesh and image numbers
 /// are the object's own.
@@ -43,7 +43,11 @@ impl ObjectWork<'_> {
 }
 
 /// Reads and builds one object of `dir`: a moveable or a static.
-pub(super) fn build_object(dir: &ManifestDir, object: &LoadedObject) -> Result<ObjectBuilt, BuildError> {
+pub(super) fn build_object(
+    dir: &ManifestDir,
+    object: &LoadedObject,
+    store: &SampleStore,
+) -> Result<ObjectBuilt, BuildError> {
     let started = Instant::now();
     let mut work = ObjectWork {
         dir,
@@ -69,7 +73,7 @@ pub(super) fn build_object(dir: &ManifestDir, object: &LoadedObject) -> Result<O
     phases.objects = started.elapsed().saturating_sub(phases.gltf + phases.images);
     // The object's images are needed only for its samples: cut now, they go with this object.
     let cutting = Instant::now();
-    let samples = textures::cut_samples(&dir.root, &work.meshes, &work.images)?;
+    let samples = textures::cut_samples(&dir.root, &work.meshes, &work.images, store)?;
     phases.textures = cutting.elapsed();
     Ok(ObjectBuilt {
         pending,

@@ -9,7 +9,7 @@ use wadforge_format::Wad;
 use super::PendingMesh;
 use crate::error::BuildError;
 use crate::texture::{
-    textures_from, PolygonSamples, PolygonUvs, RgbaImage, TextureError, TextureStart, Textures,
+    textures_from, PolygonSamples, PolygonUvs, RgbaImage, SampleStore, TextureError, TextureStart, Textures,
 };
 
 /// The samples of one object's `meshes` (polygons in mesh order) cut from its `images`; `root`
@@ -18,6 +18,7 @@ pub(super) fn cut_samples(
     root: &Path,
     meshes: &[PendingMesh],
     images: &[RgbaImage],
+    store: &SampleStore,
 ) -> Result<PolygonSamples, BuildError> {
     let polygons: Vec<PolygonUvs> = meshes
         .iter()
@@ -28,7 +29,7 @@ pub(super) fn cut_samples(
             is_quad: p.corners.len() == 4,
         })
         .collect();
-    PolygonSamples::cut(images, &polygons).map_err(|e| placed(&e, root, meshes))
+    PolygonSamples::cut(images, &polygons, store).map_err(|e| placed(&e, root, meshes))
 }
 
 /// The samples, pages and polygon textures of every object's `samples` (the polygons of

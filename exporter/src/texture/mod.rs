@@ -51,6 +51,7 @@ mod exact;
 mod resample;
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use wadforge_format::PAGE_SIZE;
 use wadforge_format::{Page, PolygonTexture, Sample, Wad};
@@ -223,7 +224,9 @@ impl TextureError {
 struct Unique {
     width: u32,
     height: u32,
-    texels: Vec<u8>,
+    texels: Arc<[u8]>,
+    /// Of the size and texels (see [`SampleStore`]).
+    hash: u64,
     first_polygon: usize,
     by_triangle: bool,
     by_flipped_quad: bool,
@@ -235,7 +238,10 @@ pub fn build_textures(
     polygons: &[PolygonUvs],
     start: TextureStart,
 ) -> Result<Textures, TextureError> {
-    textures_from(PolygonSamples::cut(images, polygons)?, start)
+    textures_from(
+        PolygonSamples::cut(images, polygons, &SampleStore::default())?,
+        start,
+    )
 }
 
 /// Numbers and packs samples already cut (see [`PolygonSamples`]); the result is
@@ -284,10 +290,44 @@ struct SampleUse {
     is_quad: bool,
 }
 
+/// The distinct samples' texels of a whole build, each kept once however many objects cut it
+/// (objects are cut in parallel, and all their samples wait to be numbered together).
+#[derive(Default)]
+pub struct SampleStore {
+    texels: Mutex<HashMap<u64, Vec<Arc<[u8]>>>>,
+}
+
+impl SampleStore {
+    /// The stored texels equal to `texels` (of a sample of that size, whose hash is `hash`),
+    /// stored now if new.
+    fn keep(&self, hash: u64, texels: Vec<u8>) -> Arc<[u8]> {
+        let mut stored = self.texels.lock().unwrap_or_else(|e| e.into_inner());
+        let same = stored.entry(hash).or_default();
+        if let Some(known) = same.iter().find(|known| ***known == *texels) {
+            return Arc::clone(known);
+        }
+        let kept: Arc<[u8]> = texels.into();
+        same.push(Arc::clone(&kept));
+        kept
+    }
+}
+
+/// The hash of a sample's size and texels.
+fn sample_hash(width: u32, height: u32, texels: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (width, height, texels).hash(&mut hasher);
+    hasher.finish()
+}
+
 impl PolygonSamples {
-    /// The samples of `polygons`, each cut from its image (`images[polygon.image]`); errors name
-    /// the polygon by its index in `polygons`.
-    pub fn cut(images: &[RgbaImage], polygons: &[PolygonUvs]) -> Result<PolygonSamples, TextureError> {
+    /// The samples of `polygons`, each cut from its image (`images[polygon.image]`), their
+    /// texels kept in `store`; errors name the polygon by its index in `polygons`.
+    pub fn cut(
+        images: &[RgbaImage],
+        polygons: &[PolygonUvs],
+        store: &SampleStore,
+    ) -> Result<PolygonSamples, TextureError> {
         let mut samples = PolygonSamples::default();
         samples.uses.reserve(polygons.len());
         for (index, polygon) in polygons.iter().enumerate() {
@@ -295,7 +335,11 @@ impl PolygonSamples {
             let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
                 .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
             let texels = std::mem::take(&mut cut.texels);
-            let unique = samples.distinct(cut.width, cut.height, texels, index);
+            let hash = sample_hash(cut.width, cut.height, &texels);
+            let unique = match samples.find(cut.width, cut.height, &texels, hash) {
+                Some(u) => u,
+                None => samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index),
+            };
             samples.used(unique, cut, polygon.is_quad);
         }
         Ok(samples)
@@ -308,36 +352,44 @@ impl PolygonSamples {
         let renumbered: Vec<usize> = other
             .uniques
             .into_iter()
-            .map(|u| self.distinct(u.width, u.height, u.texels, first_polygon + u.first_polygon))
+            .map(|u| match self.find(u.width, u.height, &u.texels, u.hash) {
+                Some(known) => known,
+                None => self.add(
+                    u.width,
+                    u.height,
+                    u.texels,
+                    u.hash,
+                    first_polygon + u.first_polygon,
+                ),
+            })
             .collect();
         for u in other.uses {
             self.used(renumbered[u.unique], u.cut, u.is_quad);
         }
     }
 
-    /// The distinct sample of these texels, added (first used by `polygon`) if new.
-    fn distinct(&mut self, width: u32, height: u32, texels: Vec<u8>, polygon: usize) -> usize {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (width, height, &texels).hash(&mut hasher);
-        let candidates = self.by_hash.entry(hasher.finish()).or_default();
-        let uniques = &mut self.uniques;
-        if let Some(&u) = candidates.iter().find(|&&u| {
-            let known = &uniques[u];
-            known.width == width && known.height == height && known.texels == texels
-        }) {
-            return u;
-        }
-        uniques.push(Unique {
+    /// The distinct sample of these texels, if there is one.
+    fn find(&self, width: u32, height: u32, texels: &[u8], hash: u64) -> Option<usize> {
+        let candidates = self.by_hash.get(&hash)?;
+        candidates.iter().copied().find(|&u| {
+            let known = &self.uniques[u];
+            known.width == width && known.height == height && *known.texels == *texels
+        })
+    }
+
+    /// Adds a distinct sample, first used by `polygon`.
+    fn add(&mut self, width: u32, height: u32, texels: Arc<[u8]>, hash: u64, polygon: usize) -> usize {
+        self.uniques.push(Unique {
             width,
             height,
             texels,
+            hash,
             first_polygon: polygon,
             by_triangle: false,
             by_flipped_quad: false,
         });
-        candidates.push(uniques.len() - 1);
-        uniques.len() - 1
+        self.by_hash.entry(hash).or_default().push(self.uniques.len() - 1);
+        self.uniques.len() - 1
     }
 
     fn used(&mut self, unique: usize, cut: Cut, is_quad: bool) {
@@ -505,7 +557,7 @@ fn reused_samples(uniques: &[Unique], wad: Option<&Wad>) -> Vec<Option<usize>> {
     uniques
         .iter()
         .map(|u| {
-            let &index = existing.get(&(u.width, u.height, u.texels.clone()))?;
+            let &index = existing.get(&(u.width, u.height, u.texels.to_vec()))?;
             let fits = (!u.by_triangle || index < TRIANGLE_SAMPLES)
                 && (!u.by_flipped_quad || (1..=QUAD_SAMPLES).contains(&index))
                 && index < QUAD_SAMPLES;
