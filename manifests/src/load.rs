@@ -39,28 +39,90 @@ impl LoadedObject {
 
 /// Parses YAML text into a schema type; errors carry line and column.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
-    // What reading the text would cost, counted first, streaming (yaml_budget).
-    let refused = match yaml_budget::cost(text) {
-        yaml_budget::Cost::Within => None,
-        yaml_budget::Cost::TooManyEvents => Some(format!(
+    check_cost(path, text)?;
+    parse_within_budget(path, text)
+}
+
+/// [`parse`] of an object manifest. A moveable's animations, as import writes them (items of
+/// `  animations:`, its last key), are read one at a time and in parallel: the YAML reader holds
+/// every event of what it reads (a 445-animation Lara's whole manifest would be some 16 MB). Any
+/// other layout, and any error, is read whole, so errors keep their lines.
+pub fn parse_object(path: &Path, text: &str) -> Result<ObjectManifest, ManifestError> {
+    check_cost(path, text)?;
+    split_animations(text)
+        .and_then(|(shell, items)| parse_in_parts(path, &shell, &items))
+        .map_or_else(|| parse_within_budget(path, text), Ok)
+}
+
+/// The manifest without its animations (`animations: []`), and each animation item's text
+/// (`- name: …`, one indent level less), when the animations are written as import writes them.
+fn split_animations(text: &str) -> Option<(String, Vec<String>)> {
+    const KEY: &str = "  animations:\n";
+    let start = if text.starts_with(KEY) {
+        0
+    } else {
+        text.find(&format!("\n{KEY}"))? + 1
+    };
+    let (head, rest) = (&text[..start], &text[start + KEY.len()..]);
+    let mut items: Vec<String> = Vec::new();
+    let mut consumed = 0;
+    for line in rest.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            // Blank and comment lines belong to the item they are in.
+        } else if let Some(item) = line.strip_prefix("  - ") {
+            items.push(format!("- {item}"));
+            consumed += line.len();
+            continue;
+        } else if !line.starts_with("    ") {
+            break; // The end of the list: a key or a document marker.
+        }
+        items
+            .last_mut()?
+            .push_str(line.strip_prefix("  ").unwrap_or(line));
+        consumed += line.len();
+    }
+    let shell = format!("{head}  animations: []\n{}", &rest[consumed..]);
+    (!items.is_empty()).then_some((shell, items))
+}
+
+/// The moveable of `shell` with the animations of `items`, or `None` where a part does not read
+/// on its own (an alias across parts, an error: the whole text is read instead).
+fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectManifest> {
+    use rayon::prelude::*;
+    let ObjectManifest::Moveable(mut moveable) = parse_within_budget(path, shell).ok()? else {
+        return None;
+    };
+    let animations: Option<Vec<Vec<AnimationManifest>>> = items
+        .par_iter()
+        .map(|item| parse_within_budget(path, item).ok())
+        .collect();
+    moveable.animations = animations?.into_iter().flatten().collect();
+    Some(ObjectManifest::Moveable(moveable))
+}
+
+/// Refuses a text whose reading would cost more than its size allows (see `yaml_budget`).
+fn check_cost(path: &Path, text: &str) -> Result<(), ManifestError> {
+    let message = match yaml_budget::cost(text) {
+        yaml_budget::Cost::Within => return Ok(()),
+        yaml_budget::Cost::TooManyEvents => format!(
             "more than {} YAML values and collections in {} bytes: too many to read within memory (a manifest \
              import writes has far fewer); remove what was added",
             yaml_budget::allowed_events(text),
             text.len()
-        )),
-        yaml_budget::Cost::TooManyValues => Some(
-            "aliases (`*name`) expand this file into more values than it could hold written out; write the \
-             values out instead of repeating anchors"
-                .to_string(),
         ),
+        yaml_budget::Cost::TooManyValues => "aliases (`*name`) expand this file into more values than it could \
+                                             hold written out; write the values out instead of repeating anchors"
+            .to_string(),
     };
-    if let Some(message) = refused {
-        return Err(ManifestError::Syntax {
-            path: path.to_path_buf(),
-            location: None,
-            message,
-        });
-    }
+    Err(ManifestError::Syntax {
+        path: path.to_path_buf(),
+        location: None,
+        message,
+    })
+}
+
+fn parse_within_budget<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
     // Enums are written as one-key maps (`moveable: …`, `sound: …`), not YAML tags.
     let de = serde_yaml::Deserializer::from_str(text);
     serde_yaml::with::singleton_map_recursive::deserialize(de).map_err(|e| syntax_error(path, e))
@@ -233,7 +295,7 @@ fn load_objects(dir: &Path, project: &Project) -> Result<Vec<LoadedObject>, Mani
             let manifest: ObjectManifest = if project.wadforge == 1 {
                 parse_format_1(&path, &text)?
             } else {
-                parse(&path, &text)?
+                parse_object(&path, &text)?
             };
             validate_object(dir, &path, &manifest)?;
             Ok(manifest)

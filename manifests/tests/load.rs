@@ -132,6 +132,51 @@ fn an_object_manifest_written_one_animation_at_a_time_is_the_same_text() {
 }
 
 #[test]
+fn a_moveable_read_one_animation_at_a_time_is_the_one_read_whole() {
+    let dir = valid_dir();
+    let door = load(dir.path()).unwrap().objects[0].manifest.clone();
+    let ObjectManifest::Moveable(m) = &door else {
+        panic!("the door is a moveable")
+    };
+    let mut three = m.clone();
+    for name in ["001_OPENING", "002_OPEN"] {
+        let mut a = m.animations[0].clone();
+        a.name = name.into();
+        three.animations.push(a);
+    }
+    let text = wadforge_manifests::write_object_manifest(&ObjectManifest::Moveable(three), "door");
+    let path = Path::new("door.yaml");
+    let whole: ObjectManifest = load::parse(path, &text).unwrap();
+    assert_eq!(load::parse_object(path, &text).unwrap(), whole);
+    let ObjectManifest::Moveable(read) = &whole else {
+        unreachable!()
+    };
+    assert_eq!(read.animations.len(), 3);
+    // An anchor in the bones used by an animation: the parts do not read alone; the whole does.
+    let anchored = text.replacen("  - name: ", "  - name: &first_bone ", 1).replacen(
+        "- name: 001_OPENING",
+        "- name: *first_bone",
+        1,
+    );
+    assert_ne!(anchored, text);
+    assert_eq!(
+        load::parse_object(path, &anchored).unwrap(),
+        load::parse::<ObjectManifest>(path, &anchored).unwrap()
+    );
+    // An error in the last animation is told at its line of the whole file.
+    let broken = text.replacen("- name: 002_OPEN\n", "- name: 002_OPEN\n    bogus: 1\n", 1);
+    assert_ne!(broken, text);
+    let whole_error = load::parse::<ObjectManifest>(path, &broken)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        load::parse_object(path, &broken).unwrap_err().to_string(),
+        whole_error
+    );
+    assert!(whole_error.contains("bogus"), "{whole_error}");
+}
+
+#[test]
 fn short_lists_and_small_records_take_one_line() {
     let dir = valid_dir();
     let loaded = load(dir.path()).unwrap();
