@@ -4,8 +4,9 @@
 //! The stages, in the order [`build`] runs them (the README's "What build does"):
 //! - per object, on its own and in parallel ([`object`]): a moveable's skeleton, geometry and
 //!   animations with their keyframes ([`moveable`]; a dressed skeleton's meshes in [`dressing`]),
-//!   a static's mesh ([`static_object`]); then merged in directory order;
-//! - the textures of every polygon at once ([`textures`]);
+//!   a static's mesh ([`static_object`]), and its polygons' samples cut from its images (which
+//!   then go; [`textures::cut_samples`]); then merged in directory order;
+//! - the samples of every polygon numbered and packed at once ([`textures`]);
 //! - the assembly ([`assembly`]): the meshes with their textures, spheres and lighting
 //!   ([`meshes`]), shared meshes resolved ([`shared_meshes`]), keyframe boxes
 //!   ([`keyframe_boxes`]), the objects put into the model.
