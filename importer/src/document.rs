@@ -89,13 +89,12 @@ impl Document {
     /// An animation of `channels`, each `(node, path, sampler input, sampler output)`, LINEAR.
     pub fn animation(&mut self, name: String, channels: &[(usize, &'static str, usize, usize)]) {
         self.animations.push(AnimationJson {
-            channels: (0..channels.len())
-                .map(|sampler| Channel {
+            channels: channels
+                .iter()
+                .enumerate()
+                .map(|(sampler, &(node, path, _, _))| Channel {
                     sampler,
-                    target: Target {
-                        node: channels[sampler].0,
-                        path: channels[sampler].1,
-                    },
+                    target: Target { node, path },
                 })
                 .collect(),
             name,

@@ -446,3 +446,50 @@ fn validate_object(dir: &Path, path: &Path, manifest: &ObjectManifest) -> Result
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A moveable in the layout import writes: sequences at their key's indent, animations last.
+    const WRITTEN: &str = "# header
+moveable:
+  id: 300
+  slot: DOOR_TYPE1
+  gltf: door.glb
+  bones:
+  - name: mesh_00
+    sphere: {center: [0, -512, 0], radius: 600}
+    lighting: normals
+  animations:
+  - name: 000_CLOSED
+    state: {id: 0}
+    frame_duration: 1
+    frames: 1
+    speed: 0
+    acceleration: 0
+    next: {animation: 001_OPEN, frame: 0}
+  # a comment between items
+  - name: 001_OPEN
+    state: {id: 1}
+    frame_duration: 1
+    frames: 1
+    speed: 0
+    acceleration: 0
+    next: {animation: 000_CLOSED, frame: 0}
+";
+
+    #[test]
+    fn the_layout_import_writes_is_read_in_parts_as_the_whole_is_read() {
+        let path = Path::new("door.yaml");
+        let (shell, items) = split_animations(WRITTEN).expect("import's layout splits");
+        assert_eq!(items.len(), 2);
+        assert!(items.iter().all(|item| item.starts_with("- name: ")), "{items:?}");
+        assert!(shell.ends_with("  animations: []\n"), "{shell}");
+        let whole: ObjectManifest = parse(path, WRITTEN).unwrap();
+        assert_eq!(parse_in_parts(path, &shell, &items), Some(whole.clone()));
+        assert_eq!(parse_object(path, WRITTEN).unwrap(), whole);
+        // Another layout (flow style) does not split; it is read whole.
+        assert!(split_animations("moveable: {id: 1, animations: []}\n").is_none());
+    }
+}

@@ -50,12 +50,7 @@ pub(crate) enum Cost {
 
 /// Counts the events and the expanded values of `text`, stopping at the first limit passed.
 pub(crate) fn cost(text: &str) -> Cost {
-    let mut counter = Counter {
-        events: 0,
-        values: 0,
-        open: Vec::new(),
-        anchors: HashMap::new(),
-    };
+    let mut counter = Counter::default();
     let (max_events, max_values) = (allowed_events(text), allowed_values(text));
     let mut cost = Cost::Within;
     parse(text, |event| {
@@ -84,6 +79,7 @@ enum Event {
     Other,
 }
 
+#[derive(Default)]
 struct Counter {
     events: u64,
     values: u64,
@@ -174,12 +170,7 @@ mod tests {
     use super::*;
 
     fn counted(text: &str) -> Counter {
-        let mut counter = Counter {
-            events: 0,
-            values: 0,
-            open: Vec::new(),
-            anchors: HashMap::new(),
-        };
+        let mut counter = Counter::default();
         parse(text, |e| {
             counter.event(e);
             true
