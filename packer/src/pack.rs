@@ -12,7 +12,9 @@
 //! index, and the skyline packer has no randomness (its hash maps only store the result, which is
 //! read back key by key).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use texture_packer::texture::{Pixel, Texture};
 use texture_packer::{MultiTexturePacker, TexturePackerConfig};
@@ -82,21 +84,23 @@ impl<'a> SampleImage<'a> {
         }
     }
 
-    /// The texels a page stores for this image, row by row.
-    fn page_texels(&self) -> Vec<[u8; 3]> {
+    /// The texels a page stores for this image, 3 bytes each, row by row (RGB ones as they are,
+    /// not copied).
+    fn page_texels(&self) -> Cow<'a, [u8]> {
         match self.format {
-            PixelFormat::Rgb => self.pixels.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
-            PixelFormat::Rgba => self
-                .pixels
-                .chunks_exact(4)
-                .map(|c| {
-                    if c[3] < ALPHA_CUTOFF {
-                        MAGENTA
-                    } else {
-                        [c[0], c[1], c[2]]
-                    }
-                })
-                .collect(),
+            PixelFormat::Rgb => Cow::Borrowed(self.pixels),
+            PixelFormat::Rgba => Cow::Owned(
+                self.pixels
+                    .chunks_exact(4)
+                    .flat_map(|c| {
+                        if c[3] < ALPHA_CUTOFF {
+                            MAGENTA
+                        } else {
+                            [c[0], c[1], c[2]]
+                        }
+                    })
+                    .collect(),
+            ),
         }
     }
 }
@@ -168,10 +172,11 @@ fn check(index: usize, image: &SampleImage) -> Result<(), PackError> {
 }
 
 /// A distinct sample: its size, stored texels, and the first input holding it.
-struct Unique {
+struct Unique<'a> {
     width: u32,
     height: u32,
-    texels: Vec<[u8; 3]>,
+    /// 3 bytes a texel.
+    texels: Cow<'a, [u8]>,
     first: usize,
 }
 
@@ -179,22 +184,29 @@ struct Unique {
 pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
     // 1. Stored texels, deduplicated; `of_input[i]` is input i's distinct sample.
     let mut uniques: Vec<Unique> = Vec::new();
-    // Keyed by the texels' bytes: hashing one byte slice is far faster than a slice of arrays.
-    let mut seen: HashMap<(u32, u32, Vec<u8>), usize> = HashMap::new();
+    // Distinct samples by a hash of their size and texels (the texels are not copied into a key:
+    // they are most of a build's memory at this point).
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    let hasher = std::hash::RandomState::new();
     let mut of_input = Vec::with_capacity(samples.len());
     for (index, image) in samples.iter().enumerate() {
         check(index, image)?;
         let texels = image.page_texels();
-        let key = (image.width, image.height, texels.as_flattened().to_vec());
-        let next = uniques.len();
-        let unique = *seen.entry(key).or_insert_with(|| {
+        let hash = hasher.hash_one((image.width, image.height, &*texels));
+        let same = seen.entry(hash).or_default();
+        let known = same.iter().copied().find(|&u| {
+            let u: &Unique = &uniques[u];
+            (u.width, u.height) == (image.width, image.height) && u.texels == texels
+        });
+        let unique = known.unwrap_or_else(|| {
             uniques.push(Unique {
                 width: image.width,
                 height: image.height,
                 texels,
                 first: index,
             });
-            next
+            same.push(uniques.len() - 1);
+            uniques.len() - 1
         });
         of_input.push(unique);
     }
@@ -218,9 +230,9 @@ pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
     // 3. Texels.
     let mut pages = vec![Page::filled(MAGENTA); page_count];
     for (unique, &(page, x, y)) in uniques.iter().zip(&spots) {
-        for (row, line) in unique.texels.chunks_exact(unique.width as usize).enumerate() {
-            for (col, &rgb) in line.iter().enumerate() {
-                pages[page].set_texel(x as usize + col, y as usize + row, rgb);
+        for (row, line) in unique.texels.chunks_exact(3 * unique.width as usize).enumerate() {
+            for (col, rgb) in line.chunks_exact(3).enumerate() {
+                pages[page].set_texel(x as usize + col, y as usize + row, [rgb[0], rgb[1], rgb[2]]);
             }
         }
     }
