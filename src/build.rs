@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use wadforge_format::{wad, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
-use crate::output::write_atomically;
+use crate::output::{write_atomically, write_wad_atomically};
 use crate::progress::Progress;
 
 pub struct BuildArgs<'a> {
@@ -48,8 +48,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     })?;
     progress.finish();
     // Everything is validated and built before anything is written.
-    let bytes = wad::write(&built.wad, None).context("the built model cannot be written as a WAD")?;
-    write_atomically(args.out, &bytes)?;
+    let encoded = wad::encode(&built.wad, None).context("the built model cannot be written as a WAD")?;
+    write_wad_atomically(args.out, &encoded)?;
     let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
     write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
     if let Some(base) = args.base {
@@ -69,7 +69,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
             built.wad.statics.len(),
             built.wad.pages.len(),
             built.wad.samples.len(),
-            bytes.len()
+            encoded.size()
         );
     }
     Ok(())

@@ -6,11 +6,12 @@ use anyhow::{bail, Context};
 use wadforge_edit::sounds::SoundTable;
 use wadforge_edit::Input;
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::{wad, Wad};
+use wadforge_format::wad::{self, EncodedWad};
+use wadforge_format::Wad;
 
 use crate::build::{copy_companions, same_file};
 use crate::input::{self, Objects};
-use crate::output::write_atomically;
+use crate::output::{write_atomically, write_wad_atomically};
 
 pub struct CopyArgs<'a> {
     pub src: &'a Path,
@@ -36,8 +37,8 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
         .transpose()?;
     let copied = wadforge_edit::copy(&edit_input(&src), &selection, &edit_input(&dest), as_id)?;
     // Everything is checked and assembled before anything is written.
-    let bytes = wad::write(&copied.wad, None).context("the result cannot be written as a WAD")?;
-    write_outputs(args.out, &copied.wad, &bytes, args.dest)?;
+    let encoded = wad::encode(&copied.wad, None).context("the result cannot be written as a WAD")?;
+    write_outputs(args.out, &copied.wad, &encoded, args.dest)?;
     if args.quiet {
         return Ok(());
     }
@@ -70,7 +71,7 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
         copied.wad.statics.len(),
         copied.wad.pages.len(),
         copied.wad.samples.len(),
-        bytes.len()
+        encoded.size()
     );
     Ok(())
 }
@@ -87,8 +88,8 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
     let objects = read_wad(args.wad)?;
     let selection = wadforge_edit::select(&objects.model, objects.game, &args.only)?;
     let removed = wadforge_edit::remove(&edit_input(&objects), &selection)?;
-    let bytes = wad::write(&removed.wad, None).context("the result cannot be written as a WAD")?;
-    write_outputs(args.out, &removed.wad, &bytes, args.wad)?;
+    let encoded = wad::encode(&removed.wad, None).context("the result cannot be written as a WAD")?;
+    write_outputs(args.out, &removed.wad, &encoded, args.wad)?;
     if args.quiet {
         return Ok(());
     }
@@ -116,7 +117,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
         removed.wad.statics.len(),
         removed.wad.pages.len(),
         removed.wad.samples.len(),
-        bytes.len()
+        encoded.size()
     );
     Ok(())
 }
@@ -143,8 +144,8 @@ fn edit_input(o: &Objects) -> Input<'_> {
 }
 
 /// OUT, OUT.was with the slot names, and the destination's sprite and sound files beside OUT.
-fn write_outputs(out: &Path, model: &Wad, bytes: &[u8], base: &Path) -> anyhow::Result<()> {
-    write_atomically(out, bytes)?;
+fn write_outputs(out: &Path, model: &Wad, encoded: &EncodedWad, base: &Path) -> anyhow::Result<()> {
+    write_wad_atomically(out, encoded)?;
     let was: String = model
         .moveables
         .iter()
@@ -274,8 +275,8 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         }
         let mut model = objects.model.clone();
         let fixed = wadforge_edit::check::fix(&mut model, objects.game);
-        let bytes = wad::write(&model, None).context("the repaired model cannot be written as a WAD")?;
-        write_outputs(out, &model, &bytes, args.file)?;
+        let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
+        write_outputs(out, &model, &encoded, args.file)?;
         eprintln!(
             "fixed {} bounding spheres, {} keyframe boxes, {} normals; wrote {}",
             fixed.spheres,

@@ -11,6 +11,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Writes the WAD `encoded` to `path` atomically, part by part (never whole in memory again).
+pub fn write_wad_atomically(path: &Path, encoded: &wadforge_format::wad::EncodedWad) -> anyhow::Result<()> {
+    wadforge_importer::write_atomically_with(path, |file| encoded.write_to(file))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// Checks that `dir` is new or empty, or that the user allowed writing into it.
 pub fn prepare_output_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
     match std::fs::read_dir(dir) {

@@ -83,6 +83,15 @@ pub fn write_directory(files: &[OutputFile], dir: &std::path::Path) -> std::io::
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// reader never sees half a file and a failed write leaves the old file in place.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |file| std::io::Write::write_all(file, bytes))
+}
+
+/// Writes `path` as [`write_atomically`] does, with what `write` puts in the (buffered) file; on
+/// any error the temporary file is removed and `path` is left as it was.
+pub fn write_atomically_with(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -93,10 +102,16 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = dir.join(format!(".{name}.wadforge-tmp"));
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
+    let written = std::fs::File::create(&temp).and_then(|file| {
+        let mut file = std::io::BufWriter::new(file);
+        write(&mut file)?;
+        std::io::Write::flush(&mut file)
+    });
+    written
+        .and_then(|()| std::fs::rename(&temp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temp);
+        })
 }
 
 /// One file of the manifest directory.

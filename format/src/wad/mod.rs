@@ -17,6 +17,7 @@ mod writer;
 
 pub use error::{Problem, ReadError, Section, WriteError};
 pub use layout::{AnimationLayout, Gap, Layout, MoveableLayout, Package};
+pub use writer::EncodedWad;
 
 use crate::model::{Mesh, Wad};
 
@@ -28,9 +29,16 @@ pub fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
 /// Encodes a model as a WAD file. With the layout [`read`] returned for this model, the output is
 /// the file that was read; without one, the model is laid out canonically.
 pub fn write(wad: &Wad, layout: Option<&Layout>) -> Result<Vec<u8>, WriteError> {
+    Ok(encode(wad, layout)?.to_vec())
+}
+
+/// Encodes a model as [`write`] does, as parts to write out one by one (the texture pages are
+/// not copied): a large WAD is never held in memory a second time. Every error comes from here,
+/// before anything is written.
+pub fn encode<'a>(wad: &'a Wad, layout: Option<&Layout>) -> Result<EncodedWad<'a>, WriteError> {
     match layout {
-        Some(layout) => writer::write(wad, layout),
-        None => writer::write(wad, &canonical::layout(wad)?),
+        Some(layout) => writer::encode(wad, layout),
+        None => writer::encode(wad, &canonical::layout(wad)?),
     }
 }
 

@@ -1,6 +1,9 @@
 //! Model + layout → WAD file. The canonical path computes a layout first ([`super::canonical`]),
 //! so one emitter serves both.
 
+use std::borrow::Cow;
+use std::io::Write;
+
 use super::bytes::PutLe;
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
@@ -10,19 +13,68 @@ use crate::angles;
 use crate::links::parents_from_ops;
 use crate::model::{Animation, Keyframe, Moveable, Wad};
 
-/// Encodes `wad` as `layout` places it, in file order: samples, texture pages, mesh pointers and
-/// meshes, the animation-side tables and packages with the moveables, the statics.
-pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
-    check_layout(wad, layout)?;
-    let mut out = Vec::new();
-    out.put_u32(wad.version);
-    put_samples(&mut out, wad)?;
-    let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
-    out.put_u32(count(texture_bytes, "texture bytes")?);
-    for page in &wad.pages {
-        out.extend_from_slice(page.rgb());
+/// A WAD file as parts in file order: the texture pages borrowed from the model, the rest
+/// encoded. Writing it out part by part never holds the whole file in memory a second time.
+#[derive(Debug)]
+pub struct EncodedWad<'a> {
+    parts: Vec<Cow<'a, [u8]>>,
+}
+
+impl EncodedWad<'_> {
+    /// The file's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.parts.iter().map(|p| p.len() as u64).sum()
     }
-    out.extend_from_slice(&layout.texture_tail);
+
+    /// Writes the file to `out`, part by part.
+    pub fn write_to(&self, mut out: impl Write) -> std::io::Result<()> {
+        self.parts.iter().try_for_each(|p| out.write_all(p))?;
+        out.flush()
+    }
+
+    /// The file's bytes.
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.parts.concat()
+    }
+}
+
+/// Parts being gathered: small records go into `open`, which becomes a part when a large one
+/// (a page, a package) is added as it is.
+#[derive(Default)]
+struct Parts<'a> {
+    done: Vec<Cow<'a, [u8]>>,
+    open: Vec<u8>,
+}
+
+impl<'a> Parts<'a> {
+    fn add(&mut self, part: Cow<'a, [u8]>) {
+        if !self.open.is_empty() {
+            self.done.push(Cow::Owned(std::mem::take(&mut self.open)));
+        }
+        self.done.push(part);
+    }
+
+    fn finish(mut self) -> EncodedWad<'a> {
+        self.add(Cow::Owned(Vec::new()));
+        self.done.retain(|p| !p.is_empty());
+        EncodedWad { parts: self.done }
+    }
+}
+
+/// Encodes `wad` as `layout` places it, in file order: samples, texture pages, mesh pointers and
+/// meshes, the animation-side tables and packages with the moveables, the statics. Every error
+/// comes from here, before anything is written.
+pub(crate) fn encode<'a>(wad: &'a Wad, layout: &Layout) -> Result<EncodedWad<'a>, WriteError> {
+    check_layout(wad, layout)?;
+    let mut out = Parts::default();
+    out.open.put_u32(wad.version);
+    put_samples(&mut out.open, wad)?;
+    let texture_bytes = wad.pages.len() * crate::PAGE_BYTES + layout.texture_tail.len();
+    out.open.put_u32(count(texture_bytes, "texture bytes")?);
+    for page in &wad.pages {
+        out.add(Cow::Borrowed(page.rgb()));
+    }
+    out.add(Cow::Owned(layout.texture_tail.clone()));
     put_meshes(&mut out, wad, layout)?;
 
     let mut tables = Tables::new(layout)?;
@@ -31,24 +83,32 @@ pub(crate) fn write(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
             .moveable(m, ml, layout)
             .map_err(|e| in_object(e, &format!("moveable #{i} (id {})", m.id)))?;
     }
-    let animation_count = layout.animations.len / 40;
-    out.put_u32(animation_count as u32);
-    out.extend_from_slice(&tables.animations.finish());
-    out.put_u32((layout.state_changes.len / 6) as u32);
-    out.extend_from_slice(&tables.state_changes.finish());
-    out.put_u32((layout.dispatches.len / 8) as u32);
-    out.extend_from_slice(&tables.dispatches.finish());
-    out.put_u32((layout.commands.len / 2) as u32);
-    out.extend_from_slice(&tables.commands.finish());
-    out.put_u32((layout.links.len / 4) as u32);
-    out.extend_from_slice(&tables.links.finish());
-    out.put_u32((layout.keyframes.len / 2) as u32);
-    out.extend_from_slice(&tables.keyframes.finish());
-
-    out.put_u32(count(wad.moveables.len(), "moveables")?);
-    out.extend_from_slice(&tables.moveables);
-    put_statics(&mut out, wad, layout)?;
-    Ok(out)
+    let Tables {
+        animations,
+        state_changes,
+        dispatches,
+        commands,
+        links,
+        keyframes,
+        moveables,
+        ..
+    } = tables;
+    for (package, unit) in [
+        (animations, 40),
+        (state_changes, 6),
+        (dispatches, 8),
+        (commands, 2),
+        (links, 4),
+        (keyframes, 2),
+    ] {
+        let bytes = package.finish();
+        out.open.put_u32((bytes.len() / unit) as u32);
+        out.add(Cow::Owned(bytes));
+    }
+    out.open.put_u32(count(wad.moveables.len(), "moveables")?);
+    out.add(Cow::Owned(moveables));
+    put_statics(&mut out.open, wad, layout)?;
+    Ok(out.finish())
 }
 
 /// Checks that `layout` is one of `wad`: as many moveables, statics and meshes, and packages of
@@ -121,8 +181,9 @@ fn put_samples(out: &mut Vec<u8>, wad: &Wad) -> Result<(), WriteError> {
 
 /// The mesh pointer table and the meshes package: the meshes a pointer names, each at its
 /// layout offset.
-fn put_meshes(out: &mut Vec<u8>, wad: &Wad, layout: &Layout) -> Result<(), WriteError> {
-    out.put_u32(count(layout.mesh_pointers.len(), "mesh pointers")?);
+fn put_meshes(out: &mut Parts, wad: &Wad, layout: &Layout) -> Result<(), WriteError> {
+    out.open
+        .put_u32(count(layout.mesh_pointers.len(), "mesh pointers")?);
     let mut referenced = vec![false; wad.meshes.len()];
     for &m in &layout.mesh_pointers {
         let offset = *layout.mesh_offsets.get(m).ok_or_else(|| {
@@ -132,15 +193,15 @@ fn put_meshes(out: &mut Vec<u8>, wad: &Wad, layout: &Layout) -> Result<(), Write
             ))
         })?;
         referenced[m] = true;
-        out.put_u32(offset);
+        out.open.put_u32(offset);
     }
     let mut meshes = PackageWriter::new("meshes", &layout.meshes)?;
     for (i, m) in wad.meshes.iter().enumerate().filter(|(i, _)| referenced[*i]) {
         meshes.put(layout.mesh_offsets[i] as usize, &mesh::encode(m)?)?;
     }
     let meshes = meshes.finish();
-    out.put_u32((meshes.len() / 2) as u32);
-    out.extend_from_slice(&meshes);
+    out.open.put_u32((meshes.len() / 2) as u32);
+    out.add(Cow::Owned(meshes));
     Ok(())
 }
 
