@@ -14,6 +14,7 @@
 mod assembly;
 mod dressing;
 mod keyframe_boxes;
+mod memory;
 mod meshes;
 mod moveable;
 mod object;
@@ -158,6 +159,9 @@ pub fn build(
         objects.merge(made);
     }
 
+    // What the objects' reading freed (decoded images, glTF documents) sits in the worker
+    // threads' malloc arenas, where the packing below cannot reuse it: give it back first.
+    memory::release_freed();
     let textures_started = Instant::now();
     let samples = std::mem::take(&mut objects.samples);
     let textures = textures::texture_samples(&dir.root, base, &objects.meshes, samples)?;
