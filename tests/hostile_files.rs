@@ -348,6 +348,32 @@ fn a_glb_header_length_outside_the_file_is_refused() {
 }
 
 #[test]
+fn a_glb_image_view_past_its_buffer_is_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader slices an image's buffer view out of the
+    // buffer unchecked, and its validation compares the view with the buffer's declared length
+    // only. PLANT0's texture view (31666 bytes at 5112) is made 99999 bytes, the JSON the same length.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb = dir.join("statics/000_PLANT0.glb");
+    let bytes = std::fs::read(&glb).unwrap();
+    let view = b"{\"buffer\":0,\"byteLength\":31666,\"byteOffset\":5112}";
+    let at = bytes.windows(view.len()).position(|w| w == view).unwrap();
+    let mut damaged = bytes.clone();
+    let length = at + b"{\"buffer\":0,\"byteLength\":".len();
+    damaged[length..length + 5].copy_from_slice(b"99999");
+    std::fs::write(&glb, damaged).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(
+        &run,
+        size,
+        "image 0 (PLANT0_texture) lies in bytes 5112..105111 of buffer 0, which holds 36780 bytes",
+    );
+    assert!(run.stderr.contains("000_PLANT0.glb"), "{}", run.stderr);
+}
+
+#[test]
 fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader asserts an attribute's accessor type when
     // reading it. PLANT0's UVs (accessor 2) become four floats a vertex, the JSON the same length.

@@ -18,7 +18,7 @@ pub(crate) const PER_ENCODED_BYTE: u64 = 16;
 
 /// Refuses what the glTF reader would panic on (it unwraps them; validation lets them through):
 /// an image in a buffer view without a `mimeType`, an image with neither view nor URI, relative
-/// URIs whose `%XX` escapes do not decode to UTF-8.
+/// URIs whose `%XX` escapes do not decode to UTF-8. ([`check`] refuses a view past its buffer.)
 pub(crate) fn check_uris(doc: &gltf::Document) -> Result<(), String> {
     for (index, image) in doc.as_json().images.iter().enumerate() {
         match (&image.buffer_view, &image.mime_type, &image.uri) {
@@ -53,7 +53,8 @@ pub(crate) fn check_uris(doc: &gltf::Document) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks every image of `doc` against the bound; errors are messages for the caller to place.
+/// Checks every image of `doc` against the bound, and that an image in a buffer view lies within
+/// the buffer's bytes; errors are messages for the caller to place.
 pub(crate) fn check(doc: &gltf::Document, base: &Path, buffers: &[gltf::buffer::Data]) -> Result<(), String> {
     for image in doc.images() {
         let name = image.name().map_or_else(
@@ -61,7 +62,19 @@ pub(crate) fn check(doc: &gltf::Document, base: &Path, buffers: &[gltf::buffer::
             |n| format!("image {} ({n})", image.index()),
         );
         let Some(encoded) = encoded_bytes(image.source(), base, buffers) else {
-            continue; // the glTF reader reports what it cannot find
+            if let gltf::image::Source::View { view, .. } = image.source() {
+                // The glTF reader slices the buffer unchecked here (its validation compares
+                // the view with the buffer's declared length, not with the bytes there are).
+                let held = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
+                return Err(format!(
+                    "{name} lies in bytes {}..{} of buffer {}, which holds {held} bytes; the file \
+                     is cut short or damaged: export it again from Blender",
+                    view.offset(),
+                    view.offset() as u64 + view.length() as u64,
+                    view.buffer().index(),
+                ));
+            }
+            continue; // the glTF reader reports the files it cannot find
         };
         let Ok((width, height)) = image::ImageReader::new(Cursor::new(&encoded[..]))
             .with_guessed_format()
