@@ -16,6 +16,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 
+use rayon::prelude::*;
+
 use texture_packer::texture::{Pixel, Texture};
 use texture_packer::{MultiTexturePacker, TexturePackerConfig};
 use wadforge_format::{Page, PAGE_SIZE};
@@ -212,9 +214,13 @@ pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
     }
 
     // 2. Layout: the order that gives the fewest pages, the first on a tie.
-    let mut best = layout(&uniques, ORDERS[0])?;
-    for &key in &ORDERS[1..] {
-        let other = layout(&uniques, key)?;
+    // The orders are tried in parallel; the choice (and the first error) is the sequential one's.
+    let layouts: Vec<Result<Layout, PackError>> =
+        ORDERS.par_iter().map(|&key| layout(&uniques, key)).collect();
+    let mut layouts = layouts.into_iter();
+    let mut best = layouts.next().expect("orders to try")?;
+    for other in layouts {
+        let other = other?;
         if other.pages < best.pages {
             best = other;
         }
@@ -230,11 +236,7 @@ pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
     // 3. Texels.
     let mut pages = vec![Page::filled(MAGENTA); page_count];
     for (unique, &(page, x, y)) in uniques.iter().zip(&spots) {
-        for (row, line) in unique.texels.chunks_exact(3 * unique.width as usize).enumerate() {
-            for (col, rgb) in line.chunks_exact(3).enumerate() {
-                pages[page].set_texel(x as usize + col, y as usize + row, [rgb[0], rgb[1], rgb[2]]);
-            }
-        }
+        pages[page].put_rect(x as usize, y as usize, unique.width as usize, &unique.texels);
     }
     let placements = of_input
         .into_iter()

@@ -3,7 +3,7 @@
 //! box. The body is the one the game poses: a dressed skeleton's dressing body.
 
 use wadforge_format::pose::posed_bounding_box;
-use wadforge_format::{Animation, BoundingBox, Mesh, MeshIndex, Moveable, Wad};
+use wadforge_format::{Animation, BoundingBox, Link, Mesh, MeshIndex, Moveable, Wad};
 
 use super::{PendingMoveable, KEPT_BOX_TOLERANCE};
 
@@ -60,28 +60,46 @@ fn body_of(
 }
 
 /// `m`'s animations with each keyframe's box, `body` posed by its links; counts the boxes
-/// recomputed.
+/// recomputed. Animations are posed in parallel: one moveable (Lara) can hold most of them.
 fn boxed_animations(m: &PendingMoveable, body: &[&Mesh], recomputed: &mut usize) -> Vec<Animation> {
+    use rayon::prelude::*;
     let mut animations = m.animations.clone();
-    for ((a, boxes), fingerprint) in animations.iter_mut().zip(&m.boxes).zip(&m.fingerprints) {
-        // Unedited poses keep their stored boxes exactly, whatever the pose rule gives.
-        let unedited = boxes.len() == a.keyframes.len()
-            && fingerprint.as_deref() == Some(&format!("{:016x}", a.poses_fingerprint()));
-        for (k, keyframe) in a.keyframes.iter_mut().enumerate() {
-            let posed = posed_bounding_box(&m.links, keyframe, body);
-            keyframe.bounding_box = match boxes.get(k) {
-                Some(b) if unedited || close(posed, b) => BoundingBox {
-                    min: b.min,
-                    max: b.max,
-                },
-                _ => {
-                    *recomputed += 1;
-                    posed
-                }
-            };
-        }
-    }
+    *recomputed += animations
+        .par_iter_mut()
+        .zip(&m.boxes)
+        .zip(&m.fingerprints)
+        .map(|((a, boxes), fingerprint)| boxed_keyframes(&m.links, a, boxes, fingerprint.as_deref(), body))
+        .sum::<usize>();
     animations
+}
+
+/// Gives `a`'s keyframes their boxes (`boxes` from the manifest, `fingerprint` of its poses
+/// there); returns how many were recomputed.
+fn boxed_keyframes(
+    links: &[Link],
+    a: &mut Animation,
+    boxes: &[wadforge_manifests::BoxBounds],
+    fingerprint: Option<&str>,
+    body: &[&Mesh],
+) -> usize {
+    // Unedited poses keep their stored boxes exactly, whatever the pose rule gives.
+    let unedited =
+        boxes.len() == a.keyframes.len() && fingerprint == Some(&format!("{:016x}", a.poses_fingerprint()));
+    let mut recomputed = 0;
+    for (k, keyframe) in a.keyframes.iter_mut().enumerate() {
+        let posed = posed_bounding_box(links, keyframe, body);
+        keyframe.bounding_box = match boxes.get(k) {
+            Some(b) if unedited || close(posed, b) => BoundingBox {
+                min: b.min,
+                max: b.max,
+            },
+            _ => {
+                recomputed += 1;
+                posed
+            }
+        };
+    }
+    recomputed
 }
 
 /// Whether a manifest box is within [`KEPT_BOX_TOLERANCE`] of the posed box on every side.

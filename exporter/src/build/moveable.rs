@@ -123,30 +123,38 @@ fn build_geometry(
 }
 
 /// Animations: the state machine from the manifest, each animation's keyframes sampled from the
-/// glTF animation of its name (keyframe boxes are left to the assembly).
+/// glTF animation of its name (keyframe boxes are left to the assembly). Animations are sampled
+/// in parallel (Lara's are most of a build's); an error is the first in animation order.
 fn build_animations(
     files: &MoveableFiles,
     skeleton: &Skeleton,
     tr_units_per_metre: f64,
 ) -> Result<Vec<Animation>, BuildError> {
+    use rayon::prelude::*;
     let m = files.manifest;
     let mut animations = states::animations(m, &files.place)?;
-    for (a, manifest_a) in animations.iter_mut().zip(&m.animations) {
-        let place = || Some(format!("animation {}", manifest_a.name));
-        match files.scene.animations.iter().find(|x| x.name == manifest_a.name) {
-            Some(gltf_a) => {
-                a.keyframes =
-                    keyframes::keyframes(&files.scene, skeleton, gltf_a, a, tr_units_per_metre, manifest_a)
-                        .map_err(|e| files.gltf_place.error(place(), e))?;
+    let sampled: Vec<Result<(), BuildError>> = animations
+        .par_iter_mut()
+        .zip(&m.animations)
+        .map(|(a, manifest_a)| {
+            let place = || Some(format!("animation {}", manifest_a.name));
+            match files.scene.animations.iter().find(|x| x.name == manifest_a.name) {
+                Some(gltf_a) => {
+                    a.keyframes =
+                        keyframes::keyframes(&files.scene, skeleton, gltf_a, a, tr_units_per_metre, manifest_a)
+                            .map_err(|e| files.gltf_place.error(place(), e))?;
+                }
+                None if !manifest_a.kept_exactly.keyframe_boxes.is_empty() => {
+                    return Err(files.gltf_place.error(
+                        place(),
+                        "the glTF has no animation of this name; keep the action's name in Blender (or remove the animation from the manifest)",
+                    ));
+                }
+                None => {}
             }
-            None if !manifest_a.kept_exactly.keyframe_boxes.is_empty() => {
-                return Err(files.gltf_place.error(
-                    place(),
-                    "the glTF has no animation of this name; keep the action's name in Blender (or remove the animation from the manifest)",
-                ));
-            }
-            None => {}
-        }
-    }
+            Ok(())
+        })
+        .collect();
+    sampled.into_iter().collect::<Result<(), _>>()?;
     Ok(animations)
 }

@@ -59,6 +59,15 @@ impl Page {
         let i = (y * PAGE_SIZE + x) * 3;
         self.rgb[i..i + 3].copy_from_slice(&rgb);
     }
+
+    /// Copies a rectangle of RGB texels (`rgb`, rows of `width` texels) with its top-left at
+    /// (x, y), row by row. The rectangle must lie on the page.
+    pub fn put_rect(&mut self, x: usize, y: usize, width: usize, rgb: &[u8]) {
+        for (row, line) in rgb.chunks_exact(3 * width).enumerate() {
+            let i = ((y + row) * PAGE_SIZE + x) * 3;
+            self.rgb[i..i + line.len()].copy_from_slice(line);
+        }
+    }
 }
 
 impl std::fmt::Debug for Page {
