@@ -256,6 +256,28 @@ fn the_largest_manifests_import_writes_build_within_the_limits() {
     }
 }
 
+/// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
+/// directory's size.
+fn build_with_damaged_plant(damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb = dir.join("statics/000_PLANT0.glb");
+    let mut bytes = std::fs::read(&glb).unwrap();
+    damage(&mut bytes);
+    std::fs::write(&glb, bytes).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    (run, size)
+}
+
+/// Where `needle` starts in `bytes`.
+fn find(bytes: &[u8], needle: &[u8]) -> usize {
+    bytes
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .unwrap_or_else(|| panic!("{} not found", String::from_utf8_lossy(needle)))
+}
+
 /// `glb` with its (first) PNG's header changed to claim `width`×`height` pixels.
 fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
     let at = glb
@@ -277,12 +299,7 @@ fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
 fn a_glb_whose_image_claims_too_many_pixels_is_refused_within_the_memory_limit() {
     // 60000×60000 (14 GB decoded) and 11000×11000 (484 MB: under the PNG decoder's own limit).
     for (width, height) in [(60_000, 60_000), (11_000, 11_000)] {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("dir");
-        let size = example_copy(&dir);
-        let glb = dir.join("statics/000_PLANT0.glb");
-        std::fs::write(&glb, png_claiming(&std::fs::read(&glb).unwrap(), width, height)).unwrap();
-        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        let (run, size) = build_with_damaged_plant(|glb| *glb = png_claiming(glb, width, height));
         refused_within_limits(&run, size, &format!("claims {width}×{height} pixels"));
         assert!(run.stderr.contains("000_PLANT0.glb"), "{}", run.stderr);
     }
@@ -311,17 +328,11 @@ fn the_bundled_example_builds_within_the_limits() {
 fn a_glb_image_without_a_mime_type_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader unwraps an image's mimeType when the
     // image is in a buffer view, and its validation lets a missing one through.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let size = example_copy(&dir);
-    let glb = dir.join("statics/000_PLANT0.glb");
-    let bytes = std::fs::read(&glb).unwrap();
-    let field = b"\"mimeType\":\"image/png\",";
-    let at = bytes.windows(field.len()).position(|w| w == field).unwrap();
-    let mut damaged = bytes.clone();
-    damaged[at..at + field.len()].fill(b' '); // the JSON keeps its length and stays valid
-    std::fs::write(&glb, damaged).unwrap();
-    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    let (run, size) = build_with_damaged_plant(|glb| {
+        let field = b"\"mimeType\":\"image/png\",";
+        let at = find(glb, field);
+        glb[at..at + field.len()].fill(b' '); // the JSON keeps its length and stays valid
+    });
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     refused_within_limits(&run, size, "image 0 is in a buffer view but has no mimeType");
 }
@@ -331,14 +342,7 @@ fn a_glb_header_length_outside_the_file_is_refused() {
     // Found by the `glb` fuzz target: the glTF reader subtracts the header's 12 bytes from the
     // length unchecked (and allocates the length when reading a stream).
     for length in [4u32, u32::MAX] {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("dir");
-        let size = example_copy(&dir);
-        let glb = dir.join("statics/000_PLANT0.glb");
-        let mut bytes = std::fs::read(&glb).unwrap();
-        bytes[8..12].copy_from_slice(&length.to_le_bytes());
-        std::fs::write(&glb, bytes).unwrap();
-        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        let (run, size) = build_with_damaged_plant(|glb| glb[8..12].copy_from_slice(&length.to_le_bytes()));
         refused_within_limits(
             &run,
             size,
@@ -352,18 +356,11 @@ fn a_glb_image_view_past_its_buffer_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader slices an image's buffer view out of the
     // buffer unchecked, and its validation compares the view with the buffer's declared length
     // only. PLANT0's texture view (31666 bytes at 5112) is made 99999 bytes, the JSON the same length.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let size = example_copy(&dir);
-    let glb = dir.join("statics/000_PLANT0.glb");
-    let bytes = std::fs::read(&glb).unwrap();
-    let view = b"{\"buffer\":0,\"byteLength\":31666,\"byteOffset\":5112}";
-    let at = bytes.windows(view.len()).position(|w| w == view).unwrap();
-    let mut damaged = bytes.clone();
-    let length = at + b"{\"buffer\":0,\"byteLength\":".len();
-    damaged[length..length + 5].copy_from_slice(b"99999");
-    std::fs::write(&glb, damaged).unwrap();
-    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    let (run, size) = build_with_damaged_plant(|glb| {
+        let length = find(glb, b"{\"buffer\":0,\"byteLength\":31666,\"byteOffset\":5112}")
+            + b"{\"buffer\":0,\"byteLength\":".len();
+        glb[length..length + 5].copy_from_slice(b"99999");
+    });
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     refused_within_limits(
         &run,
@@ -377,22 +374,12 @@ fn a_glb_image_view_past_its_buffer_is_refused_not_a_panic() {
 fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader asserts an attribute's accessor type when
     // reading it. PLANT0's UVs (accessor 2) become four floats a vertex, the JSON the same length.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let size = example_copy(&dir);
-    let glb = dir.join("statics/000_PLANT0.glb");
-    let bytes = std::fs::read(&glb).unwrap();
-    let uvs = b"\"TEXCOORD_0\":2,";
-    assert!(
-        bytes.windows(uvs.len()).any(|w| w == uvs),
-        "the UVs are accessor 2"
-    );
-    let accessor = b"{\"bufferView\":2,\"componentType\":5126,\"count\":101,\"type\":\"VEC2\"}";
-    let at = bytes.windows(accessor.len()).position(|w| w == accessor).unwrap();
-    let mut damaged = bytes.clone();
-    damaged[at + accessor.len() - 3] = b'4';
-    std::fs::write(&glb, damaged).unwrap();
-    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    let (run, size) = build_with_damaged_plant(|glb| {
+        find(glb, b"\"TEXCOORD_0\":2,"); // the UVs are accessor 2
+        let accessor = b"{\"bufferView\":2,\"componentType\":5126,\"count\":101,\"type\":\"VEC2\"}";
+        let at = find(glb, accessor);
+        glb[at + accessor.len() - 3] = b'4';
+    });
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     refused_within_limits(
         &run,
