@@ -259,10 +259,16 @@ fn the_largest_manifests_import_writes_build_within_the_limits() {
 /// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
 /// directory's size.
 fn build_with_damaged_plant(damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {
+    build_with_damaged("statics/000_PLANT0.glb", damage)
+}
+
+/// Builds a copy of the bundled example whose GLB `file` `damage` changed; the run and the
+/// directory's size.
+fn build_with_damaged(file: &str, damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("dir");
     let size = example_copy(&dir);
-    let glb = dir.join("statics/000_PLANT0.glb");
+    let glb = dir.join(file);
     let mut bytes = std::fs::read(&glb).unwrap();
     damage(&mut bytes);
     std::fs::write(&glb, bytes).unwrap();
@@ -368,6 +374,32 @@ fn a_glb_image_view_past_its_buffer_is_refused_not_a_panic() {
         "image 0 (PLANT0_texture) lies in bytes 5112..105111 of buffer 0, which holds 36780 bytes",
     );
     assert!(run.stderr.contains("000_PLANT0.glb"), "{}", run.stderr);
+}
+
+#[test]
+fn skin_matrices_of_the_wrong_type_or_too_few_are_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader asserts the inverse bind matrices'
+    // accessor shape when reading them, and a joint without a matrix has no bind pose. The
+    // switch's skin (accessor 7: two float 4×4 matrices for two joints) is damaged in place.
+    let matrices = b"{\"bufferView\":7,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"}";
+    let cases: [(&[u8], &[u8], &str); 2] = [
+        (b"MAT4", b"VEC4", "are not float 4×4 matrices"),
+        (
+            b"\"count\":2",
+            b"\"count\":1",
+            "1 inverse bind matrices (accessor 7) for 2 joints",
+        ),
+    ];
+    for (from, to, message) in cases {
+        let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+            let at = find(glb, matrices);
+            let field = at + find(&glb[at..], from);
+            glb[field..field + to.len()].copy_from_slice(to);
+        });
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        refused_within_limits(&run, size, message);
+        assert!(run.stderr.contains("306_SWITCH_TYPE1.glb"), "{}", run.stderr);
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use wadforge_format::pose::Transform;
 use wadforge_format::{wad, Attributes, Mesh};
 
 use crate::texture::RgbaImage;
-use crate::{image_bounds, math};
+use crate::{image_bounds, math, reader_guards};
 
 pub(crate) struct Scene {
     pub nodes: Vec<Node>,
@@ -268,58 +268,6 @@ fn channel(
     }))
 }
 
-/// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
-/// path and assumes the accessors' shapes; its validation lets both through): times must be float
-/// scalars, translations and scales float 3-vectors, rotations 4-vectors, weights scalars.
-fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
-    use gltf::json::accessor::{ComponentType, Type};
-    use gltf::json::animation::Property as Path;
-    use gltf::json::validation::Checked::Valid;
-    let shape = |index: usize| accessor_shape(root, index);
-    for (a, animation) in root.animations.iter().enumerate() {
-        for (c, channel) in animation.channels.iter().enumerate() {
-            let sampler = animation.samplers.get(channel.sampler.value());
-            let times = sampler.and_then(|s| shape(s.input.value()));
-            let values = sampler.and_then(|s| shape(s.output.value()));
-            let fits = match (&channel.target.path, times, values) {
-                (Valid(path), Some((Type::Scalar, ComponentType::F32)), Some((t, c))) => match path {
-                    Path::Translation | Path::Scale => t == Type::Vec3 && c == ComponentType::F32,
-                    Path::Rotation => t == Type::Vec4 && c != ComponentType::U32,
-                    Path::MorphTargetWeights => t == Type::Scalar && c != ComponentType::U32,
-                },
-                _ => false,
-            };
-            if !fits {
-                return Err(format!(
-                    "animation {a}, channel {c}: its target path or its accessors' shapes are not \
-                     ones glTF allows that path; export it again from Blender"
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Refuses primitives whose POSITION names no accessor: the glTF reader's validation indexes
-/// the accessors with it unchecked (and panics).
-fn positions_exist(root: &gltf::json::Root) -> Result<(), String> {
-    use gltf::json::mesh::Semantic;
-    use gltf::json::validation::Checked::Valid;
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for p in &mesh.primitives {
-            if let Some(index) = p.attributes.get(&Valid(Semantic::Positions)) {
-                if index.value() >= root.accessors.len() {
-                    return Err(format!(
-                        "mesh {m}: POSITION names accessor {}, which does not exist; export it again from Blender",
-                        index.value()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Parses and validates the glTF at `path` (as `gltf::Gltf::from_reader` does, with the checks
 /// its validation needs first).
 fn parse(path: &Path) -> Result<gltf::Gltf, String> {
@@ -339,7 +287,7 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     }
     let gltf = gltf::Gltf::from_slice_without_validation(&bytes).map_err(cannot_read)?;
     let root = gltf.document.as_json();
-    positions_exist(root)?;
+    reader_guards::positions_exist(root)?;
     let mut errors = Vec::new();
     root.validate(root, gltf::json::Path::new, &mut |path, error| {
         errors.push((path(), error))
@@ -347,71 +295,10 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     if !errors.is_empty() {
         return Err(cannot_read(gltf::Error::Validation(errors)));
     }
-    animations_fit(root)?;
-    attributes_fit(root)?;
+    reader_guards::animations_fit(root)?;
+    reader_guards::attributes_fit(root)?;
+    reader_guards::skins_fit(root)?;
     Ok(gltf)
-}
-
-/// The type and component type of accessor `index`, when it has valid ones.
-fn accessor_shape(
-    root: &gltf::json::Root,
-    index: usize,
-) -> Option<(gltf::json::accessor::Type, gltf::json::accessor::ComponentType)> {
-    use gltf::json::validation::Checked::Valid;
-    root.accessors
-        .get(index)
-        .and_then(|a| match (&a.type_, &a.component_type) {
-            (Valid(t), Valid(c)) => Some((*t, c.0)),
-            _ => None,
-        })
-}
-
-/// Refuses mesh attributes and indices whose accessors are not of a shape glTF allows them (the
-/// glTF reader asserts the shape when reading).
-fn attributes_fit(root: &gltf::json::Root) -> Result<(), String> {
-    use gltf::json::accessor::{ComponentType as C, Type as T};
-    use gltf::json::mesh::Semantic as S;
-    use gltf::json::validation::Checked::Valid;
-    let shape = |index: usize| accessor_shape(root, index);
-    let small = |c: C| matches!(c, C::F32 | C::U8 | C::U16);
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, primitive) in mesh.primitives.iter().enumerate() {
-            let mut checks: Vec<(String, usize, bool)> = Vec::new();
-            for (semantic, accessor) in &primitive.attributes {
-                let Valid(semantic) = semantic else { continue };
-                let Some((t, c)) = shape(accessor.value()) else {
-                    checks.push((semantic.to_string(), accessor.value(), false));
-                    continue;
-                };
-                let fits = match semantic {
-                    S::Positions | S::Normals => t == T::Vec3 && c == C::F32,
-                    S::Tangents => t == T::Vec4 && c == C::F32,
-                    S::Colors(_) => matches!(t, T::Vec3 | T::Vec4) && small(c),
-                    S::TexCoords(_) => t == T::Vec2 && small(c),
-                    S::Joints(_) => t == T::Vec4 && matches!(c, C::U8 | C::U16),
-                    S::Weights(_) => t == T::Vec4 && small(c),
-                    // Read by name: TR normals are three floats, TR shades one.
-                    S::Extras(name) => match name.to_ascii_uppercase().as_str() {
-                        "TR_NORMAL" => t == T::Vec3 && c == C::F32,
-                        "TR_SHADE" => t == T::Scalar && c == C::F32,
-                        _ => true,
-                    },
-                };
-                checks.push((semantic.to_string(), accessor.value(), fits));
-            }
-            if let Some(indices) = &primitive.indices {
-                let fits = matches!(shape(indices.value()), Some((T::Scalar, C::U8 | C::U16 | C::U32)));
-                checks.push(("indices".into(), indices.value(), fits));
-            }
-            if let Some((what, accessor, _)) = checks.into_iter().find(|c| !c.2) {
-                return Err(format!(
-                    "mesh {m}, primitive {p}: its {what} (accessor {accessor}) is not of a type glTF allows \
-                     there; export it again from Blender"
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The stored meshes of a scene's extras, by name.

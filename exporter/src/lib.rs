@@ -17,6 +17,7 @@ mod image_bounds;
 mod input;
 mod keyframes;
 mod math;
+mod reader_guards;
 mod skeleton;
 pub mod spheres;
 pub mod states;

@@ -1,0 +1,144 @@
+//! What the glTF reader (the `gltf` crate) would panic on or misread, refused before it reads:
+//! its validation lets these through, and its readers unwrap or assert them. Each was found by
+//! the `glb` fuzz target; the image checks are in `image_bounds`.
+
+/// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
+/// path and assumes the accessors' shapes; its validation lets both through): times must be float
+/// scalars, translations and scales float 3-vectors, rotations 4-vectors, weights scalars.
+pub(crate) fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType, Type};
+    use gltf::json::animation::Property as Path;
+    use gltf::json::validation::Checked::Valid;
+    let shape = |index: usize| accessor_shape(root, index);
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let sampler = animation.samplers.get(channel.sampler.value());
+            let times = sampler.and_then(|s| shape(s.input.value()));
+            let values = sampler.and_then(|s| shape(s.output.value()));
+            let fits = match (&channel.target.path, times, values) {
+                (Valid(path), Some((Type::Scalar, ComponentType::F32)), Some((t, c))) => match path {
+                    Path::Translation | Path::Scale => t == Type::Vec3 && c == ComponentType::F32,
+                    Path::Rotation => t == Type::Vec4 && c != ComponentType::U32,
+                    Path::MorphTargetWeights => t == Type::Scalar && c != ComponentType::U32,
+                },
+                _ => false,
+            };
+            if !fits {
+                return Err(format!(
+                    "animation {a}, channel {c}: its target path or its accessors' shapes are not \
+                     ones glTF allows that path; export it again from Blender"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses primitives whose POSITION names no accessor: the glTF reader's validation indexes
+/// the accessors with it unchecked (and panics).
+pub(crate) fn positions_exist(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked::Valid;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for p in &mesh.primitives {
+            if let Some(index) = p.attributes.get(&Valid(Semantic::Positions)) {
+                if index.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "mesh {m}: POSITION names accessor {}, which does not exist; export it again from Blender",
+                        index.value()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The type and component type of accessor `index`, when it has valid ones.
+fn accessor_shape(
+    root: &gltf::json::Root,
+    index: usize,
+) -> Option<(gltf::json::accessor::Type, gltf::json::accessor::ComponentType)> {
+    use gltf::json::validation::Checked::Valid;
+    root.accessors
+        .get(index)
+        .and_then(|a| match (&a.type_, &a.component_type) {
+            (Valid(t), Valid(c)) => Some((*t, c.0)),
+            _ => None,
+        })
+}
+
+/// Refuses mesh attributes and indices whose accessors are not of a shape glTF allows them (the
+/// glTF reader asserts the shape when reading).
+pub(crate) fn attributes_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType as C, Type as T};
+    use gltf::json::mesh::Semantic as S;
+    use gltf::json::validation::Checked::Valid;
+    let shape = |index: usize| accessor_shape(root, index);
+    let small = |c: C| matches!(c, C::F32 | C::U8 | C::U16);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let mut checks: Vec<(String, usize, bool)> = Vec::new();
+            for (semantic, accessor) in &primitive.attributes {
+                let Valid(semantic) = semantic else { continue };
+                let Some((t, c)) = shape(accessor.value()) else {
+                    checks.push((semantic.to_string(), accessor.value(), false));
+                    continue;
+                };
+                let fits = match semantic {
+                    S::Positions | S::Normals => t == T::Vec3 && c == C::F32,
+                    S::Tangents => t == T::Vec4 && c == C::F32,
+                    S::Colors(_) => matches!(t, T::Vec3 | T::Vec4) && small(c),
+                    S::TexCoords(_) => t == T::Vec2 && small(c),
+                    S::Joints(_) => t == T::Vec4 && matches!(c, C::U8 | C::U16),
+                    S::Weights(_) => t == T::Vec4 && small(c),
+                    // Read by name: TR normals are three floats, TR shades one.
+                    S::Extras(name) => match name.to_ascii_uppercase().as_str() {
+                        "TR_NORMAL" => t == T::Vec3 && c == C::F32,
+                        "TR_SHADE" => t == T::Scalar && c == C::F32,
+                        _ => true,
+                    },
+                };
+                checks.push((semantic.to_string(), accessor.value(), fits));
+            }
+            if let Some(indices) = &primitive.indices {
+                let fits = matches!(shape(indices.value()), Some((T::Scalar, C::U8 | C::U16 | C::U32)));
+                checks.push(("indices".into(), indices.value(), fits));
+            }
+            if let Some((what, accessor, _)) = checks.into_iter().find(|c| !c.2) {
+                return Err(format!(
+                    "mesh {m}, primitive {p}: its {what} (accessor {accessor}) is not of a type glTF allows \
+                     there; export it again from Blender"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses skins whose inverse bind matrices are not float 4×4 matrices, one per joint (the glTF
+/// reader asserts the accessor's shape when reading them; a joint without one has no bind pose).
+pub(crate) fn skins_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::accessor::{ComponentType, Type};
+    for (k, skin) in root.skins.iter().enumerate() {
+        let Some(accessor) = &skin.inverse_bind_matrices else {
+            continue;
+        };
+        let index = accessor.value();
+        let matrices = root.accessors.get(index).map_or(0, |a| a.count.0);
+        if accessor_shape(root, index) != Some((Type::Mat4, ComponentType::F32)) {
+            return Err(format!(
+                "skin {k}: its inverse bind matrices (accessor {index}) are not float 4×4 matrices; \
+                 export it again from Blender"
+            ));
+        }
+        if matrices < skin.joints.len() as u64 {
+            return Err(format!(
+                "skin {k}: {matrices} inverse bind matrices (accessor {index}) for {} joints; \
+                 export it again from Blender",
+                skin.joints.len()
+            ));
+        }
+    }
+    Ok(())
+}
