@@ -218,6 +218,48 @@ fn a_bone_the_gltf_lacks_is_named_with_its_file() {
 }
 
 #[test]
+fn of_several_animations_the_gltf_lacks_the_first_is_named_on_any_thread_count() {
+    // Animations are sampled in parallel; the error must still be the first in manifest order.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let o = wadforge(&[
+        "import",
+        "-q",
+        s(&base(tmp.path())),
+        "-o",
+        s(&dir),
+        "--only",
+        "CROCODILE",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let glb = dir.join("moveables/051_CROCODILE.glb");
+    let mut bytes = std::fs::read(&glb).unwrap();
+    // Renamed in the glTF only, each to a name of the same length (the JSON keeps its size).
+    for (from, to) in [
+        (&b"\"002_RUN\""[..], &b"\"002_RUM\""[..]),
+        (b"\"006_SWIM\"", b"\"006_SWIN\""),
+    ] {
+        let at = bytes.windows(from.len()).position(|w| w == from).unwrap();
+        bytes[at..at + to.len()].copy_from_slice(to);
+    }
+    std::fs::write(&glb, bytes).unwrap();
+    for threads in ["1", "2"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_wadforge"))
+            .args(["build", "-q", s(&dir), "-o", s(&tmp.path().join("x.wad"))])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{threads} threads: built");
+        assert!(
+            e.contains("animation 002_RUN") && e.contains("the glTF has no animation of this name"),
+            "{threads} threads: {e}"
+        );
+        assert!(!e.contains("006_SWIM"), "{threads} threads: {e}");
+    }
+}
+
+#[test]
 fn pages_are_written_on_request() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("example.wad");
