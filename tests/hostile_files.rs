@@ -284,6 +284,14 @@ fn find(bytes: &[u8], needle: &[u8]) -> usize {
         .unwrap_or_else(|| panic!("{} not found", String::from_utf8_lossy(needle)))
 }
 
+/// Overwrites the first `from` after the start of `record` in `glb` with `to` (as long).
+fn replace_in(glb: &mut [u8], record: &[u8], from: &[u8], to: &[u8]) {
+    assert_eq!(from.len(), to.len(), "the file keeps its length");
+    let at = find(glb, record);
+    let field = at + find(&glb[at..], from);
+    glb[field..field + to.len()].copy_from_slice(to);
+}
+
 /// `glb` with its (first) PNG's header changed to claim `width`×`height` pixels.
 fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
     let at = glb
@@ -392,14 +400,38 @@ fn skin_matrices_of_the_wrong_type_or_too_few_are_refused_not_a_panic() {
     ];
     for (from, to, message) in cases {
         let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
-            let at = find(glb, matrices);
-            let field = at + find(&glb[at..], from);
-            glb[field..field + to.len()].copy_from_slice(to);
+            replace_in(glb, matrices, from, to);
         });
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
         refused_within_limits(&run, size, message);
         assert!(run.stderr.contains("306_SWITCH_TYPE1.glb"), "{}", run.stderr);
     }
+}
+
+#[test]
+fn an_empty_accessor_or_a_stride_shorter_than_an_element_is_refused() {
+    // The glTF reader subtracts one from an accessor's count unchecked and asserts a view's
+    // stride holds an element (fuzz builds, with debug assertions, panic; release ones misread).
+    // PLANT0's UVs: accessor 2 (101 float pairs) in view 2, damaged in place.
+    let uvs = b"{\"bufferView\":2,\"componentType\":5126,\"count\":101,\"type\":\"VEC2\"}";
+    let view = b"{\"buffer\":0,\"byteLength\":808,\"byteOffset\":2424,\"target\":34962}";
+    let refused = |record: &[u8], from: &[u8], to: &[u8], message: &str| {
+        let (run, size) = build_with_damaged_plant(|glb| replace_in(glb, record, from, to));
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        refused_within_limits(&run, size, message);
+    };
+    refused(
+        uvs,
+        b"\"count\":101",
+        b"\"count\":0  ",
+        "accessor 2: it has no elements",
+    );
+    refused(
+        view,
+        b"\"target\":34962",
+        b"\"byteStride\":4",
+        "accessor 2: its buffer view's stride of 4 bytes is shorter than one element (8 bytes)",
+    );
 }
 
 #[test]

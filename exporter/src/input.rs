@@ -295,6 +295,7 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     if !errors.is_empty() {
         return Err(cannot_read(gltf::Error::Validation(errors)));
     }
+    reader_guards::accessors_fit(root)?;
     reader_guards::animations_fit(root)?;
     reader_guards::attributes_fit(root)?;
     reader_guards::skins_fit(root)?;

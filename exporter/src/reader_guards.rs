@@ -142,3 +142,34 @@ pub(crate) fn skins_fit(root: &gltf::json::Root) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Refuses accessors the glTF reader would read past or misread: no elements (it subtracts one
+/// from the count unchecked, for the accessor and for its sparse part), or a buffer view's stride
+/// shorter than one element (it asserts).
+pub(crate) fn accessors_fit(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::validation::Checked::Valid;
+    for (index, accessor) in root.accessors.iter().enumerate() {
+        let refuse = |what: String| Err(format!("accessor {index}: {what}; export it again from Blender"));
+        if accessor.count.0 == 0 {
+            return refuse("it has no elements".into());
+        }
+        if accessor.sparse.as_ref().is_some_and(|sparse| sparse.count.0 == 0) {
+            return refuse("its sparse part has no elements".into());
+        }
+        let (Valid(kind), Valid(component)) = (&accessor.type_, &accessor.component_type) else {
+            continue; // validation reports these
+        };
+        let element = kind.multiplicity() * component.0.size();
+        let stride = accessor
+            .buffer_view
+            .and_then(|view| root.buffer_views.get(view.value()))
+            .and_then(|view| view.byte_stride);
+        if let Some(stride) = stride.filter(|stride| stride.0 < element) {
+            return refuse(format!(
+                "its buffer view's stride of {} bytes is shorter than one element ({element} bytes)",
+                stride.0
+            ));
+        }
+    }
+    Ok(())
+}
