@@ -435,6 +435,26 @@ fn an_empty_accessor_or_a_stride_shorter_than_an_element_is_refused() {
 }
 
 #[test]
+fn an_animation_channel_on_a_node_that_does_not_exist_is_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: the glTF reader unwraps a channel's target node, and its
+    // validation does not check it. The switch's first channel (on node 0 of 3) is moved to node 9.
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        replace_in(
+            glb,
+            b"{\"sampler\":0,\"target\":{\"node\":0,",
+            b"\"node\":0",
+            b"\"node\":9",
+        )
+    });
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(
+        &run,
+        size,
+        "animation 0, channel 0: its target is node 9, which does not exist (3 nodes)",
+    );
+}
+
+#[test]
 fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader asserts an attribute's accessor type when
     // reading it. PLANT0's UVs (accessor 2) become four floats a vertex, the JSON the same length.

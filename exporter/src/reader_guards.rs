@@ -3,8 +3,9 @@
 //! the `glb` fuzz target; the image checks are in `image_bounds`.
 
 /// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
-/// path and assumes the accessors' shapes; its validation lets both through): times must be float
-/// scalars, translations and scales float 3-vectors, rotations 4-vectors, weights scalars.
+/// path and node and assumes the accessors' shapes; its validation lets all three through): times
+/// must be float scalars, translations and scales float 3-vectors, rotations 4-vectors, weights
+/// scalars, and the node must exist.
 pub(crate) fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
     use gltf::json::accessor::{ComponentType, Type};
     use gltf::json::animation::Property as Path;
@@ -27,6 +28,14 @@ pub(crate) fn animations_fit(root: &gltf::json::Root) -> Result<(), String> {
                 return Err(format!(
                     "animation {a}, channel {c}: its target path or its accessors' shapes are not \
                      ones glTF allows that path; export it again from Blender"
+                ));
+            }
+            let node = channel.target.node.value();
+            if node >= root.nodes.len() {
+                return Err(format!(
+                    "animation {a}, channel {c}: its target is node {node}, which does not exist \
+                     ({} nodes); export it again from Blender",
+                    root.nodes.len()
                 ));
             }
         }
