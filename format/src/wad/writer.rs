@@ -54,10 +54,11 @@ impl<'a> Parts<'a> {
         self.done.push(part);
     }
 
-    fn finish(mut self) -> EncodedWad<'a> {
-        self.add(Cow::Owned(Vec::new()));
-        self.done.retain(|p| !p.is_empty());
-        EncodedWad { parts: self.done }
+    fn finish(self) -> EncodedWad<'a> {
+        let Parts { mut done, open } = self;
+        done.push(Cow::Owned(open));
+        done.retain(|p| !p.is_empty());
+        EncodedWad { parts: done }
     }
 }
 
