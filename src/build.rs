@@ -22,7 +22,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     let base = match args.base {
         Some(path) => {
             refuse_overwrite(args.out, path)?;
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = wadforge_manifests::input_file::read(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
             Some(
                 wad::read(&bytes)
                     .with_context(|| format!("{} is not a valid WAD", path.display()))?
@@ -100,7 +101,8 @@ pub(crate) fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
         let from = base.with_extension(ext);
         let to = out.with_extension(ext);
         if from.is_file() && !same_file(&from, &to) {
-            let data = std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+            let data = wadforge_manifests::input_file::read(&from)
+                .with_context(|| format!("cannot read {}", from.display()))?;
             write_atomically(&to, &data)?;
         }
     }

@@ -471,3 +471,84 @@ fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
         "its TEXCOORD_0 (accessor 2) is not of a type glTF allows",
     );
 }
+
+/// The bundled example's PLANT0 imported as `.gltf` + `.bin` + `.png` into `dir`; returns the
+/// `.gltf`'s path.
+fn plant_as_separate_files(dir: &Path) -> PathBuf {
+    let fixtures = dir.join("fixtures.wad");
+    std::fs::write(
+        &fixtures,
+        wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap(),
+    )
+    .unwrap();
+    let out = dir.join("dir");
+    let run = measured(&[
+        "import",
+        "-q",
+        "--gltf",
+        s(&fixtures),
+        "-o",
+        s(&out),
+        "--only",
+        "PLANT0",
+    ]);
+    assert!(run.success, "{}", run.stderr);
+    out.join("statics/000_PLANT0.gltf")
+}
+
+#[test]
+fn a_gltf_naming_a_device_or_a_file_outside_its_folder_is_refused_at_once() {
+    // The glTF reader reads whatever file a URI names: `/dev/zero` filled memory until killed.
+    for (field, uri, message) in [
+        (
+            "buffers",
+            "/dev/zero",
+            "buffer 0's file `/dev/zero` is not a file beside the glTF",
+        ),
+        ("buffers", "file:///dev/zero", "is not a file beside the glTF"),
+        (
+            "images",
+            "../../elsewhere.png",
+            "image 0's file `../../elsewhere.png` is not a file beside the glTF",
+        ),
+        (
+            "buffers",
+            "zero.bin",
+            "buffer 0's file `zero.bin` cannot be read: it is not a regular file",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let gltf = plant_as_separate_files(tmp.path());
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/dev/zero", gltf.with_file_name("zero.bin")).unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+        json[field][0]["uri"] = uri.into();
+        std::fs::write(&gltf, json.to_string()).unwrap();
+        let dir = tmp.path().join("dir");
+        let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+        refused_within_limits(&run, 0, message);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_named_like_an_input_is_refused_not_waited_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pipe = |path: &Path| {
+        let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates the file.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    };
+    let wad = tmp.path().join("x.wad");
+    pipe(&wad);
+    let run = measured(&["info", s(&wad)]);
+    refused_within_limits(&run, 0, "not a regular file");
+    let dir = tmp.path().join("dir");
+    example_copy(&dir);
+    let yaml = dir.join("statics/000_PLANT0.yaml");
+    std::fs::remove_file(&yaml).unwrap();
+    pipe(&yaml);
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(&run, 0, "not a regular file");
+    assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
+}

@@ -11,47 +11,12 @@ use std::path::Path;
 
 use base64::Engine;
 
+use crate::reader_guards;
+
 /// RGBA bytes any image may decode to: 16 MiB, 64 pages of 256×256.
 pub(crate) const BASE_BYTES: u64 = 16 << 20;
 /// RGBA bytes an image may decode to per byte of its encoded file, on top of [`BASE_BYTES`].
 pub(crate) const PER_ENCODED_BYTE: u64 = 16;
-
-/// Refuses what the glTF reader would panic on (it unwraps them; validation lets them through):
-/// an image in a buffer view without a `mimeType`, an image with neither view nor URI, relative
-/// URIs whose `%XX` escapes do not decode to UTF-8. ([`check`] refuses a view past its buffer.)
-pub(crate) fn check_uris(doc: &gltf::Document) -> Result<(), String> {
-    for (index, image) in doc.as_json().images.iter().enumerate() {
-        match (&image.buffer_view, &image.mime_type, &image.uri) {
-            (Some(_), None, _) => {
-                return Err(format!(
-                    "image {index} is in a buffer view but has no mimeType; export it again from Blender"
-                ))
-            }
-            (None, _, None) => {
-                return Err(format!(
-                    "image {index} has neither a buffer view nor a uri; export it again from Blender"
-                ))
-            }
-            _ => {}
-        }
-    }
-    let buffers = doc.buffers().filter_map(|b| match b.source() {
-        gltf::buffer::Source::Uri(uri) => Some(("buffer", b.index(), uri)),
-        gltf::buffer::Source::Bin => None,
-    });
-    let images = doc.images().filter_map(|i| match i.source() {
-        gltf::image::Source::Uri { uri, .. } => Some(("image", i.index(), uri)),
-        gltf::image::Source::View { .. } => None,
-    });
-    for (kind, index, uri) in buffers.chain(images) {
-        if !uri.contains(':') && percent_decoded(uri).is_none() {
-            return Err(format!(
-                "{kind} {index}'s file name `{uri}` has %-escapes that are not UTF-8; name the file again"
-            ));
-        }
-    }
-    Ok(())
-}
 
 /// Checks every image of `doc` against the bound, and that an image in a buffer view lies within
 /// the buffer's bytes; errors are messages for the caller to place.
@@ -119,31 +84,9 @@ fn encoded_bytes<'a>(
             let path = match uri.strip_prefix("file://").or_else(|| uri.strip_prefix("file:")) {
                 Some(path) => Path::new(path).to_path_buf(),
                 None if uri.contains(':') => return None,
-                None => base.join(percent_decoded(uri)?),
+                None => base.join(reader_guards::percent_decoded(uri)?),
             };
-            std::fs::read(path).ok().map(Cow::Owned)
+            wadforge_manifests::input_file::read(&path).ok().map(Cow::Owned)
         }
     }
-}
-
-/// `%XX` escapes of a relative URI decoded as the glTF reader decodes them (other `%`s kept);
-/// `None` when the result is not UTF-8.
-fn percent_decoded(uri: &str) -> Option<String> {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escaped = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        if let (b'%', Some(byte)) = (bytes[i], escaped) {
-            out.push(byte);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }

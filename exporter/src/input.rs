@@ -112,7 +112,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     // gltf::import's steps, with the images' sizes checked from their headers before decoding.
     let gltf::Gltf { document: doc, blob } = parse(path)?;
     let base = path.parent().unwrap_or_else(|| Path::new("./"));
-    image_bounds::check_uris(&doc)?;
+    reader_guards::files_fit(&doc, base)?;
     let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(cannot_read)?;
     image_bounds::check(&doc, base, &buffers)?;
     let read_time = started.elapsed();
@@ -273,7 +273,7 @@ fn channel(
 fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     use gltf::json::validation::Validate;
     let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
-    let bytes = std::fs::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    let bytes = wadforge_manifests::input_file::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
     // A GLB's header length is trusted by the reader (it subtracts the header's 12 bytes from
     // it unchecked, and allocates it when reading a stream): it must lie within the file.
     if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {

@@ -1,6 +1,78 @@
-//! What the glTF reader (the `gltf` crate) would panic on or misread, refused before it reads:
-//! its validation lets these through, and its readers unwrap or assert them. Each was found by
-//! the `glb` fuzz target; the image checks are in `image_bounds`.
+//! What the glTF reader (the `gltf` crate) would panic on, misread or wait on, refused before it
+//! reads: its validation lets these through, and its readers unwrap or assert them, or read any
+//! file a URI names. Most were found by the `glb` fuzz target; the image size checks are in
+//! `image_bounds`.
+
+use std::path::{Component, Path};
+
+/// Refuses what the glTF reader would panic on or wait on when it reads the glTF's images and
+/// buffers (it unwraps them; validation lets them through): an image in a buffer view without a
+/// `mimeType`, an image with neither view nor URI; and a file URI that is not a file beside the
+/// glTF (`base`): an absolute path, a scheme, `..` above it, %-escapes that are not UTF-8, or
+/// something other than a regular file (a pipe would hang the reader, `/dev/zero` fill memory).
+/// Embedded `data:` URIs are read as they are. (`image_bounds::check` refuses a view past its
+/// buffer.)
+pub(crate) fn files_fit(doc: &gltf::Document, base: &Path) -> Result<(), String> {
+    for (index, image) in doc.as_json().images.iter().enumerate() {
+        match (&image.buffer_view, &image.mime_type, &image.uri) {
+            (Some(_), None, _) => {
+                return Err(format!(
+                    "image {index} is in a buffer view but has no mimeType; export it again from Blender"
+                ))
+            }
+            (None, _, None) => {
+                return Err(format!(
+                    "image {index} has neither a buffer view nor a uri; export it again from Blender"
+                ))
+            }
+            _ => {}
+        }
+    }
+    let buffers = doc.buffers().filter_map(|b| match b.source() {
+        gltf::buffer::Source::Uri(uri) => Some(("buffer", b.index(), uri)),
+        gltf::buffer::Source::Bin => None,
+    });
+    let images = doc.images().filter_map(|i| match i.source() {
+        gltf::image::Source::Uri { uri, .. } => Some(("image", i.index(), uri)),
+        gltf::image::Source::View { .. } => None,
+    });
+    for (kind, index, uri) in buffers.chain(images) {
+        if uri.starts_with("data:") {
+            continue;
+        }
+        let refuse = |why: &str| Err(format!("{kind} {index}'s file `{uri}` {why}"));
+        let Some(name) = percent_decoded(uri) else {
+            return refuse("has %-escapes that are not UTF-8; name the file again");
+        };
+        if uri.contains(':') || !stays_inside(Path::new(&name)) {
+            return refuse(
+                "is not a file beside the glTF; keep the glTF's files in its folder (Blender's \
+                 glTF Separate export does)",
+            );
+        }
+        match wadforge_manifests::input_file::regular(&base.join(&name)) {
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                return refuse(&format!("cannot be read: {e}"));
+            }
+            _ => {} // a missing file is reported by the glTF reader
+        }
+    }
+    Ok(())
+}
+
+/// Whether a relative path stays inside its folder (no root, no drive, no `..` above it).
+fn stays_inside(path: &Path) -> bool {
+    let mut depth = 0usize;
+    path.components().all(|c| match c {
+        Component::Normal(_) => {
+            depth += 1;
+            true
+        }
+        Component::CurDir => true,
+        Component::ParentDir => depth.checked_sub(1).map(|d| depth = d).is_some(),
+        Component::RootDir | Component::Prefix(_) => false,
+    })
+}
 
 /// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target
 /// path and node and assumes the accessors' shapes; its validation lets all three through): times
@@ -181,4 +253,26 @@ pub(crate) fn accessors_fit(root: &gltf::json::Root) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `%XX` escapes of a relative URI decoded as the glTF reader decodes them (other `%`s kept);
+/// `None` when the result is not UTF-8.
+pub(crate) fn percent_decoded(uri: &str) -> Option<String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let (b'%', Some(byte)) = (bytes[i], escaped) {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }

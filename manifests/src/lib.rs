@@ -20,6 +20,7 @@
 
 mod emit;
 mod error;
+pub mod input_file;
 pub mod load;
 pub mod parallel;
 pub mod schema;

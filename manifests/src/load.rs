@@ -324,7 +324,7 @@ fn load_objects(dir: &Path, project: &Project) -> Result<Vec<LoadedObject>, Mani
 }
 
 fn read(path: &Path) -> Result<String, ManifestError> {
-    std::fs::read_to_string(path).map_err(|source| ManifestError::Io {
+    crate::input_file::read_to_string(path).map_err(|source| ManifestError::Io {
         path: path.to_path_buf(),
         source,
     })
