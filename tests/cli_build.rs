@@ -185,20 +185,26 @@ fn build_never_writes_over_its_base() {
     assert_eq!(std::fs::read(&base_path).unwrap(), before);
 }
 
-#[test]
-fn a_bone_the_gltf_lacks_is_named_with_its_file() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
+/// The standard fixture's CROCODILE imported into `tmp`/dir; returns the directory.
+fn crocodile_directory(tmp: &Path) -> PathBuf {
+    let dir = tmp.join("dir");
     let o = wadforge(&[
         "import",
         "-q",
-        s(&base(tmp.path())),
+        s(&base(tmp)),
         "-o",
         s(&dir),
         "--only",
         "CROCODILE",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    dir
+}
+
+#[test]
+fn a_bone_the_gltf_lacks_is_named_with_its_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = crocodile_directory(tmp.path());
     let manifest = dir.join("moveables/051_CROCODILE.yaml");
     let text = std::fs::read_to_string(&manifest)
         .unwrap()
@@ -221,17 +227,7 @@ fn a_bone_the_gltf_lacks_is_named_with_its_file() {
 fn of_several_animations_the_gltf_lacks_the_first_is_named_on_any_thread_count() {
     // Animations are sampled in parallel; the error must still be the first in manifest order.
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let o = wadforge(&[
-        "import",
-        "-q",
-        s(&base(tmp.path())),
-        "-o",
-        s(&dir),
-        "--only",
-        "CROCODILE",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = crocodile_directory(tmp.path());
     let glb = dir.join("moveables/051_CROCODILE.glb");
     let mut bytes = std::fs::read(&glb).unwrap();
     // Renamed in the glTF only, each to a name of the same length (the JSON keeps its size).
