@@ -11,35 +11,46 @@ use crate::spheres;
 use crate::texture::PolygonTextureOut;
 
 /// Adds `meshes` to `wad`, their polygons textured by `textures` (one per polygon, in mesh
-/// order); returns the index in `wad` of each.
+/// order); returns the index in `wad` of each. Meshes are finished in parallel (spheres and
+/// normals are most of the work) and added in order.
 pub(super) fn add_meshes(
     wad: &mut Wad,
     meshes: Vec<PendingMesh>,
     textures: Vec<PolygonTextureOut>,
 ) -> Vec<MeshIndex> {
-    let mut textures = textures.into_iter();
-    let mut built: Vec<MeshIndex> = Vec::with_capacity(meshes.len());
-    for PendingMesh { mut raw, info, .. } in meshes {
-        let polygons = textured_polygons(&raw, &mut textures);
-        let mut mesh = Mesh {
-            vertices: std::mem::take(&mut raw.vertices),
-            polygons,
-            ..Mesh::default()
-        };
-        mesh.sphere = bounding_sphere(&mesh, &info);
-        mesh.shading = shading(&mesh, &info, raw);
-        built.push(wad.meshes.len());
-        wad.meshes.push(mesh);
+    use rayon::prelude::*;
+    let mut rest = textures.as_slice();
+    let mut work = Vec::with_capacity(meshes.len());
+    for mesh in meshes {
+        let (own, after) = rest.split_at(mesh.raw.polygons.len());
+        rest = after;
+        work.push((mesh, own));
     }
-    built
+    let finished: Vec<Mesh> = work
+        .into_par_iter()
+        .map(|(PendingMesh { mut raw, info, .. }, textures)| {
+            let polygons = textured_polygons(&raw, textures);
+            let mut mesh = Mesh {
+                vertices: std::mem::take(&mut raw.vertices),
+                polygons,
+                ..Mesh::default()
+            };
+            mesh.sphere = bounding_sphere(&mesh, &info);
+            mesh.shading = shading(&mesh, &info, raw);
+            mesh
+        })
+        .collect();
+    let first = wad.meshes.len();
+    wad.meshes.extend(finished);
+    (first..wad.meshes.len()).collect()
 }
 
 /// The mesh's polygons with their textures, each polygon's corners rotated as its texture asks.
-fn textured_polygons(raw: &RawMesh, textures: &mut impl Iterator<Item = PolygonTextureOut>) -> Vec<Polygon> {
+fn textured_polygons(raw: &RawMesh, textures: &[PolygonTextureOut]) -> Vec<Polygon> {
     raw.polygons
         .iter()
-        .map(|p| {
-            let out = textures.next().expect("one texture per polygon");
+        .zip(textures)
+        .map(|(p, out)| {
             let n = p.corners.len();
             let corners: Vec<u16> = (0..n).map(|i| p.corners[(i + out.shift as usize) % n]).collect();
             let mut polygon = if n == 4 {
