@@ -28,6 +28,9 @@ pub(crate) struct Document {
     // the same JSON as the values they replace, keys in the same (sorted) order.
     accessors: Vec<Accessor>,
     buffer_views: Vec<BufferView>,
+    /// The view animation data is appended to while nothing else follows it in the buffer: one
+    /// view for many accessors (a 445-animation Lara had a view per accessor, 7,595 of them).
+    data_view: Option<usize>,
     animations: Vec<AnimationJson>,
     bin: Vec<u8>,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
@@ -43,6 +46,7 @@ impl Document {
             arrays: Map::new(),
             accessors: Vec::new(),
             buffer_views: Vec::new(),
+            data_view: None,
             animations: Vec::new(),
             bin: Vec::new(),
             images: Vec::new(),
@@ -67,6 +71,7 @@ impl Document {
     }
 
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        self.data_view = None;
         while self.bin.len() % 4 != 0 {
             self.bin.push(0);
         }
@@ -79,6 +84,25 @@ impl Document {
             target,
         });
         self.buffer_views.len() - 1
+    }
+
+    /// Where `bytes` of 4-byte components go: appended to the open data view (at the returned
+    /// offset within it), or a new one. Vertex data keeps views of its own (accessors sharing a
+    /// vertex view would need a stride).
+    fn data(&mut self, bytes: &[u8]) -> (usize, usize) {
+        match self.data_view {
+            Some(view) => {
+                let offset = self.buffer_views[view].byte_length;
+                self.bin.extend_from_slice(bytes);
+                self.buffer_views[view].byte_length += bytes.len();
+                (view, offset)
+            }
+            None => {
+                let view = self.view(bytes, None);
+                self.data_view = Some(view);
+                (view, 0)
+            }
+        }
     }
 
     fn accessor(&mut self, accessor: Accessor) -> usize {
@@ -114,8 +138,12 @@ impl Document {
     pub fn floats(&mut self, kind: &'static str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
         let width = components(kind);
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let view = self.view(&bytes, vertex_data.then_some(ARRAY_BUFFER));
+        let (view, offset) = match vertex_data {
+            true => (self.view(&bytes, Some(ARRAY_BUFFER)), 0),
+            false => self.data(&bytes),
+        };
         let mut accessor = Accessor::new(view, FLOAT, values.len() / width, kind);
+        accessor.byte_offset = offset;
         if bounds && !values.is_empty() {
             let mut min = vec![f32::INFINITY; width];
             let mut max = vec![f32::NEG_INFINITY; width];
@@ -268,6 +296,8 @@ enum Entry<'a> {
 struct Accessor {
     #[serde(rename = "bufferView")]
     buffer_view: usize,
+    #[serde(rename = "byteOffset", skip_serializing_if = "is_zero")]
+    byte_offset: usize,
     #[serde(rename = "componentType")]
     component_type: u32,
     count: usize,
@@ -283,6 +313,7 @@ impl Accessor {
     fn new(buffer_view: usize, component_type: u32, count: usize, kind: &'static str) -> Accessor {
         Accessor {
             buffer_view,
+            byte_offset: 0,
             component_type,
             count,
             max: None,
@@ -290,6 +321,10 @@ impl Accessor {
             kind,
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize)]
@@ -337,5 +372,47 @@ fn components(kind: &str) -> usize {
         "VEC4" => 4,
         "MAT4" => 16,
         other => unreachable!("accessor type {other} is not used"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The document's JSON, as a `.gltf` file holds it.
+    fn json(doc: Document) -> Value {
+        let files = doc.into_files("x", GltfFormat::Separate);
+        let gltf = files.iter().find(|(name, _)| name == "x.gltf").expect("a .gltf");
+        serde_json::from_slice(&gltf.1).unwrap()
+    }
+
+    #[test]
+    fn animation_data_shares_a_view_until_vertex_data_follows() {
+        let mut doc = Document::new();
+        let times = doc.floats("SCALAR", &[0.0, 1.0], true, false);
+        let rotations = doc.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], false, false);
+        let positions = doc.floats("VEC3", &[1.0, 2.0, 3.0], true, true);
+        let more = doc.floats("SCALAR", &[5.0], false, false);
+        let json = json(doc);
+        let accessor = |i: usize| &json["accessors"][i];
+        assert_eq!(accessor(times)["bufferView"], accessor(rotations)["bufferView"]);
+        assert_eq!(accessor(times).get("byteOffset"), None, "offset 0 is left out");
+        assert_eq!(accessor(rotations)["byteOffset"], 8, "after the two times");
+        let view = |i: usize| &json["bufferViews"][accessor(i)["bufferView"].as_u64().unwrap() as usize];
+        assert_eq!(view(times)["byteLength"], 8 + 32);
+        assert_eq!(
+            view(times).get("target"),
+            None,
+            "animation data is no vertex data"
+        );
+        assert_eq!(view(positions)["target"], ARRAY_BUFFER);
+        assert_ne!(accessor(positions)["bufferView"], accessor(times)["bufferView"]);
+        assert_ne!(accessor(more)["bufferView"], accessor(positions)["bufferView"]);
+        assert_ne!(
+            accessor(more)["bufferView"],
+            accessor(times)["bufferView"],
+            "a view stays contiguous"
+        );
+        assert_eq!(json["bufferViews"].as_array().unwrap().len(), 3);
     }
 }
