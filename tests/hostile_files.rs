@@ -455,6 +455,31 @@ fn an_animation_channel_on_a_node_that_does_not_exist_is_refused_not_a_panic() {
 }
 
 #[test]
+fn animation_key_times_that_go_back_are_refused_not_a_panic() {
+    // Found by the `glb` fuzz target: sampling searches a channel's key times, and times that go
+    // back sent the search before the first key (an index of -1). The first channel of the
+    // switch's animation 2 (11 keys) gets its second key at time -1 (in the binary chunk).
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+        let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+        let times =
+            &json["accessors"][json["animations"][2]["samplers"][0]["input"].as_u64().unwrap() as usize];
+        let view = &json["bufferViews"][times["bufferView"].as_u64().unwrap() as usize];
+        let at = 20 + json_length + 8 // the binary chunk's data
+            + view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + times["byteOffset"].as_u64().unwrap_or(0) as usize
+            + 4; // the second key
+        glb[at..at + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
+    });
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    refused_within_limits(
+        &run,
+        size,
+        "a channel's key 1 is at time -1, after 0; key times must increase",
+    );
+}
+
+#[test]
 fn a_mesh_attribute_of_the_wrong_type_is_refused_not_a_panic() {
     // Found by the `glb` fuzz target: the glTF reader asserts an attribute's accessor type when
     // reading it. PLANT0's UVs (accessor 2) become four floats a vertex, the JSON the same length.

@@ -251,6 +251,21 @@ fn channel(
         // In-tangent, value, out-tangent per key: keep the values.
         values = values.chunks(3).filter_map(|c| c.get(1).copied()).collect();
     }
+    // Sampling searches the times: they must be numbers that never go back (glTF asks for
+    // strictly increasing ones; equal neighbours are read as a step).
+    if let Some(k) = (0..times.len()).find(|&k| !times[k].is_finite() || (k > 0 && times[k] < times[k - 1])) {
+        return Err(format!(
+            "animation {}: a channel's key {k} is at time {}, after {}; key times must increase \
+             (export it again from Blender)",
+            a.name().unwrap_or("?"),
+            times[k],
+            if k > 0 {
+                times[k - 1].to_string()
+            } else {
+                "the start".into()
+            },
+        ));
+    }
     if values.len() != times.len() || times.is_empty() {
         return Err(format!(
             "animation {}: a channel has {} keys but {} values",
