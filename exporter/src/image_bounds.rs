@@ -81,11 +81,8 @@ fn encoded_bytes<'a>(
                 let bytes = base64::engine::general_purpose::STANDARD.decode(base64).ok()?;
                 return Some(Cow::Owned(bytes));
             }
-            let path = match uri.strip_prefix("file://").or_else(|| uri.strip_prefix("file:")) {
-                Some(path) => Path::new(path).to_path_buf(),
-                None if uri.contains(':') => return None,
-                None => base.join(reader_guards::percent_decoded(uri)?),
-            };
+            // Only plain relative paths get here: `reader_guards::files_fit` refused the rest.
+            let path = base.join(reader_guards::percent_decoded(uri)?);
             wadforge_manifests::input_file::read(&path).ok().map(Cow::Owned)
         }
     }

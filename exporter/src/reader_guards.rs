@@ -3,7 +3,9 @@
 //! file a URI names. Most were found by the `glb` fuzz target; the image size checks are in
 //! `image_bounds`.
 
-use std::path::{Component, Path};
+use std::path::Path;
+
+use wadforge_manifests::input_file;
 
 /// Refuses what the glTF reader would panic on or wait on when it reads the glTF's images and
 /// buffers (it unwraps them; validation lets them through): an image in a buffer view without a
@@ -44,13 +46,13 @@ pub(crate) fn files_fit(doc: &gltf::Document, base: &Path) -> Result<(), String>
         let Some(name) = percent_decoded(uri) else {
             return refuse("has %-escapes that are not UTF-8; name the file again");
         };
-        if uri.contains(':') || !stays_inside(Path::new(&name)) {
+        if uri.contains(':') || input_file::relative_inside(Path::new(&name)).is_none() {
             return refuse(
                 "is not a file beside the glTF; keep the glTF's files in its folder (Blender's \
                  glTF Separate export does)",
             );
         }
-        match wadforge_manifests::input_file::regular(&base.join(&name)) {
+        match input_file::regular(&base.join(&name)) {
             Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
                 return refuse(&format!("cannot be read: {e}"));
             }
@@ -58,20 +60,6 @@ pub(crate) fn files_fit(doc: &gltf::Document, base: &Path) -> Result<(), String>
         }
     }
     Ok(())
-}
-
-/// Whether a relative path stays inside its folder (no root, no drive, no `..` above it).
-fn stays_inside(path: &Path) -> bool {
-    let mut depth = 0usize;
-    path.components().all(|c| match c {
-        Component::Normal(_) => {
-            depth += 1;
-            true
-        }
-        Component::CurDir => true,
-        Component::ParentDir => depth.checked_sub(1).map(|d| depth = d).is_some(),
-        Component::RootDir | Component::Prefix(_) => false,
-    })
 }
 
 /// Refuses animation channels the glTF reader would panic on or misread (it unwraps the target

@@ -3,7 +3,7 @@
 //! downloaded folder under any name (or behind a symbolic link).
 
 use std::io;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 /// The bytes of the regular file at `path` (symbolic links followed).
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
@@ -32,6 +32,25 @@ pub fn regular(path: &Path) -> io::Result<()> {
         io::ErrorKind::InvalidInput,
         format!("it is {what}; wadforge reads only files"),
     ))
+}
+
+/// `relative` with `.` and `..` resolved, when it stays inside the folder it is relative to (no
+/// root, no drive, no `..` above it); `None` when it leaves it.
+pub fn relative_inside(relative: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in relative.components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]

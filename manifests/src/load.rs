@@ -2,7 +2,7 @@
 //! walking the directory, each checked against the schema and against each other.
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
@@ -332,20 +332,7 @@ fn read(path: &Path) -> Result<String, ManifestError> {
 
 /// A relative path with `.` removed, or the path itself as an error when it leaves `dir`.
 fn normalise(_dir: &Path, relative: &str) -> Result<PathBuf, String> {
-    let mut out = PathBuf::new();
-    for c in Path::new(relative).components() {
-        match c {
-            Component::Normal(part) => out.push(part),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    return Err(relative.to_string());
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return Err(relative.to_string()),
-        }
-    }
-    Ok(out)
+    crate::input_file::relative_inside(Path::new(relative)).ok_or_else(|| relative.to_string())
 }
 
 /// Every `.yaml` file below `dir` except the project file, relative to `dir`.
