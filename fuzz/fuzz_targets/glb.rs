@@ -14,5 +14,5 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         dir
     });
     std::fs::write(dir.join("moveables/306_SWITCH_TYPE1.glb"), data).unwrap();
-    build(dir);
+    build(dir, data.len());
 });

@@ -2,5 +2,6 @@
 #![no_main]
 use wadforge_format::level;
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = level::read(&wadforge_fuzz::with_version(data, level::TR1_VERSION));
+    let file = wadforge_fuzz::with_version(data, level::TR1_VERSION);
+    let _ = wadforge_fuzz::within_allowance(file.len(), || level::read(&file));
 });

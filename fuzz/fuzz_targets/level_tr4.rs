@@ -3,5 +3,6 @@
 #![no_main]
 use wadforge_format::level;
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = level::read(&wadforge_fuzz::with_version(data, level::TR4_VERSIONS[0]));
+    let file = wadforge_fuzz::with_version(data, level::TR4_VERSIONS[0]);
+    let _ = wadforge_fuzz::within_allowance(file.len(), || level::read(&file));
 });

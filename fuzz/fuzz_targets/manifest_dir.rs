@@ -15,7 +15,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, files.next().unwrap_or_default()).unwrap();
     }
-    build(dir);
+    build(dir, data.len());
 });
 
 fn split(data: &[u8]) -> impl Iterator<Item = &[u8]> {

@@ -9,5 +9,5 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     static DIR: OnceLock<(std::path::PathBuf, std::path::PathBuf)> = OnceLock::new();
     let (dir, png) = DIR.get_or_init(|| texture_directory(&scratch("texture")));
     std::fs::write(png, data).unwrap();
-    build(dir);
+    build(dir, data.len());
 });

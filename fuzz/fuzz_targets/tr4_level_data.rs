@@ -2,5 +2,6 @@
 //! chunk, wrapped into a TR4 file with valid zlib so that every mutation reaches the walk.
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = wadforge_format::level::read(&wadforge_fuzz::tr4_file(data));
+    let file = wadforge_fuzz::tr4_file(data);
+    let _ = wadforge_fuzz::within_allowance(file.len(), || wadforge_format::level::read(&file));
 });

@@ -7,6 +7,13 @@ use std::sync::OnceLock;
 
 use wadforge_format::wad;
 
+pub mod heap;
+
+#[global_allocator]
+static ALLOCATOR: heap::CountingAllocator = heap::CountingAllocator;
+
+pub use heap::within_allowance;
+
 /// Targets and the directory (under the seeds root) each one's seeds go to.
 pub const TARGETS: [&str; 9] = [
     "wad",
@@ -64,19 +71,22 @@ pub fn copy_example_moveable(dir: &Path) {
     }
 }
 
-/// What `wadforge build DIR -o OUT.wad` does with the directory, short of writing the file. On
-/// one thread: the same input takes the same path, and no time goes to waking workers.
-pub fn build(dir: &Path) {
+/// What `wadforge build DIR -o OUT.wad` does with the directory, short of writing the file, within
+/// the heap allowance of an input of `input_len` bytes. On one thread: the same input takes the
+/// same path, and no time goes to waking workers.
+pub fn build(dir: &Path, input_len: usize) {
     static ONE_THREAD: std::sync::Once = std::sync::Once::new();
     ONE_THREAD.call_once(|| {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
     });
-    let Ok(manifests) = wadforge_manifests::load(dir) else {
-        return;
-    };
-    if let Ok(built) = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
-        let _ = wad::write(&built.wad, None);
-    }
+    within_allowance(input_len, || {
+        let Ok(manifests) = wadforge_manifests::load(dir) else {
+            return;
+        };
+        if let Ok(built) = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
+            let _ = wad::write(&built.wad, None);
+        }
+    });
 }
 
 fn zlib(bytes: &[u8]) -> Vec<u8> {
