@@ -44,11 +44,34 @@ pub fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/switch_and_plant")
 }
 
-/// A directory of this process for a target to write an input into, made once.
+const SCRATCH_PREFIX: &str = "wadforge-fuzz-";
+
+/// A directory of this process for a target to write an input into, made once. libFuzzer ends a
+/// process without running destructors, so the directories of processes gone are removed here.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wadforge-fuzz-{}-{name}", std::process::id()));
+    remove_scratch_of_processes_gone();
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
+}
+
+fn remove_scratch_of_processes_gone() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(SCRATCH_PREFIX)) else {
+            continue;
+        };
+        let Some(Ok(pid)) = rest.split('-').next().map(str::parse::<u32>) else {
+            continue;
+        };
+        // Only Linux says here whether a process lives; elsewhere everything is kept.
+        if Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Copies the bundled example's moveable into `dir`, alone: its top-level YAML lists only the
