@@ -22,11 +22,15 @@ fn main() {
     for s in &mut small.samples {
         s.page = 0;
     }
-    seed("wad", "standard_one_page.wad", &wad::write(&small, None).unwrap());
+    let standard = wad::write(&small, None).unwrap();
     let mut statics_only = small.clone();
     statics_only.moveables.clear();
-    if let Ok(bytes) = wad::write(&statics_only, None) {
-        seed("wad", "statics_only.wad", &bytes);
+    let statics_only = wad::write(&statics_only, None).ok();
+    for target in ["wad", "import"] {
+        seed(target, "standard_one_page.wad", &standard);
+        if let Some(bytes) = &statics_only {
+            seed(target, "statics_only.wad", bytes);
+        }
     }
     use wadforge_fixtures::levels;
     seed("level_tr1", "tr1_level.phd", &levels::tr1_level());
