@@ -256,6 +256,58 @@ fn the_largest_manifests_import_writes_build_within_the_limits() {
     }
 }
 
+/// The standard fixture on one page, plus a mesh of `polygons` triangles (a small mesh's first
+/// polygon over and over) and a moveable of `joints` joints that all draw it.
+fn wad_drawing_one_mesh(polygons: usize, joints: usize) -> Vec<u8> {
+    let mut wad = wadforge_fixtures::standard();
+    wad.pages.truncate(1);
+    for sample in &mut wad.samples {
+        sample.page = 0;
+    }
+    let mut big = wad.meshes[0].clone();
+    big.polygons = vec![big.polygons[0]; polygons];
+    wad.meshes.push(big);
+    let mut moveable = wad.moveables[0].clone();
+    moveable.id = (0..)
+        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
+        .unwrap();
+    moveable.meshes = vec![wad.meshes.len() - 1; joints];
+    moveable.links = vec![Default::default(); joints - 1];
+    moveable.animations.clear();
+    wad.moveables.push(moveable);
+    wadforge_format::wad::write(&wad, None).unwrap()
+}
+
+#[test]
+fn a_wad_whose_joints_draw_one_large_mesh_over_and_over_is_refused_at_once() {
+    // Found by hand: 2000 joints on one 3900-polygon mesh, 0.7 MB, took an import over 2
+    // minutes and 2 GB (and a gallery 22 s), as every joint's copy was made.
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = wad_drawing_one_mesh(3900, 2000);
+    let wad = tmp.path().join("joints.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let out = |name: &str| tmp.path().join(name);
+    for args in [
+        vec!["import", "-q", s(&wad), "-o", s(&out("dir"))],
+        vec!["gallery", "-q", s(&wad), "-o", s(&out("gallery"))],
+        vec!["diff", s(&wad), s(&wad)],
+        vec!["info", s(&wad)],
+    ] {
+        let run = measured(&args);
+        refused_within_limits(
+            &run,
+            bytes.len() as u64,
+            "vertices and polygons through mesh pointers",
+        );
+        assert!(run.stderr.contains("joints.wad"), "{}", run.stderr);
+    }
+    // Sharing as real files share stays readable: a few joints on the same mesh.
+    let shared = tmp.path().join("shared.wad");
+    std::fs::write(&shared, wad_drawing_one_mesh(3900, 3)).unwrap();
+    let run = measured(&["import", "-q", s(&shared), "-o", s(&out("shared"))]);
+    assert!(run.success, "{}", run.stderr);
+}
+
 /// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
 /// directory's size.
 fn build_with_damaged_plant(damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {

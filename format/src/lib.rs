@@ -17,6 +17,7 @@ mod bytes;
 pub mod catalog;
 pub mod level;
 mod links;
+mod mesh_draws;
 pub mod model;
 pub mod pose;
 mod records;

@@ -22,6 +22,7 @@ pub(crate) trait RecordError: FileError {
     fn mesh_pointer_not_at_mesh_start(pointer: usize, offset: u32, inside: u32) -> Self::Problem;
     fn unknown_command(opcode: u16) -> Self::Problem;
     fn keyframe_too_small(size: u8, meshes: usize, needed: usize) -> Self::Problem;
+    fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> Self::Problem;
     /// Names the object or record the error concerns, outermost first.
     fn within(self, context: impl FnOnce() -> String) -> Self;
 }
@@ -79,6 +80,14 @@ macro_rules! record_error {
                     size,
                     meshes,
                     needed,
+                }
+            }
+
+            fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> $problem {
+                $problem::MeshesDrawnTooOften {
+                    scope,
+                    drawn,
+                    allowed,
                 }
             }
 
@@ -724,6 +733,11 @@ fn keyframe<E: RecordError>(
 
 /// Static record `i`: id, mesh pointer, visibility and collision boxes, flags. Returns the
 /// static and its mesh pointer.
+/// Byte of static record `i`'s mesh pointer.
+pub(crate) fn static_pointer_at(i: usize) -> usize {
+    i * STATIC_SIZE + 4
+}
+
 pub(crate) fn static_record<E: RecordError>(
     view: &View<E>,
     i: usize,
@@ -732,11 +746,11 @@ pub(crate) fn static_record<E: RecordError>(
 ) -> Result<(Static, u16), E> {
     let at = i * STATIC_SIZE;
     let id = view.u32(at)?;
-    let pointer = view.u16(at + 4)?;
+    let pointer = view.u16(static_pointer_at(i))?;
     let mesh = *mesh_of_pointer.get(pointer as usize).ok_or_else(|| {
         out_of_range(
             view,
-            at + 4,
+            static_pointer_at(i),
             "mesh pointer",
             pointer as usize,
             mesh_of_pointer.len(),
@@ -796,6 +810,11 @@ impl ModelRecord {
     }
 
     /// The meshes of the moveable's pointers.
+    /// Byte of the record's first mesh pointer field.
+    pub fn pointer_field_at(&self) -> usize {
+        self.at + 6
+    }
+
     pub fn meshes<'m, E: RecordError>(
         &self,
         view: &View<E>,
@@ -806,7 +825,7 @@ impl ModelRecord {
         mesh_of_pointer.get(first..end).ok_or_else(|| {
             out_of_range(
                 view,
-                self.at + 6,
+                self.pointer_field_at(),
                 "last mesh pointer",
                 end.saturating_sub(1),
                 mesh_of_pointer.len(),

@@ -14,6 +14,7 @@ use super::pages;
 use super::tables::{Tables, OBJECT_TEXTURE_SIZE, TR4_OBJECT_TEXTURE_SIZE};
 use super::texture::{ApproximateMapping, ObjectTexture};
 use crate::catalog::Game;
+use crate::mesh_draws::MeshDraws;
 use crate::model::{Static, Wad};
 use crate::records;
 
@@ -56,8 +57,9 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     if any_colour {
         pages.push(pages::colour_page(&palette));
     }
-    let moveables = moveables::read_moveables(t, &mesh_of_pointer)?;
-    let statics = read_statics(t, &mesh_of_pointer)?;
+    let mut draws = MeshDraws::new(&meshes);
+    let moveables = moveables::read_moveables(t, &mesh_of_pointer, &mut draws)?;
+    let statics = read_statics(t, &mesh_of_pointer, &mut draws)?;
     Ok(Level {
         game: t.game,
         version: t.version,
@@ -106,10 +108,19 @@ fn object_textures(t: &Tables) -> Result<Vec<ObjectTexture>, LevelError> {
 }
 
 /// The statics of `t`, one per static mesh.
-fn read_statics(t: &Tables, mesh_of_pointer: &[usize]) -> Result<Vec<Static>, LevelError> {
+fn read_statics(
+    t: &Tables,
+    mesh_of_pointer: &[usize],
+    draws: &mut MeshDraws,
+) -> Result<Vec<Static>, LevelError> {
+    let view = &t.objects.statics;
     (0..t.objects.static_count)
         .map(|i| {
-            records::static_record(&t.objects.statics, i, mesh_of_pointer, "static mesh").map(|(s, _)| s)
+            let (s, _) = records::static_record(view, i, mesh_of_pointer, "static mesh")?;
+            draws
+                .draw(view, records::static_pointer_at(i), &[s.mesh])
+                .map_err(|e| e.within(|| format!("static mesh #{i} (id {})", s.id)))?;
+            Ok(s)
         })
         .collect()
 }

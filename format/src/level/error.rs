@@ -132,6 +132,17 @@ pub enum Problem {
         offset: u32,
         inside: u32,
     },
+    #[error(
+        "{scope} {drawn} vertices and polygons through mesh pointers, more than the {allowed} the file's meshes allow (one object: what they hold plus {}; all objects: {} times what they hold plus {}); the pointers name the same meshes far more often than game files do: the file is corrupt or made to cost far more work than its size",
+        crate::mesh_draws::OBJECT_SLACK,
+        crate::mesh_draws::DRAWS_PER_STORED,
+        crate::mesh_draws::FILE_SLACK
+    )]
+    MeshesDrawnTooOften {
+        scope: &'static str,
+        drawn: usize,
+        allowed: usize,
+    },
     #[error("unknown command opcode {0} (known: 1 to 6)")]
     UnknownCommand(u16),
     #[error("the frame holds {values} angle sets for {meshes} meshes, and filling in the missing ones over the file's frames would take more memory than such a file can need; the file is corrupt")]

@@ -8,11 +8,16 @@ use super::error::LevelError;
 use super::frames::{FrameRange, Frames};
 use super::tables::{ObjectTables, Tables};
 use crate::catalog::Game;
+use crate::mesh_draws::MeshDraws;
 use crate::model::{Animation, Moveable};
 use crate::records::{self, AnimationTables, Coverage, Covered, ModelRecord};
 
 /// The moveables of `t`, whose mesh pointers name the meshes `mesh_of_pointer` gives.
-pub(super) fn read_moveables(t: &Tables, mesh_of_pointer: &[usize]) -> Result<Vec<Moveable>, LevelError> {
+pub(super) fn read_moveables(
+    t: &Tables,
+    mesh_of_pointer: &[usize],
+    draws: &mut MeshDraws,
+) -> Result<Vec<Moveable>, LevelError> {
     let o = &t.objects;
     let d = Decoder {
         o,
@@ -38,6 +43,10 @@ pub(super) fn read_moveables(t: &Tables, mesh_of_pointer: &[usize]) -> Result<Ve
     for (i, r) in records.iter().enumerate() {
         let m = d
             .moveable(r, mesh_of_pointer, &first_animations)
+            .and_then(|m| {
+                draws.draw(&o.models, r.pointer_field_at(), &m.meshes)?;
+                Ok(m)
+            })
             .map_err(|e| e.within(|| format!("model #{i} (id {})", r.id)))?;
         moveables.push(m);
     }

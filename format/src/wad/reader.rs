@@ -5,6 +5,7 @@ use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use crate::angles;
+use crate::mesh_draws::MeshDraws;
 use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, Wad, PAGE_BYTES};
 use crate::records::{
     self, AnimationRecord, AnimationTables, Covered, KeyframeRun, MeshTable, ModelRecord, DISPATCH_SIZE,
@@ -45,8 +46,9 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
         offsets: mesh_offsets,
         mesh_of_pointer: mesh_pointers,
     } = d.meshes(&sections.meshes, &sections.pointers, samples.len())?;
-    let (moveables, moveable_layouts) = d.moveables(&sections, &mesh_pointers)?;
-    let (statics, static_layouts) = read_statics(&sections, &mesh_pointers)?;
+    let mut draws = MeshDraws::new(&meshes);
+    let (moveables, moveable_layouts) = d.moveables(&sections, &mesh_pointers, &mut draws)?;
+    let (statics, static_layouts) = read_statics(&sections, &mesh_pointers, &mut draws)?;
 
     let covered = d.covered;
     let layout = Layout {
@@ -151,11 +153,18 @@ impl<'a> Sections<'a> {
 }
 
 /// The statics and the mesh pointer each names.
-fn read_statics(sections: &Sections, mesh_pointers: &[usize]) -> Result<(Vec<Static>, Vec<u16>), ReadError> {
+fn read_statics(
+    sections: &Sections,
+    mesh_pointers: &[usize],
+    draws: &mut MeshDraws,
+) -> Result<(Vec<Static>, Vec<u16>), ReadError> {
     let mut statics = Vec::with_capacity(sections.static_count);
     let mut layouts = Vec::with_capacity(sections.static_count);
     for i in 0..sections.static_count {
         let (record, pointer) = records::static_record(&sections.statics, i, mesh_pointers, "static")?;
+        draws
+            .draw(&sections.statics, records::static_pointer_at(i), &[record.mesh])
+            .map_err(|e| e.within(|| format!("static #{i} (id {})", record.id)))?;
         statics.push(record);
         layouts.push(pointer);
     }
@@ -248,6 +257,7 @@ impl Decoder<'_> {
         &mut self,
         sections: &Sections,
         mesh_pointers: &[usize],
+        draws: &mut MeshDraws,
     ) -> Result<(Vec<Moveable>, Vec<MoveableLayout>), ReadError> {
         let view = &sections.moveables;
         let records: Vec<ModelRecord> = (0..sections.moveable_count)
@@ -259,6 +269,10 @@ impl Decoder<'_> {
         for (i, record) in records.iter().enumerate() {
             let (m, l) = self
                 .moveable(record, view, mesh_pointers, &first_animations)
+                .and_then(|(m, l)| {
+                    draws.draw(view, record.pointer_field_at(), &m.meshes)?;
+                    Ok((m, l))
+                })
                 .map_err(|e| e.within(|| format!("moveable #{i} (id {})", record.id)))?;
             moveables.push(m);
             layouts.push(l);
