@@ -22,6 +22,7 @@ pub mod model;
 pub mod pose;
 mod records;
 pub mod references;
+mod sample_texels;
 pub mod wad;
 
 pub use model::*;

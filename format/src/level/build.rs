@@ -57,6 +57,14 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     if any_colour {
         pages.push(pages::colour_page(&palette));
     }
+    // The samples come from the object textures: the error points at their table.
+    crate::sample_texels::check(&samples, pages.len()).map_err(|e| {
+        let problem = Problem::SamplesNameTooManyTexels {
+            texels: e.texels,
+            allowed: e.allowed,
+        };
+        t.object_textures.error(0, problem)
+    })?;
     let mut draws = MeshDraws::new(&meshes);
     let moveables = moveables::read_moveables(t, &mesh_of_pointer, &mut draws)?;
     let statics = read_statics(t, &mesh_of_pointer, &mut draws)?;

@@ -143,6 +143,12 @@ pub enum Problem {
         drawn: usize,
         allowed: usize,
     },
+    #[error(
+        "the samples up to this one name {texels} texels, more than the {allowed} the file's pages allow ({} times their texels plus {} pages); samples overlap over and over as no game file's do: the file is corrupt or made to cost far more work than its size",
+        crate::sample_texels::TEXELS_PER_PAGE_TEXEL,
+        crate::sample_texels::SLACK_PAGES
+    )]
+    SamplesNameTooManyTexels { texels: usize, allowed: usize },
     #[error("unknown command opcode {0} (known: 1 to 6)")]
     UnknownCommand(u16),
     #[error("the frame holds {values} angle sets for {meshes} meshes, and filling in the missing ones over the file's frames would take more memory than such a file can need; the file is corrupt")]

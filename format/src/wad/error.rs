@@ -97,6 +97,12 @@ pub enum Problem {
         drawn: usize,
         allowed: usize,
     },
+    #[error(
+        "the samples up to this one name {texels} texels, more than the {allowed} the file's pages allow ({} times their texels plus {} pages); samples overlap over and over as no game file's do: the file is corrupt or made to cost far more work than its size",
+        crate::sample_texels::TEXELS_PER_PAGE_TEXEL,
+        crate::sample_texels::SLACK_PAGES
+    )]
+    SamplesNameTooManyTexels { texels: usize, allowed: usize },
     #[error("{0} bytes follow the statics table; the file is not a WAD or has data appended")]
     TrailingBytes(u64),
 }
