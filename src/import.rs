@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use wadforge_importer::{GltfFormat, ImportOptions};
 
 use crate::output::prepare_output_dir;
@@ -54,7 +54,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     // Each object's files are written as soon as it is made: memory holds only the objects in hand.
     let (files, _) = wadforge_importer::import_into(model, &options, args.out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
-    })?;
+    })
+    .with_context(|| format!("cannot import {}", args.file.display()))?;
     progress.finish();
     if !args.quiet {
         for note in &objects.notes {

@@ -308,6 +308,105 @@ fn a_wad_whose_joints_draw_one_large_mesh_over_and_over_is_refused_at_once() {
     assert!(run.success, "{}", run.stderr);
 }
 
+/// The standard fixture on one page, whose first static's mesh is `n` quads, each textured by
+/// a sample of its own: `size`×`size` texels, each rectangle one texel on from the last.
+fn wad_of_overlapping_samples(n: usize, size: u16) -> Vec<u8> {
+    let mut wad = wadforge_fixtures::standard();
+    wad.pages.truncate(1);
+    for sample in &mut wad.samples {
+        sample.page = 0;
+    }
+    let span = 257 - size as usize;
+    let first = wad.samples.len();
+    wad.samples.extend((0..n).map(|i| wadforge_format::Sample {
+        x: (i % span) as u8,
+        y: (i / span % span) as u8,
+        page: 0,
+        flip_x: -1,
+        flip_y: -1,
+        width: size,
+        height: size,
+    }));
+    let mut mesh = wad.meshes[wad.statics[0].mesh].clone();
+    let quad = *mesh.polygons.iter().find(|p| p.is_quad).unwrap();
+    mesh.polygons = (0..n)
+        .map(|i| {
+            let mut q = quad;
+            q.texture.sample = (first + i) as u16;
+            q
+        })
+        .collect();
+    wad.meshes.push(mesh);
+    wad.statics[0].mesh = wad.meshes.len() - 1;
+    wadforge_format::wad::write(&wad, None).unwrap()
+}
+
+#[test]
+fn samples_naming_a_page_over_and_over_are_refused_at_once() {
+    // Found by hand: 3000 overlapping 200×200 samples on one page, 0.3 MB, had an import take
+    // 2.2 GB and write 128 MB, and a copy of the static write a 590 MB WAD.
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = wad_of_overlapping_samples(3000, 200);
+    let wad = tmp.path().join("samples.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let dest = tmp.path().join("dest.wad");
+    std::fs::write(
+        &dest,
+        wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap(),
+    )
+    .unwrap();
+    let out = |name: &str| tmp.path().join(name);
+    for args in [
+        vec!["import", "-q", s(&wad), "-o", s(&out("dir"))],
+        vec![
+            "copy",
+            "-q",
+            s(&wad),
+            s(&dest),
+            "-o",
+            s(&out("copy.wad")),
+            "--only",
+            "PLANT0",
+        ],
+        vec!["check", s(&wad)],
+    ] {
+        let run = measured(&args);
+        refused_within_limits(
+            &run,
+            bytes.len() as u64 + 700_000,
+            "the samples up to this one name",
+        );
+        assert!(run.stderr.contains("samples.wad"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
+    // 65 overlapping 200×200 samples: within what the samples may name, but each takes a page
+    // of its own, one more than an image holds (and build reads back).
+    let tmp = tempfile::tempdir().unwrap();
+    let out = |name: &str| tmp.path().join(name);
+    let most = wad_of_overlapping_samples(64, 200);
+    std::fs::write(out("most.wad"), &most).unwrap();
+    let run = measured(&["import", "-q", s(&out("most.wad")), "-o", s(&out("most"))]);
+    assert!(run.success, "{}", run.stderr);
+    assert!(
+        run.peak_bytes < memory_limit(most.len() as u64),
+        "peak {}",
+        run.peak_bytes
+    );
+
+    let bytes = wad_of_overlapping_samples(65, 200);
+    std::fs::write(out("over.wad"), &bytes).unwrap();
+    let run = measured(&["import", "-q", s(&out("over.wad")), "-o", s(&out("over"))]);
+    refused_within_limits(&run, bytes.len() as u64, "its texture image would need 65 pages");
+    assert!(
+        run.stderr.contains("over.wad") && run.stderr.contains("PLANT0"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
 /// directory's size.
 fn build_with_damaged_plant(damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {

@@ -39,6 +39,17 @@ impl Atlas {
         meshes: impl IntoIterator<Item = &'a Mesh>,
         images: &Images,
     ) -> Arc<Self> {
+        let samples = Self::samples_of(wad, meshes);
+        let cell = {
+            let mut cache = images.atlases.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(cache.entry(samples.clone()).or_default())
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(Self::pack(wad, samples))))
+    }
+
+    /// The samples the polygons of `meshes` use (indices into the model's samples), in index
+    /// order: what the atlas of these meshes holds.
+    pub fn samples_of<'a>(wad: &Wad, meshes: impl IntoIterator<Item = &'a Mesh>) -> Vec<usize> {
         let mut used = BTreeSet::new();
         for mesh in meshes {
             for p in &mesh.polygons {
@@ -48,23 +59,31 @@ impl Atlas {
                 }
             }
         }
-        let samples: Vec<usize> = used.into_iter().collect();
-        let cell = {
-            let mut cache = images.atlases.lock().unwrap_or_else(|e| e.into_inner());
-            Arc::clone(cache.entry(samples.clone()).or_default())
-        };
-        Arc::clone(cell.get_or_init(|| Arc::new(Self::pack(wad, samples))))
+        used.into_iter().collect()
     }
 
     fn pack(wad: &Wad, samples: Vec<usize>) -> Self {
-        let cut: Vec<(u32, u32, Vec<u8>)> = samples.iter().map(|&i| texels(wad, &wad.samples[i])).collect();
+        // Samples of one rectangle hold the same texels: each rectangle is cut once (a file may
+        // name one rectangle in thousands of samples), in the order of its first sample, so the
+        // packer sees what it would see of every sample after its own deduplication.
+        let mut rectangle_of: HashMap<(u16, u8, u8, u32, u32), usize> = HashMap::new();
+        let mut cut: Vec<(u32, u32, Vec<u8>)> = Vec::new();
+        let cut_of: Vec<usize> = samples
+            .iter()
+            .map(|&i| {
+                let s = &wad.samples[i];
+                *rectangle_of.entry(rectangle(s)).or_insert_with(|| {
+                    cut.push(texels(wad, s));
+                    cut.len() - 1
+                })
+            })
+            .collect();
         let images: Vec<SampleImage> = cut.iter().map(|(w, h, t)| SampleImage::rgb(*w, *h, t)).collect();
         let packed = pack_samples(&images).expect("samples cut from pages fit on pages");
         let places = samples
             .iter()
-            .zip(packed.placements)
-            .zip(&cut)
-            .map(|((&i, place), &(w, h, _))| (i, (place, w, h)))
+            .zip(cut_of)
+            .map(|(&i, c)| (i, (packed.placements[c], cut[c].0, cut[c].1)))
             .collect();
         let height = packed.pages.len().max(1).next_power_of_two() as u32 * PAGE;
         let png = if samples.is_empty() {
@@ -132,8 +151,7 @@ fn encode(pages: &[Page], height: u32) -> Vec<u8> {
 /// is missing): width, height, RGB.
 fn texels(wad: &Wad, s: &Sample) -> (u32, u32, Vec<u8>) {
     let (x0, y0) = (u32::from(s.x), u32::from(s.y));
-    let w = u32::from(s.width).min(PAGE - x0).max(1);
-    let h = u32::from(s.height).min(PAGE - y0).max(1);
+    let (w, h) = clipped_size(s);
     let page = wad.pages.get(s.page as usize);
     let mut out = Vec::with_capacity((w * h * 3) as usize);
     for y in y0..(y0 + h).min(PAGE) {
@@ -143,6 +161,20 @@ fn texels(wad: &Wad, s: &Sample) -> (u32, u32, Vec<u8>) {
     }
     out.resize((w * h * 3) as usize, 0);
     (w, h, out)
+}
+
+/// A sample's rectangle as its atlas holds it: page, left, top, clipped width and height.
+pub(crate) fn rectangle(s: &Sample) -> (u16, u8, u8, u32, u32) {
+    let (w, h) = clipped_size(s);
+    (s.page, s.x, s.y, w, h)
+}
+
+/// The size of a sample's rectangle clipped to its page, at least 1×1: what its atlas holds of it.
+pub(crate) fn clipped_size(s: &Sample) -> (u32, u32) {
+    let (x0, y0) = (u32::from(s.x), u32::from(s.y));
+    let w = u32::from(s.width).min(PAGE - x0).max(1);
+    let h = u32::from(s.height).min(PAGE - y0).max(1);
+    (w, h)
 }
 
 /// Atlases (and their PNGs) made during one import, by the samples they hold: each is packed

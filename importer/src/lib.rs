@@ -26,6 +26,7 @@ mod names;
 mod object;
 pub mod space;
 mod stored;
+mod texture_budget;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -126,6 +127,8 @@ pub struct OutputFile {
 pub enum ImportError {
     #[error("--only names {name}, which is neither the slot name nor the id of an object in this file (it has: {known})")]
     UnknownObject { name: String, known: String },
+    #[error(transparent)]
+    Textures(#[from] texture_budget::TexturesTooLarge),
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -228,6 +231,12 @@ fn import_each<D: Send>(
         .collect();
     let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots);
+    texture_budget::check(
+        wad,
+        objects
+            .iter()
+            .map(|o| (importer.object_name(o), importer.texture_samples(o))),
+    )?;
 
     // Objects are independent: each is made on its own (in parallel), then their files are
     // listed in object order, so the output does not depend on the thread count.
@@ -423,13 +432,7 @@ impl<'a> Importer<'a> {
             m.id,
             &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
         );
-        let shows = match self.dressing[i] {
-            Some((body, joints)) => object::Shows::Dressed(object::Dress {
-                body: &wad.moveables[body],
-                joints: joints.map(|j| &wad.moveables[j]),
-            }),
-            None => object::Shows::Own,
-        };
+        let shows = self.shows(i);
         let names_of = object::MoveableNames {
             slot,
             bones: &self.bones[i],
@@ -476,16 +479,69 @@ impl<'a> Importer<'a> {
         phases: &mut ImportPhases,
     ) -> Option<Vec<(String, Vec<u8>)>> {
         let m = &self.wad.moveables[i];
-        let kept: Vec<usize> = (0..m.meshes.len())
-            .filter(|&b| self.owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
-            .collect();
-        (self.dressing[i].is_some() && !kept.is_empty()).then(|| {
+        self.placeholder_joints(i).map(|kept| {
             let shows = object::Shows::Placeholders(&kept);
             let (space, skewed, images) = (&self.space, &self.options.skewed, &self.images);
             let document = object::moveable(self.wad, m, &shows, names_of, space, skewed, images);
             phases.images += document.image_time;
             document.into_files(&format!("{stem}_placeholders"), self.options.format)
         })
+    }
+
+    /// The object as errors name it: "moveable LARA (id 0)".
+    fn object_name(&self, object: &Object) -> String {
+        match *object {
+            Object::Moveable(i) => format!(
+                "moveable {} (id {})",
+                self.moveable_slots[i], self.wad.moveables[i].id
+            ),
+            Object::Static(i) => format!("static {} (id {})", self.static_slots[i], self.wad.statics[i].id),
+        }
+    }
+
+    /// What moveable `i`'s glTF shows: its own meshes, or those of the moveables dressing it.
+    fn shows(&self, i: usize) -> object::Shows<'a> {
+        let wad = self.wad;
+        match self.dressing[i] {
+            Some((body, joints)) => object::Shows::Dressed(object::Dress {
+                body: &wad.moveables[body],
+                joints: joints.map(|j| &wad.moveables[j]),
+            }),
+            None => object::Shows::Own,
+        }
+    }
+
+    /// The joints of dressed moveable `i` whose meshes it alone holds (its placeholders glTF);
+    /// `None` when it is not dressed or holds none.
+    fn placeholder_joints(&self, i: usize) -> Option<Vec<usize>> {
+        let m = &self.wad.moveables[i];
+        let kept: Vec<usize> = (0..m.meshes.len())
+            .filter(|&b| self.owners.owner_of(m.meshes[b]) == Some(Owner::Bone(i, b)))
+            .collect();
+        (self.dressing[i].is_some() && !kept.is_empty()).then_some(kept)
+    }
+
+    /// The samples of each texture image `object`'s glTF files hold (see [`atlas::Atlas`]).
+    fn texture_samples(&self, object: &Object) -> Vec<Vec<usize>> {
+        let wad = self.wad;
+        match *object {
+            Object::Moveable(i) => {
+                let m = &wad.moveables[i];
+                let mut sets = vec![atlas::Atlas::samples_of(
+                    wad,
+                    object::textured_meshes(wad, m, &self.shows(i)),
+                )];
+                if let Some(kept) = self.placeholder_joints(i) {
+                    let shows = object::Shows::Placeholders(&kept);
+                    sets.push(atlas::Atlas::samples_of(
+                        wad,
+                        object::textured_meshes(wad, m, &shows),
+                    ));
+                }
+                sets
+            }
+            Object::Static(i) => vec![atlas::Atlas::samples_of(wad, wad.meshes.get(wad.statics[i].mesh))],
+        }
     }
 
     /// Moveable `i`'s bones: name, and its mesh's sphere and lighting (or what it is the same as).

@@ -156,6 +156,12 @@ fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[
     }
 }
 
+/// The meshes whose samples the texture of `m` shown as `shows` holds (see [`texture`]).
+pub(crate) fn textured_meshes<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>) -> Vec<&'a Mesh> {
+    let Shown { body, joints, .. } = shown_parts(wad, m, shows, &bind_origins(m));
+    body.iter().chain(&joints).map(|p| p.mesh).collect()
+}
+
 /// `owner`'s meshes as parts at the joints' bind-pose pivots `origins` (joints `owner` has no
 /// mesh for are left out).
 fn place<'a>(wad: &'a Wad, owner: &Moveable, origins: &[[i64; 3]]) -> Vec<Part<'a>> {

@@ -19,5 +19,5 @@ pub mod pack;
 pub mod uv;
 
 pub use corners::{polygon_corners, recover_texture, Corner, RecoveredTexture, SampleRect, TexelPoint};
-pub use pack::{pack_samples, PackError, PackedPages, PixelFormat, Placement, SampleImage};
+pub use pack::{pack_samples, pages_needed, PackError, PackedPages, PixelFormat, Placement, SampleImage};
 pub use uv::{corners_from_uvs, from_uv, texel_offset, to_uv};

@@ -213,22 +213,11 @@ pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
         of_input.push(unique);
     }
 
-    // 2. Layout: the order that gives the fewest pages, the first on a tie.
-    // The orders are tried in parallel; the choice (and the first error) is the sequential one's.
-    let layouts: Vec<Result<Layout, PackError>> =
-        ORDERS.par_iter().map(|&key| layout(&uniques, key)).collect();
-    let mut layouts = layouts.into_iter();
-    let mut best = layouts.next().expect("orders to try")?;
-    for other in layouts {
-        let other = other?;
-        if other.pages < best.pages {
-            best = other;
-        }
-    }
+    // 2. Layout.
     let Layout {
         pages: page_count,
         spots,
-    } = best;
+    } = best_layout(&uniques)?;
     if page_count > usize::from(u16::MAX) + 1 {
         return Err(PackError::TooManyPages { pages: page_count });
     }
@@ -250,6 +239,55 @@ pub fn pack_samples(samples: &[SampleImage]) -> Result<PackedPages, PackError> {
         })
         .collect();
     Ok(PackedPages { pages, placements })
+}
+
+/// How many pages [`pack_samples`] would fill with samples of these sizes (width, height), all
+/// distinct: it places rectangles and copies no texels, so a caller can refuse a set of samples
+/// before cutting its texels out.
+pub fn pages_needed(sizes: &[(u32, u32)]) -> Result<usize, PackError> {
+    let uniques: Vec<Unique> = sizes
+        .iter()
+        .enumerate()
+        .map(|(first, &(width, height))| {
+            if width == 0 || height == 0 {
+                return Err(PackError::EmptySample {
+                    index: first,
+                    width,
+                    height,
+                });
+            }
+            if width > PAGE || height > PAGE {
+                return Err(PackError::SampleTooLarge {
+                    index: first,
+                    width,
+                    height,
+                });
+            }
+            Ok(Unique {
+                width,
+                height,
+                texels: Cow::Borrowed(&[]),
+                first,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(best_layout(&uniques)?.pages)
+}
+
+/// The order that gives the fewest pages, the first on a tie. The orders are tried in parallel;
+/// the choice (and the first error) is the sequential one's.
+fn best_layout(uniques: &[Unique]) -> Result<Layout, PackError> {
+    let layouts: Vec<Result<Layout, PackError>> =
+        ORDERS.par_iter().map(|&key| layout(uniques, key)).collect();
+    let mut layouts = layouts.into_iter();
+    let mut best = layouts.next().expect("orders to try")?;
+    for other in layouts {
+        let other = other?;
+        if other.pages < best.pages {
+            best = other;
+        }
+    }
+    Ok(best)
 }
 
 /// A sort key of a sample's (width, height); samples are packed largest key first.
