@@ -407,6 +407,68 @@ fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     );
 }
 
+/// `wad` (a WAD file) forged so that every animation names all state changes and every state
+/// change all dispatches, after `more` copies of the first of each are appended to their tables.
+fn every_animation_naming_every_dispatch(wad: &[u8], more: usize) -> Vec<u8> {
+    let u32_at = |at: usize| u32::from_le_bytes(wad[at..at + 4].try_into().unwrap()) as usize;
+    let mut at = 4;
+    for record_size in [8, 1, 4, 2] {
+        at += 4 + record_size * u32_at(at); // samples, texture bytes, mesh pointers, mesh words
+    }
+    let (animations, animations_at) = (u32_at(at), at + 4);
+    let changes_count_at = animations_at + 40 * animations;
+    let (changes, changes_at) = (u32_at(changes_count_at), changes_count_at + 4);
+    let dispatches_count_at = changes_at + 6 * changes;
+    let (dispatches, dispatches_at) = (u32_at(dispatches_count_at), dispatches_count_at + 4);
+    let rest = dispatches_at + 8 * dispatches;
+    let (all_changes, all_dispatches) = (changes + more, dispatches + more);
+    let mut out = wad[..changes_count_at].to_vec();
+    for a in 0..animations {
+        let counts = animations_at + 40 * a + 32; // change count and index, after the speeds
+        out[counts..counts + 4].copy_from_slice(&[all_changes as u16, 0u16].map(u16::to_le_bytes).concat());
+    }
+    out.extend_from_slice(&(all_changes as u32).to_le_bytes());
+    for c in 0..all_changes {
+        let state = &wad[changes_at + 6 * c.min(changes - 1)..][..2];
+        out.extend_from_slice(state);
+        out.extend_from_slice(&[all_dispatches as u16, 0u16].map(u16::to_le_bytes).concat());
+    }
+    out.extend_from_slice(&(all_dispatches as u32).to_le_bytes());
+    for d in 0..all_dispatches {
+        out.extend_from_slice(&wad[dispatches_at + 8 * d.min(dispatches - 1)..][..8]);
+    }
+    out.extend_from_slice(&wad[rest..]);
+    out
+}
+
+#[test]
+fn animations_naming_the_same_dispatches_over_and_over_are_refused_at_once() {
+    // Found by hand: 32 animations each naming 2035 state changes of 2043 dispatches each, a
+    // 0.26 MB WAD, took `info` 9.8 s and 3.6 GB.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut standard = wadforge_fixtures::standard();
+    standard.pages.truncate(1);
+    for sample in &mut standard.samples {
+        sample.page = 0;
+    }
+    let plain = wadforge_format::wad::write(&standard, None).unwrap();
+    let bytes = every_animation_naming_every_dispatch(&plain, 2000);
+    let wad = tmp.path().join("dispatches.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    for args in [
+        vec!["info", s(&wad)],
+        vec!["import", "-q", s(&wad), "-o", s(&tmp.path().join("dir"))],
+    ] {
+        let run = measured(&args);
+        refused_within_limits(
+            &run,
+            bytes.len() as u64,
+            "name their dispatches more than 4 times over",
+        );
+        assert!(run.stderr.contains("dispatches.wad"), "{}", run.stderr);
+    }
+}
+
 /// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
 /// directory's size.
 fn build_with_damaged_plant(damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u64) {

@@ -3,6 +3,8 @@
 //! dispatches and commands, keyframes, and static records. Each reader supplies its views and
 //! its error type ([`RecordError`]).
 
+use std::cell::Cell;
+
 use crate::bytes::{FileError, View};
 use crate::model::{
     Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, Rotation, Shading,
@@ -23,6 +25,7 @@ pub(crate) trait RecordError: FileError {
     fn unknown_command(opcode: u16) -> Self::Problem;
     fn keyframe_too_small(size: u8, meshes: usize, needed: usize) -> Self::Problem;
     fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> Self::Problem;
+    fn decoded_too_often(what: &'static str) -> Self::Problem;
     /// Names the object or record the error concerns, outermost first.
     fn within(self, context: impl FnOnce() -> String) -> Self;
 }
@@ -89,6 +92,10 @@ macro_rules! record_error {
                     drawn,
                     allowed,
                 }
+            }
+
+            fn decoded_too_often(what: &'static str) -> $problem {
+                $problem::DecodedTooOften { what }
             }
 
             fn within(self, context: impl FnOnce() -> String) -> Self {
@@ -421,6 +428,60 @@ pub(crate) struct AnimationTables<'a, E: FileError> {
     pub animation_count: usize,
     /// Whether the records carry the lateral pair (40 bytes).
     pub lateral: bool,
+    /// What the animations may still decode of the other tables.
+    left: DecodingLeft,
+}
+
+impl<'a, E: FileError> AnimationTables<'a, E> {
+    pub fn new(
+        animations: View<'a, E>,
+        (state_changes, dispatches, commands): (View<'a, E>, View<'a, E>, View<'a, E>),
+        animation_count: usize,
+        lateral: bool,
+    ) -> Self {
+        let budget =
+            |records: usize| Cell::new(records.saturating_mul(DECODINGS_PER_RECORD) + DECODING_SLACK);
+        AnimationTables {
+            left: DecodingLeft {
+                state_changes: budget(state_changes.len() / STATE_CHANGE_SIZE),
+                dispatches: budget(dispatches.len() / DISPATCH_SIZE),
+                command_words: budget(commands.len() / 2),
+            },
+            animations,
+            state_changes,
+            dispatches,
+            commands,
+            animation_count,
+            lateral,
+        }
+    }
+}
+
+/// How many times over the animations may decode the state change, dispatch and command tables,
+/// past [`DECODING_SLACK`] records. Any number of animation records may name one range of state
+/// changes, and any number of state changes one range of dispatches: a 0.26 MB WAD whose 32
+/// animations each named 2035 state changes of 2043 dispatches each took 3.6 GB to read. Real
+/// files decode each record once.
+pub(crate) const DECODINGS_PER_RECORD: usize = 4;
+/// Records of each table the animations may decode whatever the table holds.
+pub(crate) const DECODING_SLACK: usize = 1024;
+
+/// State changes, dispatches and command words the animations may still decode.
+struct DecodingLeft {
+    state_changes: Cell<usize>,
+    dispatches: Cell<usize>,
+    command_words: Cell<usize>,
+}
+
+/// Takes `n` from `left`; false when less is left.
+fn take(left: &Cell<usize>, n: usize) -> bool {
+    match left.get().checked_sub(n) {
+        Some(rest) => {
+            left.set(rest);
+            true
+        }
+        None => false,
+    }
 }
 
 /// An animation without its keyframes, and the dispatch index of each of its state changes.
@@ -506,6 +567,10 @@ impl<E: RecordError> AnimationTables<'_, E> {
                 table.len() / STATE_CHANGE_SIZE,
             ));
         }
+        if !take(&self.left.state_changes, count) {
+            let at = r.field(24, self.lateral);
+            return Err(self.animations.error(at, E::decoded_too_often("state changes")));
+        }
         let mut changes = Vec::with_capacity(count);
         let mut dispatch_indices = Vec::with_capacity(count);
         for i in index..index + count {
@@ -542,6 +607,11 @@ impl<E: RecordError> AnimationTables<'_, E> {
                 table.len() / DISPATCH_SIZE,
             ));
         }
+        if !take(&self.left.dispatches, count) {
+            return Err(self
+                .state_changes
+                .error(field_at - 2, E::decoded_too_often("dispatches")));
+        }
         (index..index + count)
             .map(|i| {
                 let at = i * DISPATCH_SIZE;
@@ -572,6 +642,11 @@ impl<E: RecordError> AnimationTables<'_, E> {
         }
         // Every command takes at least one word: refuse impossible counts before allocating.
         package.slice(start, count * 2)?;
+        // Counted as one word each, the least a command takes.
+        if !take(&self.left.command_words, count) {
+            let at = r.field(28, self.lateral);
+            return Err(self.animations.error(at, E::decoded_too_often("commands")));
+        }
         let mut at = start;
         let mut commands = Vec::with_capacity(count);
         for _ in 0..count {

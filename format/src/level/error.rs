@@ -149,6 +149,12 @@ pub enum Problem {
         crate::sample_texels::SLACK_PAGES
     )]
     SamplesNameTooManyTexels { texels: usize, allowed: usize },
+    #[error(
+        "the animations up to this one name their {what} more than {} times over (plus {} records); they share records far more than game files do: the file is corrupt or made to cost far more work than its size",
+        crate::records::DECODINGS_PER_RECORD,
+        crate::records::DECODING_SLACK
+    )]
+    DecodedTooOften { what: &'static str },
     #[error("unknown command opcode {0} (known: 1 to 6)")]
     UnknownCommand(u16),
     #[error("the frame holds {values} angle sets for {meshes} meshes, and filling in the missing ones over the file's frames would take more memory than such a file can need; the file is corrupt")]

@@ -21,14 +21,12 @@ pub(super) fn read_moveables(
     let o = &t.objects;
     let d = Decoder {
         o,
-        tables: AnimationTables {
-            animations: o.animations,
-            state_changes: o.state_changes,
-            dispatches: o.dispatches,
-            commands: o.commands,
-            animation_count: o.animation_count,
-            lateral: t.game == Game::Tr4,
-        },
+        tables: AnimationTables::new(
+            o.animations,
+            (o.state_changes, o.dispatches, o.commands),
+            o.animation_count,
+            t.game == Game::Tr4,
+        ),
         frames: Frames {
             game: t.game,
             data: o.frames,

@@ -103,6 +103,12 @@ pub enum Problem {
         crate::sample_texels::SLACK_PAGES
     )]
     SamplesNameTooManyTexels { texels: usize, allowed: usize },
+    #[error(
+        "the animations up to this one name their {what} more than {} times over (plus {} records); they share records far more than game files do: the file is corrupt or made to cost far more work than its size",
+        crate::records::DECODINGS_PER_RECORD,
+        crate::records::DECODING_SLACK
+    )]
+    DecodedTooOften { what: &'static str },
     #[error("{0} bytes follow the statics table; the file is not a WAD or has data appended")]
     TrailingBytes(u64),
 }

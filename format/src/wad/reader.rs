@@ -35,14 +35,12 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
             .within(|| format!("sample {}", e.sample))
     })?;
 
-    let tables = AnimationTables {
-        animations: sections.animations,
-        state_changes: sections.state_changes,
-        dispatches: sections.dispatches,
-        commands: sections.commands,
-        animation_count: sections.animation_count,
-        lateral: true,
-    };
+    let tables = AnimationTables::new(
+        sections.animations,
+        (sections.state_changes, sections.dispatches, sections.commands),
+        sections.animation_count,
+        true,
+    );
     let mut d = Decoder {
         own_keyframes: own_keyframes(&tables, &sections.keyframes)?,
         read_on: READ_ON_PER_WORD * sections.keyframes.len() / 2,
