@@ -297,7 +297,7 @@ fn a_wad_whose_joints_draw_one_large_mesh_over_and_over_is_refused_at_once() {
         refused_within_limits(
             &run,
             bytes.len() as u64,
-            "vertices and polygons through mesh pointers",
+            "meshes, vertices and polygons through mesh pointers",
         );
         assert!(run.stderr.contains("joints.wad"), "{}", run.stderr);
     }

@@ -5,7 +5,7 @@
 //! mesh thousands of times reads quickly, as the model keeps indices, but every consumer that
 //! draws each object (import, gallery, diff) would do thousands of times the file's work: a 0.7 MB
 //! WAD whose moveable has 2000 joints on one 3900-polygon mesh took an import over 2 minutes and
-//! 2 GB. So the readers refuse files whose objects draw more vertices and polygons than:
+//! 2 GB. So the readers refuse files whose objects draw more meshes, vertices and polygons than:
 //!
 //! - one object: all the file's meshes hold, plus [`OBJECT_SLACK`];
 //! - all objects: [`DRAWS_PER_STORED`] times what the meshes hold, plus [`FILE_SLACK`].
@@ -27,7 +27,7 @@ pub(crate) const OBJECT_SLACK: usize = 16_384;
 
 /// What the objects read so far have drawn, against the bounds.
 pub(crate) struct MeshDraws {
-    /// Vertices plus polygons of each mesh.
+    /// One plus the vertices and polygons of each mesh.
     weights: Vec<usize>,
     per_object: usize,
     in_all: usize,
@@ -36,9 +36,10 @@ pub(crate) struct MeshDraws {
 
 impl MeshDraws {
     pub fn new(meshes: &[Mesh]) -> Self {
+        // A joint on an empty mesh still costs its link and pose: every draw counts one more.
         let weights: Vec<usize> = meshes
             .iter()
-            .map(|m| m.vertices.len() + m.polygons.len())
+            .map(|m| 1 + m.vertices.len() + m.polygons.len())
             .collect();
         let stored: usize = weights.iter().sum();
         MeshDraws {
@@ -79,7 +80,7 @@ mod tests {
     use crate::model::{Polygon, PolygonTexture, Vertex};
     use crate::wad::{Problem, ReadError, Section};
 
-    /// A mesh of `polygons` triangles over three vertices: weight `polygons + 3`.
+    /// A mesh of `polygons` triangles over three vertices: weight `polygons + 4`.
     fn mesh(polygons: usize) -> Mesh {
         let triangle = Polygon::triangle([0, 1, 2], PolygonTexture::default(), Default::default());
         Mesh {
@@ -102,7 +103,7 @@ mod tests {
 
     #[test]
     fn one_object_may_draw_what_the_meshes_hold_plus_its_slack() {
-        let meshes = [mesh(997), mesh(97)]; // weights 1000 and 100
+        let meshes = [mesh(996), mesh(96)]; // weights 1000 and 100
         let view = View::<ReadError>::new(&[], 500, Section::Moveables);
         let mut draws = MeshDraws::new(&meshes);
         let at_limit = vec![1; (1100 + OBJECT_SLACK) / 100];
@@ -119,7 +120,7 @@ mod tests {
 
     #[test]
     fn all_objects_may_draw_the_meshes_twice_over_plus_the_file_slack() {
-        let meshes = [mesh(9_997)]; // weight 10 000
+        let meshes = [mesh(9_996)]; // weight 10 000
         let view = View::<ReadError>::new(&[], 0, Section::Statics);
         let mut draws = MeshDraws::new(&meshes);
         let in_all = 10_000 * DRAWS_PER_STORED + FILE_SLACK;
@@ -128,6 +129,16 @@ mod tests {
         }
         let (drawn, allowed, _) = drawn_too_often(draws.draw(&view, 4, &[0]));
         assert_eq!((drawn, allowed), ((in_all / 10_000 + 1) * 10_000, in_all));
+    }
+
+    #[test]
+    fn joints_on_empty_meshes_count_too() {
+        let meshes = [Mesh::default()]; // weight 1
+        let view = View::<ReadError>::new(&[], 0, Section::Moveables);
+        let mut draws = MeshDraws::new(&meshes);
+        assert!(draws.draw(&view, 0, &vec![0; 1 + OBJECT_SLACK]).is_ok());
+        let mut draws = MeshDraws::new(&meshes);
+        assert!(draws.draw(&view, 0, &vec![0; 2 + OBJECT_SLACK]).is_err());
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub enum Problem {
         inside: u32,
     },
     #[error(
-        "{scope} {drawn} vertices and polygons through mesh pointers, more than the {allowed} the file's meshes allow (one object: what they hold plus {}; all objects: {} times what they hold plus {}); the pointers name the same meshes far more often than game files do: the file is corrupt or made to cost far more work than its size",
+        "{scope} {drawn} meshes, vertices and polygons through mesh pointers, more than the {allowed} the file's meshes allow (one object: what they hold plus {}; all objects: {} times what they hold plus {}); the pointers name the same meshes far more often than game files do: the file is corrupt or made to cost far more work than its size",
         crate::mesh_draws::OBJECT_SLACK,
         crate::mesh_draws::DRAWS_PER_STORED,
         crate::mesh_draws::FILE_SLACK
