@@ -407,14 +407,76 @@ fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     );
 }
 
+fn u32_at(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
+}
+
+/// Where the table or package after those at `at` ends, each a 32-bit count of records of the
+/// size given, then the records.
+fn table_after(wad: &[u8], mut at: usize, record_sizes: &[usize]) -> usize {
+    for size in record_sizes {
+        at += 4 + size * u32_at(wad, at);
+    }
+    at
+}
+
+/// `wad` (a WAD file) forged so that no animation has state changes or commands, and `copies`
+/// moveables of one mesh join, each naming the animations of the moveable whose come first.
+fn moveables_sharing_animations(wad: &[u8], copies: usize) -> Vec<u8> {
+    let mut wad = wad.to_vec();
+    let animations_at = table_after(&wad, 4, &[8, 1, 4, 2]);
+    for a in 0..u32_at(&wad, animations_at) {
+        let record = animations_at + 4 + 40 * a;
+        wad[record + 32..record + 34].fill(0); // change count
+        wad[record + 36..record + 38].fill(0); // command count
+    }
+    // Animations, state changes, dispatches, command words, link words, keyframe words.
+    let moveables_at = table_after(&wad, animations_at, &[40, 6, 8, 2, 4, 2]);
+    let count = u32_at(&wad, moveables_at);
+    let records = moveables_at + 4;
+    let rest = records + 18 * count;
+    let animations_of =
+        |m: usize| u16::from_le_bytes([wad[records + 18 * m + 16], wad[records + 18 * m + 17]]);
+    let first = (0..count).min_by_key(|&m| animations_of(m)).unwrap();
+    let mut out = wad[..moveables_at].to_vec();
+    out.extend_from_slice(&((count + copies) as u32).to_le_bytes());
+    out.extend_from_slice(&wad[records..rest]);
+    for c in 0..copies {
+        let mut copy = wad[records + 18 * first..][..18].to_vec();
+        copy[..4].copy_from_slice(&(10_000 + c as u32).to_le_bytes());
+        copy[4..6].copy_from_slice(&1u16.to_le_bytes()); // one mesh
+        out.extend_from_slice(&copy);
+    }
+    out.extend_from_slice(&wad[rest..]);
+    out
+}
+
+#[test]
+fn moveables_naming_the_same_animations_over_and_over_are_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
+    let bytes = moveables_sharing_animations(&plain, 5000);
+    let wad = tmp.path().join("shared.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let run = measured(&["info", s(&wad)]);
+    refused_within_limits(
+        &run,
+        bytes.len() as u64,
+        "decode their keyframe data more than 5 times over",
+    );
+    assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
+    // Shared as little as real files share, the forged file reads.
+    let few = tmp.path().join("few.wad");
+    std::fs::write(&few, moveables_sharing_animations(&plain, 2)).unwrap();
+    let run = measured(&["info", s(&few)]);
+    assert!(run.success, "{}", run.stderr);
+}
+
 /// `wad` (a WAD file) forged so that every animation names all state changes and every state
 /// change all dispatches, after `more` copies of the first of each are appended to their tables.
 fn every_animation_naming_every_dispatch(wad: &[u8], more: usize) -> Vec<u8> {
-    let u32_at = |at: usize| u32::from_le_bytes(wad[at..at + 4].try_into().unwrap()) as usize;
-    let mut at = 4;
-    for record_size in [8, 1, 4, 2] {
-        at += 4 + record_size * u32_at(at); // samples, texture bytes, mesh pointers, mesh words
-    }
+    let u32_at = |at: usize| u32_at(wad, at);
+    let at = table_after(wad, 4, &[8, 1, 4, 2]); // samples, texture bytes, mesh pointers, mesh words
     let (animations, animations_at) = (u32_at(at), at + 4);
     let changes_count_at = animations_at + 40 * animations;
     let (changes, changes_at) = (u32_at(changes_count_at), changes_count_at + 4);

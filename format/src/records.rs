@@ -26,6 +26,7 @@ pub(crate) trait RecordError: FileError {
     fn keyframe_too_small(size: u8, meshes: usize, needed: usize) -> Self::Problem;
     fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> Self::Problem;
     fn decoded_too_often(what: &'static str) -> Self::Problem;
+    fn keyframes_decoded_too_often() -> Self::Problem;
     /// Names the object or record the error concerns, outermost first.
     fn within(self, context: impl FnOnce() -> String) -> Self;
 }
@@ -96,6 +97,10 @@ macro_rules! record_error {
 
             fn decoded_too_often(what: &'static str) -> $problem {
                 $problem::DecodedTooOften { what }
+            }
+
+            fn keyframes_decoded_too_often() -> $problem {
+                $problem::KeyframesDecodedTooOften
             }
 
             fn within(self, context: impl FnOnce() -> String) -> Self {
@@ -466,6 +471,24 @@ pub(crate) const DECODINGS_PER_RECORD: usize = 4;
 /// Records of each table the animations may decode whatever the table holds.
 pub(crate) const DECODING_SLACK: usize = 1024;
 
+/// How many times over the animations may decode the keyframe data, past
+/// [`KEYFRAME_SLACK_WORDS`]: a WAD's animations read their own keyframes once and may read on
+/// into others' at most 4 times over (`read_on`); levels read their own alone. Any number of
+/// animation records may name one stretch of keyframes (or moveables one range of animations),
+/// so without this bound a small file could decode its keyframe data thousands of times over.
+pub(crate) const KEYFRAME_DECODINGS_PER_WORD: usize = 5;
+/// Keyframe words the animations may decode whatever the keyframe data holds.
+pub(crate) const KEYFRAME_SLACK_WORDS: usize = 65_536;
+
+/// Keyframe words the animations of a file with `words` words of keyframe data may decode.
+pub(crate) fn keyframe_words_decodable(words: usize) -> Cell<usize> {
+    Cell::new(
+        words
+            .saturating_mul(KEYFRAME_DECODINGS_PER_WORD)
+            .saturating_add(KEYFRAME_SLACK_WORDS),
+    )
+}
+
 /// State changes, dispatches and command words the animations may still decode.
 struct DecodingLeft {
     state_changes: Cell<usize>,
@@ -722,6 +745,7 @@ pub(crate) fn keyframes<E: RecordError>(
     run: &KeyframeRun,
     covered: &mut Coverage,
     read_on: &mut usize,
+    decodable: &Cell<usize>,
 ) -> Result<Vec<Keyframe>, E> {
     let size = run.size_words;
     if size == 0 || run.count == 0 {
@@ -748,6 +772,9 @@ pub(crate) fn keyframes<E: RecordError>(
             break;
         }
         let at = run.offset + k * size * 2;
+        if !take(decodable, size) {
+            return Err(data.error(at, E::keyframes_decoded_too_often()));
+        }
         match keyframe(data, at, size, mesh_count, run.angle_set, &mut words) {
             Ok((keyframe, used)) => {
                 if reading_on {
@@ -884,12 +911,12 @@ impl ModelRecord {
         firsts
     }
 
-    /// The meshes of the moveable's pointers.
     /// Byte of the record's first mesh pointer field.
     pub fn pointer_field_at(&self) -> usize {
         self.at + 6
     }
 
+    /// The meshes of the moveable's pointers.
     pub fn meshes<'m, E: RecordError>(
         &self,
         view: &View<E>,

@@ -155,6 +155,12 @@ pub enum Problem {
         crate::records::DECODING_SLACK
     )]
     DecodedTooOften { what: &'static str },
+    #[error(
+        "the animations up to this one decode their keyframe data more than {} times over (plus {} words); animations share keyframes far more than game files do: the file is corrupt or made to cost far more work than its size",
+        crate::records::KEYFRAME_DECODINGS_PER_WORD,
+        crate::records::KEYFRAME_SLACK_WORDS
+    )]
+    KeyframesDecodedTooOften,
     #[error("unknown command opcode {0} (known: 1 to 6)")]
     UnknownCommand(u16),
     #[error("the frame holds {values} angle sets for {meshes} meshes, and filling in the missing ones over the file's frames would take more memory than such a file can need; the file is corrupt")]

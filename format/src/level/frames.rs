@@ -34,6 +34,8 @@ pub(super) struct Frames<'a> {
     /// Rotations the frames may still fill in for meshes without angle sets: bounded by the
     /// file size so that a corrupt NumValues cannot make the reader allocate without limit.
     pub fill_budget: Cell<usize>,
+    /// Frame words all animations may still decode (see [`records::keyframe_words_decodable`]).
+    pub decodable: Cell<usize>,
 }
 
 impl Frames<'_> {
@@ -60,7 +62,13 @@ impl Frames<'_> {
             },
         };
         // Every frame is strict: none is read past the animation's own data.
-        records::keyframes(&self.data, &run, &mut Coverage::default(), &mut 0)
+        records::keyframes(
+            &self.data,
+            &run,
+            &mut Coverage::default(),
+            &mut 0,
+            &self.decodable,
+        )
     }
 
     /// TR1 frames, each `10 + 2·NumValues` words: box, root offset, NumValues, then NumValues
@@ -80,6 +88,15 @@ impl Frames<'_> {
                 .map_err(|e| e.within(|| format!("frame {k}")))?;
             let (bounding_box, root) = crate::records::keyframe_header(header);
             let values = u16::from_le_bytes([header[18], header[19]]);
+            let words = FRAME_HEADER_WORDS + 2 * values as usize;
+            match self.decodable.get().checked_sub(words) {
+                Some(left) => self.decodable.set(left),
+                None => {
+                    return Err(frames
+                        .error(at, Problem::KeyframesDecodedTooOften)
+                        .within(|| format!("frame {k}")))
+                }
+            }
             let angles_at = at + FRAME_HEADER_WORDS * 2;
             let angles = frames
                 .slice(angles_at, values as usize * 4)

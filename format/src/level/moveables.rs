@@ -31,6 +31,7 @@ pub(super) fn read_moveables(
             game: t.game,
             data: o.frames,
             fill_budget: Cell::new(t.file_len / 2),
+            decodable: crate::records::keyframe_words_decodable(o.frames.len() / 2),
         },
     };
     let records: Vec<ModelRecord> = (0..o.model_count)

@@ -109,6 +109,12 @@ pub enum Problem {
         crate::records::DECODING_SLACK
     )]
     DecodedTooOften { what: &'static str },
+    #[error(
+        "the animations up to this one decode their keyframe data more than {} times over (plus {} words); animations share keyframes far more than game files do: the file is corrupt or made to cost far more work than its size",
+        crate::records::KEYFRAME_DECODINGS_PER_WORD,
+        crate::records::KEYFRAME_SLACK_WORDS
+    )]
+    KeyframesDecodedTooOften,
     #[error("{0} bytes follow the statics table; the file is not a WAD or has data appended")]
     TrailingBytes(u64),
 }

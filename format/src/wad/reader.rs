@@ -44,6 +44,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
     let mut d = Decoder {
         own_keyframes: own_keyframes(&tables, &sections.keyframes)?,
         read_on: READ_ON_PER_WORD * sections.keyframes.len() / 2,
+        keyframe_words_decodable: records::keyframe_words_decodable(sections.keyframes.len() / 2),
         tables,
         links: sections.links,
         keyframes: sections.keyframes,
@@ -219,6 +220,8 @@ struct Decoder<'a> {
     /// Keyframe words the animations may still read past their own data, in data stored for
     /// others: a few times the keyframe data, far more than files that share keyframes need.
     read_on: usize,
+    /// Keyframe words all animations may still decode, their own included.
+    keyframe_words_decodable: std::cell::Cell<usize>,
     covered: Covered,
 }
 
@@ -363,6 +366,7 @@ impl Decoder<'_> {
             &run,
             &mut self.covered.keyframes,
             &mut self.read_on,
+            &self.keyframe_words_decodable,
         )?;
         let layout = AnimationLayout {
             keyframe_offset: r.frame_offset,
