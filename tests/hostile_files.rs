@@ -551,6 +551,68 @@ fn build_with_damaged(file: &str, damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u6
     (run, size)
 }
 
+/// Rewrites the JSON chunk of `glb` with `edit`, keeping its binary chunk.
+fn edit_glb_json(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value)) {
+    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    edit(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    text.resize(text.len().div_ceil(4) * 4, b' ');
+    let binary = glb[20 + json_length..].to_vec();
+    let total = 12 + 8 + text.len() + binary.len();
+    let mut out = b"glTF".to_vec();
+    for word in [2, total as u32, text.len() as u32, 0x4E4F_534A] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&binary);
+    *glb = out;
+}
+
+#[test]
+fn a_glb_repeating_its_primitives_thousands_of_times_is_refused_within_the_memory_limit() {
+    // Found by hand: the moveable's primitives repeated 8000 times (1 MB) took build 228 MB.
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        edit_glb_json(glb, |json| {
+            for mesh in json["meshes"].as_array_mut().unwrap() {
+                let primitives = mesh["primitives"].as_array().unwrap().clone();
+                mesh["primitives"] = primitives
+                    .iter()
+                    .cycle()
+                    .take(primitives.len() * 8000)
+                    .cloned()
+                    .collect();
+            }
+        })
+    });
+    refused_within_limits(
+        &run,
+        size + 1_000_000,
+        "name the same data far more often than an export does",
+    );
+    assert!(run.stderr.contains("306_SWITCH_TYPE1.glb"), "{}", run.stderr);
+}
+
+#[test]
+fn animations_asking_for_millions_of_keyframes_are_refused_before_any_is_sampled() {
+    // Found by hand: 20 animations of 65535 frames (a manifest line and a shared time accessor
+    // each; 63 kB in all) took build 213 MB.
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.yaml", |yaml| {
+        let text = String::from_utf8(yaml.clone()).unwrap();
+        let long = text
+            .replace("frames: 11\n", "frames: 65535\n")
+            .replace("frames: 1\n", "frames: 65535\n");
+        assert_ne!(long, text);
+        *yaml = long.into_bytes();
+    });
+    refused_within_limits(&run, size, "keyframe bones, more than the");
+    assert!(
+        run.stderr.contains("306_SWITCH_TYPE1.yaml") && run.stderr.contains("animation"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Where `needle` starts in `bytes`.
 fn find(bytes: &[u8], needle: &[u8]) -> usize {
     bytes

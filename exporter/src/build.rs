@@ -14,6 +14,7 @@
 mod assembly;
 mod dressing;
 mod keyframe_boxes;
+mod keyframe_budget;
 mod memory;
 mod meshes;
 mod moveable;
@@ -140,6 +141,7 @@ pub fn build(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<BuildOutput, BuildError> {
     let game = game(&dir.project.game);
+    keyframe_budget::check(dir)?;
     // Objects are independent: each is read and built on its own (in parallel), then merged in
     // directory order, so the result does not depend on the thread count.
     let store = SampleStore::default();

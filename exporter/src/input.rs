@@ -114,6 +114,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     let base = path.parent().unwrap_or_else(|| Path::new("./"));
     reader_guards::files_fit(&doc, base)?;
     let buffers = gltf::import_buffers(&doc, Some(base), blob).map_err(cannot_read)?;
+    reader_guards::reads_fit(doc.as_json(), buffers.iter().map(|b| b.len() as u64).sum())?;
     image_bounds::check(&doc, base, &buffers)?;
     let read_time = started.elapsed();
     let images = gltf::import_images(&doc, Some(base), &buffers).map_err(cannot_read)?;

@@ -243,6 +243,77 @@ pub(crate) fn accessors_fit(root: &gltf::json::Root) -> Result<(), String> {
     Ok(())
 }
 
+/// How many times over build may read the glTF's buffers through its accessors, past
+/// [`READ_SLACK_BYTES`]. Any number of nodes may show one mesh, primitives repeat one accessor,
+/// animation channels share one sampler's, and an accessor without a buffer view (or a sparse one)
+/// is as long as its count says, so a small file could make build read gigabytes: a 0.3 MB GLB
+/// repeating its mesh's primitives 8000 times took 228 MB before any other check refused it.
+/// Blender's exports read their buffers once or a little more (channels of an action share
+/// their key times).
+pub(crate) const READS_PER_BUFFER_BYTE: u64 = 4;
+/// Bytes build may read through accessors whatever the buffers hold.
+pub(crate) const READ_SLACK_BYTES: u64 = 1 << 20;
+
+/// Refuses a glTF whose meshes (once per node showing them), skins (once per node using them)
+/// and animation channels would read more than [`READS_PER_BUFFER_BYTE`] times its buffers'
+/// `buffer_bytes`, plus [`READ_SLACK_BYTES`].
+pub(crate) fn reads_fit(root: &gltf::json::Root, buffer_bytes: u64) -> Result<(), String> {
+    use gltf::json::validation::Checked::Valid;
+    let bytes_of = |index: usize| -> u64 {
+        root.accessors
+            .get(index)
+            .map_or(0, |a| match (&a.type_, &a.component_type) {
+                (Valid(kind), Valid(component)) => a
+                    .count
+                    .0
+                    .saturating_mul((kind.multiplicity() * component.0.size()) as u64),
+                _ => 0,
+            })
+    };
+    let mut reads: Vec<(String, u64)> = Vec::new();
+    for (n, node) in root.nodes.iter().enumerate() {
+        if let Some(mesh) = node.mesh.and_then(|m| root.meshes.get(m.value())) {
+            let primitives = mesh.primitives.iter().map(|p| {
+                let attributes = p.attributes.values().map(|a| bytes_of(a.value()));
+                let indices = p.indices.map(|i| bytes_of(i.value()));
+                attributes.chain(indices).fold(0u64, u64::saturating_add)
+            });
+            reads.push((
+                format!("node {n}'s mesh"),
+                primitives.fold(0, u64::saturating_add),
+            ));
+        }
+        if let Some(skin) = node.skin.and_then(|s| root.skins.get(s.value())) {
+            let matrices = skin.inverse_bind_matrices.map_or(0, |a| bytes_of(a.value()));
+            reads.push((format!("node {n}'s skin"), matrices));
+        }
+    }
+    for (a, animation) in root.animations.iter().enumerate() {
+        let channels = animation.channels.iter().map(|c| {
+            animation.samplers.get(c.sampler.value()).map_or(0, |s| {
+                bytes_of(s.input.value()).saturating_add(bytes_of(s.output.value()))
+            })
+        });
+        reads.push((format!("animation {a}"), channels.fold(0, u64::saturating_add)));
+    }
+    let allowed = buffer_bytes
+        .saturating_mul(READS_PER_BUFFER_BYTE)
+        .saturating_add(READ_SLACK_BYTES);
+    let mut total = 0u64;
+    for (what, bytes) in reads {
+        total = total.saturating_add(bytes);
+        if total > allowed {
+            return Err(format!(
+                "reading it would take {total} bytes up to {what}, more than the {allowed} its {buffer_bytes} \
+                 bytes of buffers allow ({READS_PER_BUFFER_BYTE} times over, plus {READ_SLACK_BYTES}); its \
+                 nodes, primitives or channels name the same data far more often than an export does (or \
+                 its accessors claim more than their buffers hold): export it again from Blender"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `%XX` escapes of a relative URI decoded as the glTF reader decodes them (other `%`s kept);
 /// `None` when the result is not UTF-8.
 pub(crate) fn percent_decoded(uri: &str) -> Option<String> {
