@@ -569,6 +569,116 @@ fn edit_glb_json(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value)) {
     *glb = out;
 }
 
+/// Appends `data` to the binary chunk of `glb` (JSON `json`, binary `bin`) as an accessor of
+/// `count` elements of glTF type `kind` and component type `component`; returns its index.
+fn append_accessor(
+    json: &mut serde_json::Value,
+    bin: &mut Vec<u8>,
+    data: &[u8],
+    (component, kind, count): (u32, &str, usize),
+) -> usize {
+    bin.resize(bin.len().div_ceil(4) * 4, 0);
+    let views = json["bufferViews"].as_array_mut().unwrap();
+    views.push(serde_json::json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": data.len()}));
+    let view = views.len() - 1;
+    bin.extend_from_slice(data);
+    let mut accessor =
+        serde_json::json!({"bufferView": view, "componentType": component, "count": count, "type": kind});
+    if kind == "VEC3" && component == 5126 {
+        accessor["min"] = serde_json::json!([-1.0, -1.0, -1.0]);
+        accessor["max"] = serde_json::json!([1.0, 1.0, 1.0]);
+    }
+    let accessors = json["accessors"].as_array_mut().unwrap();
+    accessors.push(accessor);
+    accessors.len() - 1
+}
+
+/// `glb` (the example moveable) with one more primitive: `triangles` triangles over 3000
+/// vertices at random places with random UVs, so that each spans much of the image.
+fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize) {
+    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    let mut bin = glb[28 + json_length..].to_vec();
+    let mut state = 12345u64;
+    let mut random = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f32 / (1u64 << 31) as f32
+    };
+    let floats = |values: Vec<f32>| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    const VERTICES: usize = 3000;
+    let first = json["meshes"][0]["primitives"][0].clone();
+    let mut primitive = first.clone();
+    for (name, _) in first["attributes"].as_object().unwrap() {
+        let (data, shape) = match name.as_str() {
+            "POSITION" => (
+                floats((0..VERTICES * 3).map(|_| random() - 0.5).collect()),
+                (5126, "VEC3"),
+            ),
+            "TEXCOORD_0" => (
+                floats((0..VERTICES * 2).map(|_| random()).collect()),
+                (5126, "VEC2"),
+            ),
+            "NORMAL" | "_TR_NORMAL" => (floats([0.0, 1.0, 0.0].repeat(VERTICES)), (5126, "VEC3")),
+            "JOINTS_0" => (vec![0; VERTICES * 4], (5121, "VEC4")),
+            "WEIGHTS_0" => (floats([1.0, 0.0, 0.0, 0.0].repeat(VERTICES)), (5126, "VEC4")),
+            other => panic!("the example has an attribute {other} this test does not make"),
+        };
+        let index = append_accessor(&mut json, &mut bin, &data, (shape.0, shape.1, VERTICES));
+        primitive["attributes"][name] = index.into();
+    }
+    let indices: Vec<u8> = (0..triangles * 3)
+        .flat_map(|_| {
+            ((random() * VERTICES as f32) as u16)
+                .min(VERTICES as u16 - 1)
+                .to_le_bytes()
+        })
+        .collect();
+    primitive["indices"] =
+        append_accessor(&mut json, &mut bin, &indices, (5123, "SCALAR", triangles * 3)).into();
+    json["meshes"][0]["primitives"]
+        .as_array_mut()
+        .unwrap()
+        .push(primitive);
+    bin.resize(bin.len().div_ceil(4) * 4, 0);
+    json["buffers"][0]["byteLength"] = bin.len().into();
+    let mut text = serde_json::to_vec(&json).unwrap();
+    text.resize(text.len().div_ceil(4) * 4, b' ');
+    let mut out = b"glTF".to_vec();
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    for word in [2, total as u32, text.len() as u32, 0x4E4F_534A] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0x004E_4942u32.to_le_bytes());
+    out.extend_from_slice(&bin);
+    *glb = out;
+}
+
+#[test]
+fn polygons_each_spanning_much_of_their_image_are_refused_within_the_memory_limit() {
+    // Found by hand: 30 000 random triangles over a 256×512 image (a 0.4 MB GLB) took build
+    // 16.7 s and 2.5 GB before the WAD's sample limit refused them.
+    let mut grown = 0;
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        with_random_triangles(glb, 30_000);
+        grown = glb.len() as u64;
+    });
+    refused_within_limits(
+        &run,
+        size + grown,
+        "texels of distinct samples than a build of its size may",
+    );
+    assert!(run.stderr.contains("306_SWITCH_TYPE1.glb"), "{}", run.stderr);
+    // A few such triangles are an edit like any other.
+    let (run, _) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        with_random_triangles(glb, 20)
+    });
+    assert!(run.success, "{}", run.stderr);
+}
+
 #[test]
 fn a_glb_repeating_its_primitives_thousands_of_times_is_refused_within_the_memory_limit() {
     // Found by hand: the moveable's primitives repeated 8000 times (1 MB) took build 228 MB.

@@ -8,8 +8,6 @@
 //! files of several MB), so a build may sample at most [`KEYFRAME_BONES_SLACK`] keyframe bones
 //! plus [`KEYFRAME_BONES_PER_INPUT_BYTE`] per byte of its manifests and glTF files.
 
-use std::path::Path;
-
 use wadforge_manifests::{ManifestDir, ObjectManifest};
 
 use crate::error::{BuildError, Place};
@@ -19,14 +17,9 @@ pub(crate) const KEYFRAME_BONES_SLACK: u64 = 1 << 19;
 /// Keyframe bones a build may sample per byte of its input files.
 pub(crate) const KEYFRAME_BONES_PER_INPUT_BYTE: u64 = 1;
 
-/// Checks the keyframes `dir`'s animations ask for, in object and animation order.
-pub(crate) fn check(dir: &ManifestDir) -> Result<(), BuildError> {
-    let size = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len());
-    let input_bytes: u64 = dir
-        .objects
-        .iter()
-        .map(|o| size(&dir.root.join(&o.path)) + size(&o.gltf_path(&dir.root)))
-        .sum();
+/// Checks the keyframes `dir`'s animations ask for, in object and animation order, for a build
+/// of `input_bytes` bytes of manifests and glTF files.
+pub(crate) fn check(dir: &ManifestDir, input_bytes: u64) -> Result<(), BuildError> {
     let allowed = input_bytes
         .saturating_mul(KEYFRAME_BONES_PER_INPUT_BYTE)
         .saturating_add(KEYFRAME_BONES_SLACK);

@@ -51,6 +51,7 @@ mod exact;
 mod resample;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use wadforge_format::PAGE_SIZE;
@@ -178,6 +179,18 @@ pub enum TextureError {
          fewer or smaller textures, or patch a WAD with fewer pages"
     )]
     TooManyPages { polygon: usize, page: usize },
+    #[error(
+        "polygon {polygon}: the build's polygons up to this one would {what} than a build of \
+         its size may ({slack} plus {per_byte} per byte of its manifests and glTF files); its UV map covers \
+         its image over and over as no export does (each polygon spanning much of it): give polygons UV \
+         islands of their own"
+    )]
+    TooManyTexels {
+        polygon: usize,
+        what: &'static str,
+        slack: u64,
+        per_byte: u64,
+    },
     #[error("the texture of polygon {polygon} cannot be packed into pages ({source}): use smaller textures")]
     Pack {
         polygon: usize,
@@ -215,6 +228,7 @@ impl TextureError {
             | TextureError::TriangleSampleOutOfRange { polygon, .. }
             | TextureError::QuadSampleOutOfRange { polygon, .. }
             | TextureError::TooManyPages { polygon, .. }
+            | TextureError::TooManyTexels { polygon, .. }
             | TextureError::Pack { polygon, .. } => polygon,
         }
     }
@@ -291,13 +305,60 @@ struct SampleUse {
 }
 
 /// The distinct samples' texels of a whole build, each kept once however many objects cut it
-/// (objects are cut in parallel, and all their samples wait to be numbered together).
-#[derive(Default)]
+/// (objects are cut in parallel, and all their samples wait to be numbered together), and what
+/// the build may still cut and keep. `Default` sets no bound.
 pub struct SampleStore {
     texels: Mutex<HashMap<u64, Vec<Arc<[u8]>>>>,
+    /// Texels the polygons may still cut from their images (time).
+    cut_left: AtomicU64,
+    /// Texels of distinct samples the build may still keep (memory).
+    kept_left: AtomicU64,
 }
 
+impl Default for SampleStore {
+    fn default() -> Self {
+        SampleStore {
+            texels: Mutex::default(),
+            cut_left: AtomicU64::new(u64::MAX),
+            kept_left: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+
+/// Texels a build may cut from its images, past [`CUT_TEXELS_PER_INPUT_BYTE`] per byte of its
+/// input. Each polygon is cut from its image on its own (equal samples are kept once), so UV
+/// maps whose polygons each span much of an image cost their area every time: 30 000 random
+/// triangles over a 256×512 image, in a 0.4 MB GLB, took build 16.7 s and 2.5 GB. Real builds
+/// cut about one texel per input byte (up to 3 in the fixtures, whose samples are whole pages).
+pub const CUT_TEXELS_SLACK: u64 = 32 << 20;
+/// Texels a build may cut per byte of its manifests and glTF files.
+pub const CUT_TEXELS_PER_INPUT_BYTE: u64 = 8;
+/// Texels of distinct samples a build may keep, past [`KEPT_TEXELS_PER_INPUT_BYTE`] per input
+/// byte (3 bytes each until packed; real builds keep a few pages' worth).
+pub const KEPT_TEXELS_SLACK: u64 = 4 << 20;
+/// Texels of distinct samples a build may keep per byte of its input.
+pub const KEPT_TEXELS_PER_INPUT_BYTE: u64 = 4;
+
 impl SampleStore {
+    /// A store for a build of `input_bytes` bytes of manifests and glTF files, bounding what it
+    /// cuts and keeps.
+    pub fn bounded(input_bytes: u64) -> Self {
+        let bound = |slack: u64, per_byte: u64| {
+            AtomicU64::new(input_bytes.saturating_mul(per_byte).saturating_add(slack))
+        };
+        SampleStore {
+            texels: Mutex::default(),
+            cut_left: bound(CUT_TEXELS_SLACK, CUT_TEXELS_PER_INPUT_BYTE),
+            kept_left: bound(KEPT_TEXELS_SLACK, KEPT_TEXELS_PER_INPUT_BYTE),
+        }
+    }
+
+    /// Takes `texels` from `left`; false (and nothing taken) when less is left.
+    fn spend(left: &AtomicU64, texels: u64) -> bool {
+        left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| l.checked_sub(texels))
+            .is_ok()
+    }
+
     /// The stored texels equal to `texels` (of a sample of that size, whose hash is `hash`),
     /// stored now if new.
     fn keep(&self, hash: u64, texels: Vec<u8>) -> Arc<[u8]> {
@@ -334,11 +395,30 @@ impl PolygonSamples {
             let image = check(index, polygon, images)?;
             let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
                 .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
+            let area = u64::from(cut.width) * u64::from(cut.height);
+            if !SampleStore::spend(&store.cut_left, area) {
+                return Err(TextureError::TooManyTexels {
+                    polygon: index,
+                    what: "cut more texels from their images",
+                    slack: CUT_TEXELS_SLACK,
+                    per_byte: CUT_TEXELS_PER_INPUT_BYTE,
+                });
+            }
             let texels = std::mem::take(&mut cut.texels);
             let hash = sample_hash(cut.width, cut.height, &texels);
             let unique = match samples.find(cut.width, cut.height, &texels, hash) {
                 Some(u) => u,
-                None => samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index),
+                None => {
+                    if !SampleStore::spend(&store.kept_left, area) {
+                        return Err(TextureError::TooManyTexels {
+                            polygon: index,
+                            what: "keep more texels of distinct samples",
+                            slack: KEPT_TEXELS_SLACK,
+                            per_byte: KEPT_TEXELS_PER_INPUT_BYTE,
+                        });
+                    }
+                    samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index)
+                }
             };
             samples.used(unique, cut, polygon.is_quad);
         }
