@@ -551,6 +551,36 @@ fn build_with_damaged(file: &str, damage: impl FnOnce(&mut Vec<u8>)) -> (Run, u6
     (run, size)
 }
 
+#[test]
+fn manifests_naming_one_glb_over_and_over_are_refused_before_any_is_read() {
+    // 500 manifests of a few hundred bytes naming the moveable's 41 kB GLB: each object would
+    // read and build it again (1000 naming a 5 MB GLB, 5 GB).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let mut size = example_copy(&dir);
+    let manifest = std::fs::read_to_string(dir.join("moveables/306_SWITCH_TYPE1.yaml")).unwrap();
+    let mut listed = vec!["moveables/306_SWITCH_TYPE1.yaml".to_string()];
+    for copy in 0..500 {
+        let name = format!("moveables/copy_{copy}.yaml");
+        let text = manifest
+            .replacen("  id: 306", &format!("  id: {}", 1000 + copy), 1)
+            .replacen("  slot: SWITCH_TYPE1", &format!("  slot: COPY_{copy}"), 1);
+        std::fs::write(dir.join(&name), &text).unwrap();
+        size += text.len() as u64;
+        listed.push(name);
+    }
+    let project = std::fs::read_to_string(dir.join("wadforge.yaml")).unwrap();
+    let project = project.replacen(
+        "objects: [moveables/306_SWITCH_TYPE1.yaml,",
+        &format!("objects: [{},", listed.join(", ")),
+        1,
+    );
+    std::fs::write(dir.join("wadforge.yaml"), project).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(&run, size, "manifests name the same glTF file far more often");
+    assert!(run.stderr.contains("copy_"), "{}", run.stderr);
+}
+
 /// Rewrites the JSON chunk of `glb` with `edit`, keeping its binary chunk.
 fn edit_glb_json(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value)) {
     let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;

@@ -13,6 +13,7 @@
 
 mod assembly;
 mod dressing;
+mod input_files;
 mod keyframe_boxes;
 mod keyframe_budget;
 mod memory;
@@ -141,7 +142,7 @@ pub fn build(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<BuildOutput, BuildError> {
     let game = game(&dir.project.game);
-    let input_bytes = input_bytes(dir);
+    let input_bytes = input_files::input_bytes(dir)?;
     keyframe_budget::check(dir, input_bytes)?;
     // Objects are independent: each is read and built on its own (in parallel), then merged in
     // directory order, so the result does not depend on the thread count.
@@ -179,16 +180,6 @@ pub fn build(
         notes,
         phases,
     })
-}
-
-/// Bytes of `dir`'s object manifests and their glTF files (a `.gltf`'s buffers and images not
-/// counted): what the build's bounds on work grow with.
-fn input_bytes(dir: &ManifestDir) -> u64 {
-    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
-    dir.objects
-        .iter()
-        .map(|o| size(&dir.root.join(&o.path)) + size(&o.gltf_path(&dir.root)))
-        .sum()
 }
 
 fn game(name: &str) -> Game {
