@@ -252,23 +252,29 @@ fn check_project(project_path: &Path, project: &Project) -> Result<(), ManifestE
     Ok(())
 }
 
-/// Every object manifest the project lists stays inside `dir`, and every one on disk is listed.
+/// Every object manifest the project lists stays inside `dir` and is listed once (each listing
+/// is read and built: a manifest listed thousands of times would be too), and every one on disk
+/// is listed.
 fn check_every_manifest_listed(
     dir: &Path,
     project_path: &Path,
     project: &Project,
 ) -> Result<(), ManifestError> {
-    let listed: BTreeSet<PathBuf> = project
-        .objects
-        .iter()
-        .map(|p| normalise(dir, p))
-        .collect::<Result<_, _>>()
-        .map_err(|p| {
+    let mut listed: BTreeSet<PathBuf> = BTreeSet::new();
+    for p in &project.objects {
+        let path = normalise(dir, p).map_err(|p| {
             invalid(
                 project_path,
                 format!("object manifest `{p}` is outside the directory"),
             )
         })?;
+        if !listed.insert(path) {
+            return Err(invalid(
+                project_path,
+                format!("object manifest `{p}` is listed twice under `objects:`; list each once"),
+            ));
+        }
+    }
     for found in object_manifests_on_disk(dir)? {
         if !listed.contains(&found) {
             return Err(invalid(

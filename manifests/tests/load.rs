@@ -265,6 +265,22 @@ fn an_unlisted_object_manifest_is_refused() {
 }
 
 #[test]
+fn an_object_manifest_listed_twice_is_refused_before_it_is_read() {
+    let dir = valid_dir();
+    let project = PROJECT.replace(
+        "moveables/door.yaml",
+        "moveables/door.yaml, ./moveables/door.yaml",
+    );
+    assert_ne!(project, PROJECT);
+    write(dir.path(), &[("wadforge.yaml", &project)]);
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("wadforge.yaml") && e.contains("is listed twice"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_gltf_outside_the_directory_is_refused() {
     let dir = valid_dir();
     write(
