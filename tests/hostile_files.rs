@@ -581,6 +581,60 @@ fn manifests_naming_one_glb_over_and_over_are_refused_before_any_is_read() {
     assert!(run.stderr.contains("copy_"), "{}", run.stderr);
 }
 
+#[test]
+fn a_gallery_of_an_animation_of_thousands_of_keyframes_stays_within_the_limits() {
+    // Found by hand: one animation of 5000 keyframes (0.5 MB) took a gallery 885 MB, every frame
+    // held until all were drawn. Now each is encoded as drawn, and an animation shows at most
+    // 600 frames (evenly spaced keyframes).
+    let tmp = tempfile::tempdir().unwrap();
+    let mut wad = wadforge_fixtures::standard();
+    wad.pages.truncate(1);
+    for sample in &mut wad.samples {
+        sample.page = 0;
+    }
+    let moveable = wad
+        .moveables
+        .iter_mut()
+        .find(|m| m.animations.iter().any(|a| !a.keyframes.is_empty()))
+        .unwrap();
+    moveable.animations.truncate(1);
+    let animation = &mut moveable.animations[0];
+    animation.keyframes = vec![animation.keyframes[0].clone(); 5000];
+    (
+        animation.frame_duration,
+        animation.frame_start,
+        animation.frame_end,
+    ) = (1, 0, 4999);
+    (animation.next_animation, animation.next_frame) = (0, 0);
+    animation.state_changes.clear();
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let path = tmp.path().join("long.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = tmp.path().join("gallery");
+    let run = measured(&["gallery", "-q", s(&path), "-o", s(&out)]);
+    assert!(run.success, "{}", run.stderr);
+    assert!(
+        run.peak_bytes < memory_limit(bytes.len() as u64),
+        "peak {} bytes",
+        run.peak_bytes
+    );
+    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+    // The longest animation image is the long animation's.
+    let mut frames = 0;
+    for moveable in std::fs::read_dir(out.join("animations")).unwrap() {
+        for image in std::fs::read_dir(moveable.unwrap().path()).unwrap() {
+            let apng = std::fs::read(image.unwrap().path()).unwrap();
+            let at = find(&apng, b"acTL") + 4;
+            frames = frames.max(u32::from_be_bytes(apng[at..at + 4].try_into().unwrap()));
+        }
+    }
+    assert_eq!(
+        frames,
+        5000u32.div_ceil(5000u32.div_ceil(600)),
+        "every 9th keyframe"
+    );
+}
+
 /// Rewrites the JSON chunk of `glb` with `edit`, keeping its binary chunk.
 fn edit_glb_json(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value)) {
     let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;

@@ -11,23 +11,34 @@ pub struct Frame {
     pub ticks: u16,
 }
 
-/// The frames as a looping APNG. All frames have the first one's size; `None` without frames.
-pub fn apng(frames: &[Frame]) -> Option<Vec<u8>> {
-    let first = frames.first()?;
+/// The `count` frames as a looping APNG, each encoded as it comes (only one is held at a
+/// time). All frames have the first one's size; `None` without frames, or when `count` is not
+/// their number.
+pub fn apng(count: usize, frames: impl IntoIterator<Item = Frame>) -> Option<Vec<u8>> {
+    let mut frames = frames.into_iter().peekable();
+    let first = frames.peek()?;
     let (width, height) = (first.canvas.width(), first.canvas.height());
     let mut out = Vec::new();
-    encode(frames, width, height, &mut out).ok()?;
-    Some(out)
+    let written = encode(count, frames, width, height, &mut out).ok()?;
+    (written == count).then_some(out)
 }
 
-fn encode(frames: &[Frame], width: u32, height: u32, out: &mut Vec<u8>) -> Result<(), png::EncodingError> {
+fn encode(
+    count: usize,
+    frames: impl Iterator<Item = Frame>,
+    width: u32,
+    height: u32,
+    out: &mut Vec<u8>,
+) -> Result<usize, png::EncodingError> {
     let mut encoder = png::Encoder::new(out, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
-    encoder.set_animated(frames.len() as u32, 0)?;
+    encoder.set_animated(count as u32, 0)?;
     let mut writer = encoder.write_header()?;
-    for (k, frame) in frames.iter().enumerate() {
+    let mut written = 0;
+    for (k, frame) in frames.enumerate() {
+        written += 1;
         writer.set_frame_delay(frame.ticks.max(1), 30)?;
         writer.set_dispose_op(png::DisposeOp::Background)?;
         let canvas = &frame.canvas;
@@ -48,7 +59,8 @@ fn encode(frames: &[Frame], width: u32, height: u32, out: &mut Vec<u8>) -> Resul
             .collect();
         writer.write_image_data(&cropped)?;
     }
-    writer.finish()
+    writer.finish()?;
+    Ok(written)
 }
 
 #[cfg(test)]
@@ -74,7 +86,7 @@ mod tests {
     #[test]
     fn every_frame_decodes_back_with_its_delay() {
         let frames = [frame(1.0, 1), frame(5.0, 2), frame(9.0, 3)];
-        let bytes = apng(&frames).unwrap();
+        let bytes = apng(3, [frame(1.0, 1), frame(5.0, 2), frame(9.0, 3)]).unwrap();
         let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         decoder.set_transformations(png::Transformations::IDENTITY);
         let mut reader = decoder.read_info().unwrap();
@@ -103,6 +115,10 @@ mod tests {
                 }
             }
         }
-        assert!(apng(&[]).is_none());
+        assert!(apng(0, []).is_none());
+        assert!(
+            apng(2, [frame(1.0, 1)]).is_none(),
+            "a count that is not the frames' number"
+        );
     }
 }

@@ -31,6 +31,15 @@ pub struct Figure<'a> {
 }
 
 impl<'a> Figure<'a> {
+    /// The polygons one picture of the figure draws.
+    pub fn polygons(&self, wad: &Wad) -> usize {
+        self.meshes
+            .iter()
+            .filter_map(|&(_, mesh)| wad.meshes.get(mesh))
+            .map(|m| m.polygons.len())
+            .sum()
+    }
+
     /// A moveable in its own meshes.
     pub fn own(m: &'a Moveable) -> Self {
         Figure {

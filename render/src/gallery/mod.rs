@@ -82,12 +82,14 @@ enum Job {
 pub fn gallery(source: &Source, options: &Options) -> Vec<OutputFile> {
     let cards = moveable_cards(source);
     let static_pictures = static_pictures(source);
-    let jobs = jobs(source.wad, &cards);
+    let frame_cap = frame_cap(source.wad, &cards);
+    let jobs = jobs(source.wad, &cards, frame_cap);
     let drawing = Drawing {
         source,
         options,
         cards: &cards,
         static_pictures: &static_pictures,
+        frame_cap,
     };
     let mut files = run_parallel(&jobs, options.threads, |job| drawing.draw(job));
     let written: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -149,14 +151,60 @@ fn static_pictures(source: &Source) -> Vec<String> {
         .collect()
 }
 
+/// Frames an animation of the gallery shows at most: 20 s of the game's 30 a second, each
+/// keyframe held for its frame duration. Longer animations show evenly spaced keyframes, each
+/// held as long as those it stands for.
+pub const MOST_FRAMES_PER_ANIMATION: usize = 600;
+/// Drawing work all animations of a gallery may take, in units of one polygon drawn, plus
+/// [`FRAME_WORK`] per frame (its canvas, cropping and encoding). A keyframe is a few bytes, and
+/// any number of animations play any number of them: 5000 keyframes in a 0.5 MB WAD took a
+/// gallery 885 MB (every frame was held until all were drawn; now one is). Lara's 445
+/// animations take about 40 million.
+pub const ANIMATION_WORK: u64 = 64_000_000;
+/// The work of one frame besides its polygons.
+pub const FRAME_WORK: u64 = 1000;
+
+/// The most frames an animation shows: [`MOST_FRAMES_PER_ANIMATION`], or fewer, the same for
+/// every animation, so that all of them fit in [`ANIMATION_WORK`] (0: no animation is drawn).
+fn frame_cap(wad: &Wad, cards: &[MoveableCard]) -> usize {
+    let animations: Vec<(u64, u64)> = cards
+        .iter()
+        .flat_map(|c| {
+            let per_frame = FRAME_WORK + c.figure.polygons(wad) as u64;
+            c.moveable
+                .animations
+                .iter()
+                .map(move |a| (a.keyframes.len() as u64, per_frame))
+        })
+        .collect();
+    let work = |cap: u64| -> u64 {
+        animations
+            .iter()
+            .map(|&(keyframes, per_frame)| keyframes.min(cap).saturating_mul(per_frame))
+            .fold(0, u64::saturating_add)
+    };
+    // The work grows with the cap: the largest cap that fits.
+    let (mut fits, mut over) = (0u64, MOST_FRAMES_PER_ANIMATION as u64 + 1);
+    while over - fits > 1 {
+        let mid = (fits + over) / 2;
+        if work(mid) <= ANIMATION_WORK {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    fits as usize
+}
+
 /// Every picture to draw: the longest jobs (animations) first, so that the threads finish
-/// together; then moveables, statics and pages.
-fn jobs(wad: &Wad, cards: &[MoveableCard]) -> Vec<Job> {
+/// together; then moveables, statics and pages. No animation is drawn when `frame_cap` is 0.
+fn jobs(wad: &Wad, cards: &[MoveableCard], frame_cap: usize) -> Vec<Job> {
     let mut jobs: Vec<Job> = cards
         .iter()
         .flat_map(|c| {
             (0..c.animations.len()).filter_map(move |a| c.animations[a].as_ref().map(|_| (c.index, a)))
         })
+        .filter(|_| frame_cap > 0)
         .map(|(m, a)| Job::Animation(m, a))
         .collect();
     jobs.sort_by_key(|j| match *j {
@@ -175,6 +223,8 @@ struct Drawing<'a> {
     options: &'a Options,
     cards: &'a [MoveableCard<'a>],
     static_pictures: &'a [String],
+    /// The most frames an animation shows.
+    frame_cap: usize,
 }
 
 impl Drawing<'_> {
@@ -203,7 +253,7 @@ impl Drawing<'_> {
                     &card.figure,
                     animation,
                     &view,
-                    self.options.animation_size,
+                    (self.options.animation_size, self.frame_cap),
                 )?;
                 Some(OutputFile {
                     path: card.animations[a].clone()?,
@@ -239,38 +289,36 @@ fn still(source: &Source, placed: &[Placed], view: &View, size: u32) -> Canvas {
     crate::picture(source.wad, source.skewed, placed, view, size).canvas
 }
 
-/// Each keyframe of `animation` for its frame duration, framed over the whole animation.
+/// Each keyframe of `animation` for its frame duration (at most `cap` of them, evenly spaced,
+/// each held as long as those it stands for), framed over the whole animation, on canvases of
+/// `size`. Keyframes are posed twice (once to frame them, once to draw them) so that only one
+/// is held at a time.
 fn animate(
     source: &Source,
     figure: &Figure,
     animation: &Animation,
     view: &View,
-    size: u32,
+    (size, cap): (u32, usize),
 ) -> Option<Vec<u8>> {
     let lighting = Lighting::default();
-    let projected: Vec<Projected> = animation
-        .keyframes
-        .iter()
-        .map(|k| {
-            let placed = figure.pose(source.wad, k);
-            scene::project(source.wad, source.skewed, &placed, view, &lighting)
-        })
-        .collect();
+    let step = animation.keyframes.len().div_ceil(cap.max(1)).max(1);
+    let shown: Vec<&wadforge_format::Keyframe> = animation.keyframes.iter().step_by(step).collect();
+    let project = |k: &wadforge_format::Keyframe| -> Projected {
+        let placed = figure.pose(source.wad, k);
+        scene::project(source.wad, source.skewed, &placed, view, &lighting)
+    };
     let mut extents = Extents::default();
-    projected.iter().for_each(|p| extents.union(&p.extents));
+    for k in &shown {
+        extents.union(&project(k).extents);
+    }
     let framing = Framing::fit(&extents, size, MARGIN);
-    let frames: Vec<Frame> = projected
-        .iter()
-        .map(|p| {
-            let mut canvas = Canvas::new(size, size);
-            scene::draw(p, &framing, &mut canvas, source.wad);
-            Frame {
-                canvas,
-                ticks: u16::from(animation.frame_duration.max(1)),
-            }
-        })
-        .collect();
-    apng(&frames)
+    let ticks = u16::from(animation.frame_duration.max(1)).saturating_mul(step.min(u16::MAX as usize) as u16);
+    let frames = shown.iter().map(|k| {
+        let mut canvas = Canvas::new(size, size);
+        scene::draw(&project(k), &framing, &mut canvas, source.wad);
+        Frame { canvas, ticks }
+    });
+    apng(shown.len(), frames)
 }
 
 fn png_file(path: &str, canvas: &Canvas) -> OutputFile {
