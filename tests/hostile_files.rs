@@ -256,14 +256,20 @@ fn the_largest_manifests_import_writes_build_within_the_limits() {
     }
 }
 
-/// The standard fixture on one page, plus a mesh of `polygons` triangles (a small mesh's first
-/// polygon over and over) and a moveable of `joints` joints that all draw it.
-fn wad_drawing_one_mesh(polygons: usize, joints: usize) -> Vec<u8> {
+/// The standard fixture with every sample moved to its first page: small files, the same objects.
+fn standard_on_one_page() -> wadforge_format::Wad {
     let mut wad = wadforge_fixtures::standard();
     wad.pages.truncate(1);
     for sample in &mut wad.samples {
         sample.page = 0;
     }
+    wad
+}
+
+/// The standard fixture on one page, plus a mesh of `polygons` triangles (a small mesh's first
+/// polygon over and over) and a moveable of `joints` joints that all draw it.
+fn wad_drawing_one_mesh(polygons: usize, joints: usize) -> Vec<u8> {
+    let mut wad = standard_on_one_page();
     let mut big = wad.meshes[0].clone();
     big.polygons = vec![big.polygons[0]; polygons];
     wad.meshes.push(big);
@@ -311,11 +317,7 @@ fn a_wad_whose_joints_draw_one_large_mesh_over_and_over_is_refused_at_once() {
 /// The standard fixture on one page, whose first static's mesh is `n` quads, each textured by
 /// a sample of its own: `size`×`size` texels, each rectangle one texel on from the last.
 fn wad_of_overlapping_samples(n: usize, size: u16) -> Vec<u8> {
-    let mut wad = wadforge_fixtures::standard();
-    wad.pages.truncate(1);
-    for sample in &mut wad.samples {
-        sample.page = 0;
-    }
+    let mut wad = standard_on_one_page();
     let span = 257 - size as usize;
     let first = wad.samples.len();
     wad.samples.extend((0..n).map(|i| wadforge_format::Sample {
@@ -508,11 +510,7 @@ fn animations_naming_the_same_dispatches_over_and_over_are_refused_at_once() {
     // Found by hand: 32 animations each naming 2035 state changes of 2043 dispatches each, a
     // 0.26 MB WAD, took `info` 9.8 s and 3.6 GB.
     let tmp = tempfile::tempdir().unwrap();
-    let mut standard = wadforge_fixtures::standard();
-    standard.pages.truncate(1);
-    for sample in &mut standard.samples {
-        sample.page = 0;
-    }
+    let standard = standard_on_one_page();
     let plain = wadforge_format::wad::write(&standard, None).unwrap();
     let bytes = every_animation_naming_every_dispatch(&plain, 2000);
     let wad = tmp.path().join("dispatches.wad");
@@ -587,11 +585,7 @@ fn a_gallery_of_an_animation_of_thousands_of_keyframes_stays_within_the_limits()
     // held until all were drawn. Now each is encoded as drawn, and an animation shows at most
     // 600 frames (evenly spaced keyframes).
     let tmp = tempfile::tempdir().unwrap();
-    let mut wad = wadforge_fixtures::standard();
-    wad.pages.truncate(1);
-    for sample in &mut wad.samples {
-        sample.page = 0;
-    }
+    let mut wad = standard_on_one_page();
     let moveable = wad
         .moveables
         .iter_mut()

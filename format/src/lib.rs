@@ -23,6 +23,8 @@ pub mod pose;
 mod records;
 pub mod references;
 mod sample_texels;
+mod too_much_work;
 pub mod wad;
 
 pub use model::*;
+pub use too_much_work::TooMuchWork;

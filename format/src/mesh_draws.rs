@@ -94,10 +94,10 @@ mod tests {
         match result {
             Err(ReadError {
                 offset,
-                problem: Problem::MeshesDrawnTooOften { drawn, allowed, .. },
+                problem: Problem::TooMuchWork(crate::TooMuchWork::MeshDraws { drawn, allowed, .. }),
                 ..
             }) => (drawn, allowed, offset),
-            other => panic!("expected MeshesDrawnTooOften, got {other:?}"),
+            other => panic!("expected MeshDraws, got {other:?}"),
         }
     }
 

@@ -88,19 +88,19 @@ macro_rules! record_error {
             }
 
             fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> $problem {
-                $problem::MeshesDrawnTooOften {
+                $problem::TooMuchWork($crate::TooMuchWork::MeshDraws {
                     scope,
                     drawn,
                     allowed,
-                }
+                })
             }
 
             fn decoded_too_often(what: &'static str) -> $problem {
-                $problem::DecodedTooOften { what }
+                $problem::TooMuchWork($crate::TooMuchWork::Decodings { what })
             }
 
             fn keyframes_decoded_too_often() -> $problem {
-                $problem::KeyframesDecodedTooOften
+                $problem::TooMuchWork($crate::TooMuchWork::KeyframeDecodings)
             }
 
             fn within(self, context: impl FnOnce() -> String) -> Self {

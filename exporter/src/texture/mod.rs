@@ -310,17 +310,18 @@ struct SampleUse {
 pub struct SampleStore {
     texels: Mutex<HashMap<u64, Vec<Arc<[u8]>>>>,
     /// Texels the polygons may still cut from their images (time).
-    cut_left: AtomicU64,
+    cut: TexelBound,
     /// Texels of distinct samples the build may still keep (memory).
-    kept_left: AtomicU64,
+    kept: TexelBound,
 }
 
 impl Default for SampleStore {
     fn default() -> Self {
         SampleStore {
             texels: Mutex::default(),
-            cut_left: AtomicU64::new(u64::MAX),
-            kept_left: AtomicU64::new(u64::MAX),
+            // No input size makes a bound.
+            cut: TexelBound::new(TexelBound::CUT, u64::MAX),
+            kept: TexelBound::new(TexelBound::KEPT, u64::MAX),
         }
     }
 }
@@ -339,24 +340,60 @@ pub const KEPT_TEXELS_SLACK: u64 = 4 << 20;
 /// Texels of distinct samples a build may keep per byte of its input.
 pub const KEPT_TEXELS_PER_INPUT_BYTE: u64 = 4;
 
+/// Texels a build may still spend on one kind of work, and how its refusal reads.
+struct TexelBound {
+    left: AtomicU64,
+    /// "… would {what} than a build of its size may".
+    what: &'static str,
+    slack: u64,
+    per_byte: u64,
+}
+
+impl TexelBound {
+    const CUT: (&'static str, u64, u64) = (
+        "cut more texels from their images",
+        CUT_TEXELS_SLACK,
+        CUT_TEXELS_PER_INPUT_BYTE,
+    );
+    const KEPT: (&'static str, u64, u64) = (
+        "keep more texels of distinct samples",
+        KEPT_TEXELS_SLACK,
+        KEPT_TEXELS_PER_INPUT_BYTE,
+    );
+
+    fn new((what, slack, per_byte): (&'static str, u64, u64), input_bytes: u64) -> Self {
+        let left = input_bytes.saturating_mul(per_byte).saturating_add(slack);
+        TexelBound {
+            left: AtomicU64::new(left),
+            what,
+            slack,
+            per_byte,
+        }
+    }
+
+    /// Takes `texels` for polygon `polygon`; an error (and nothing taken) when less is left.
+    fn spend(&self, texels: u64, polygon: usize) -> Result<(), TextureError> {
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| l.checked_sub(texels))
+            .map(|_| ())
+            .map_err(|_| TextureError::TooManyTexels {
+                polygon,
+                what: self.what,
+                slack: self.slack,
+                per_byte: self.per_byte,
+            })
+    }
+}
+
 impl SampleStore {
     /// A store for a build of `input_bytes` bytes of manifests and glTF files, bounding what it
     /// cuts and keeps.
     pub fn bounded(input_bytes: u64) -> Self {
-        let bound = |slack: u64, per_byte: u64| {
-            AtomicU64::new(input_bytes.saturating_mul(per_byte).saturating_add(slack))
-        };
         SampleStore {
             texels: Mutex::default(),
-            cut_left: bound(CUT_TEXELS_SLACK, CUT_TEXELS_PER_INPUT_BYTE),
-            kept_left: bound(KEPT_TEXELS_SLACK, KEPT_TEXELS_PER_INPUT_BYTE),
+            cut: TexelBound::new(TexelBound::CUT, input_bytes),
+            kept: TexelBound::new(TexelBound::KEPT, input_bytes),
         }
-    }
-
-    /// Takes `texels` from `left`; false (and nothing taken) when less is left.
-    fn spend(left: &AtomicU64, texels: u64) -> bool {
-        left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| l.checked_sub(texels))
-            .is_ok()
     }
 
     /// The stored texels equal to `texels` (of a sample of that size, whose hash is `hash`),
@@ -396,27 +433,13 @@ impl PolygonSamples {
             let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
                 .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
             let area = u64::from(cut.width) * u64::from(cut.height);
-            if !SampleStore::spend(&store.cut_left, area) {
-                return Err(TextureError::TooManyTexels {
-                    polygon: index,
-                    what: "cut more texels from their images",
-                    slack: CUT_TEXELS_SLACK,
-                    per_byte: CUT_TEXELS_PER_INPUT_BYTE,
-                });
-            }
+            store.cut.spend(area, index)?;
             let texels = std::mem::take(&mut cut.texels);
             let hash = sample_hash(cut.width, cut.height, &texels);
             let unique = match samples.find(cut.width, cut.height, &texels, hash) {
                 Some(u) => u,
                 None => {
-                    if !SampleStore::spend(&store.kept_left, area) {
-                        return Err(TextureError::TooManyTexels {
-                            polygon: index,
-                            what: "keep more texels of distinct samples",
-                            slack: KEPT_TEXELS_SLACK,
-                            per_byte: KEPT_TEXELS_PER_INPUT_BYTE,
-                        });
-                    }
+                    store.kept.spend(area, index)?;
                     samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index)
                 }
             };

@@ -59,10 +59,10 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
     }
     // The samples come from the object textures: the error points at their table.
     crate::sample_texels::check(&samples, pages.len()).map_err(|e| {
-        let problem = Problem::SamplesNameTooManyTexels {
+        let problem = Problem::TooMuchWork(crate::TooMuchWork::SampleTexels {
             texels: e.texels,
             allowed: e.allowed,
-        };
+        });
         t.object_textures.error(0, problem)
     })?;
     let mut draws = MeshDraws::new(&meshes);

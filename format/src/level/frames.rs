@@ -93,7 +93,7 @@ impl Frames<'_> {
                 Some(left) => self.decodable.set(left),
                 None => {
                     return Err(frames
-                        .error(at, Problem::KeyframesDecodedTooOften)
+                        .error(at, Problem::TooMuchWork(crate::TooMuchWork::KeyframeDecodings))
                         .within(|| format!("frame {k}")))
                 }
             }

@@ -25,10 +25,10 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
     let texture_tail = sections.texture.bytes[pages.len() * PAGE_BYTES..].to_vec();
     let samples = read_samples(&sections.samples, pages.len())?;
     crate::sample_texels::check(&samples, pages.len()).map_err(|e| {
-        let problem = Problem::SamplesNameTooManyTexels {
+        let problem = Problem::TooMuchWork(crate::TooMuchWork::SampleTexels {
             texels: e.texels,
             allowed: e.allowed,
-        };
+        });
         sections
             .samples
             .error(e.sample * 8, problem)
