@@ -671,9 +671,10 @@ fn append_accessor(
     accessors.len() - 1
 }
 
-/// `glb` (the example moveable) with one more primitive: `triangles` triangles over 3000
-/// vertices at random places with random UVs, so that each spans much of the image.
-fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize) {
+/// `glb` (the example moveable) with one more primitive: `triangles` triangles over `VERTICES`
+/// vertices at random places with random UVs within `uv_span` of the image's corner (all of it:
+/// each triangle spans much of the image).
+fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize, uv_span: f32) {
     let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
     let mut bin = glb[28 + json_length..].to_vec();
@@ -685,7 +686,7 @@ fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize) {
         (state >> 33) as f32 / (1u64 << 31) as f32
     };
     let floats = |values: Vec<f32>| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
-    const VERTICES: usize = 3000;
+    const VERTICES: usize = 20_000;
     let first = json["meshes"][0]["primitives"][0].clone();
     let mut primitive = first.clone();
     for (name, _) in first["attributes"].as_object().unwrap() {
@@ -695,7 +696,7 @@ fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize) {
                 (5126, "VEC3"),
             ),
             "TEXCOORD_0" => (
-                floats((0..VERTICES * 2).map(|_| random()).collect()),
+                floats((0..VERTICES * 2).map(|_| random() * uv_span).collect()),
                 (5126, "VEC2"),
             ),
             "NORMAL" | "_TR_NORMAL" => (floats([0.0, 1.0, 0.0].repeat(VERTICES)), (5126, "VEC3")),
@@ -741,7 +742,7 @@ fn polygons_each_spanning_much_of_their_image_are_refused_within_the_memory_limi
     // 16.7 s and 2.5 GB before the WAD's sample limit refused them.
     let mut grown = 0;
     let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
-        with_random_triangles(glb, 30_000);
+        with_random_triangles(glb, 30_000, 1.0);
         grown = glb.len() as u64;
     });
     refused_within_limits(
@@ -752,9 +753,44 @@ fn polygons_each_spanning_much_of_their_image_are_refused_within_the_memory_limi
     assert!(run.stderr.contains("306_SWITCH_TYPE1.glb"), "{}", run.stderr);
     // A few such triangles are an edit like any other.
     let (run, _) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
-        with_random_triangles(glb, 20)
+        with_random_triangles(glb, 20, 1.0)
     });
     assert!(run.success, "{}", run.stderr);
+}
+
+/// Sets the last key of every channel of `glb`'s animation `index` to `seconds`.
+fn with_animation_lasting(glb: &mut [u8], index: usize, seconds: f32) {
+    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    let bin = 28 + json_length;
+    for sampler in json["animations"][index]["samplers"].as_array().unwrap() {
+        let accessor = &json["accessors"][sampler["input"].as_u64().unwrap() as usize];
+        let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let offset = view["byteOffset"].as_u64().unwrap_or(0) + accessor["byteOffset"].as_u64().unwrap_or(0);
+        let last = bin + offset as usize + 4 * (accessor["count"].as_u64().unwrap() as usize - 1);
+        glb[last..last + 4].copy_from_slice(&seconds.to_le_bytes());
+    }
+}
+
+#[test]
+fn posing_a_large_body_for_a_long_edited_animation_is_refused_before_it_starts() {
+    // Found by hand: a 20 000-vertex mesh and one edited animation of 65 535 frames (1.4 MB)
+    // took build 5 s posing it keyframe by keyframe; four such animations would take 20. Here:
+    // 65 000 frames.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let glb_path = dir.join("moveables/306_SWITCH_TYPE1.glb");
+    let mut glb = std::fs::read(&glb_path).unwrap();
+    with_random_triangles(&mut glb, 20_000, 0.01);
+    with_animation_lasting(&mut glb, 2, 64_999.0 / 30.0);
+    std::fs::write(&glb_path, &glb).unwrap();
+    let yaml_path = dir.join("moveables/306_SWITCH_TYPE1.yaml");
+    let yaml = std::fs::read_to_string(&yaml_path).unwrap();
+    std::fs::write(&yaml_path, yaml.replacen("frames: 11\n", "frames: 65000\n", 1)).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(&run, size + glb.len() as u64, "would pose");
+    assert!(run.stderr.contains("306_SWITCH_TYPE1.yaml"), "{}", run.stderr);
 }
 
 #[test]

@@ -172,7 +172,14 @@ pub fn build(
     phases.textures += textures_started.elapsed();
     let assembly_started = Instant::now();
     notes.extend(textures::resampled_note(&textures));
-    let (wad, names) = assembly::assemble(&dir.root, base, game, objects, textures, &mut notes)?;
+    let (wad, names) = assembly::assemble(
+        &dir.root,
+        base,
+        game,
+        objects,
+        textures,
+        (&mut notes, input_bytes),
+    )?;
     phases.assembly = assembly_started.elapsed();
     Ok(BuildOutput {
         wad,

@@ -18,14 +18,14 @@ use crate::texture::Textures;
 
 /// The model of `objects` textured by `textures`, on top of `base` when given, and its slot
 /// names (moveables then statics); `root` is the directory, for errors; notes what it
-/// recomputed.
+/// recomputed; `input_bytes`, the build's input, bounds its posing.
 pub(super) fn assemble(
     root: &Path,
     base: Option<&Wad>,
     game: Game,
     objects: Objects,
     textures: Textures,
-    notes: &mut Vec<String>,
+    (notes, input_bytes): (&mut Vec<String>, u64),
 ) -> Result<(Wad, Vec<String>), BuildError> {
     let mut wad = base.cloned().unwrap_or(Wad {
         version: Wad::VERSION,
@@ -40,7 +40,7 @@ pub(super) fn assemble(
     for m in &objects.moveables {
         resolved.push((m, shared.moveable_meshes(m)?));
     }
-    let (moveables, recomputed) = with_keyframe_boxes(&wad, &resolved);
+    let (moveables, recomputed) = with_keyframe_boxes(&wad, &resolved, input_bytes)?;
     if recomputed > 0 {
         notes.push(format!(
             "{recomputed} keyframe bounding boxes were recomputed from the posed meshes (edited poses)"
