@@ -77,10 +77,14 @@ pub(crate) fn check(
                     pages,
                 });
             }
-            let sizes: Vec<(u32, u32)> = rectangles.iter().map(|r| (r.3, r.4)).collect();
-            let pages = wadforge_packer::pages_needed(&sizes).unwrap_or(usize::MAX);
-            if pages > MOST_IMAGE_PAGES {
-                return Err(TexturesTooLarge::Image { object, pages });
+            // Each rectangle fits on a page: only an image of more rectangles than it may hold
+            // pages needs laying out (the atlas lays it out again; most objects have few).
+            if rectangles.len() > MOST_IMAGE_PAGES {
+                let sizes: Vec<(u32, u32)> = rectangles.iter().map(|r| (r.3, r.4)).collect();
+                let pages = wadforge_packer::pages_needed(&sizes).unwrap_or(usize::MAX);
+                if pages > MOST_IMAGE_PAGES {
+                    return Err(TexturesTooLarge::Image { object, pages });
+                }
             }
             made.insert(samples);
         }
