@@ -111,7 +111,15 @@ struct Vertices {
     seen: HashMap<(usize, u16, u32, u32, u32), u32>,
     /// The faces written, each as its sorted vertex indices.
     faces: HashSet<[u32; 3]>,
+    /// The copy the next polygon past [`SEARCHED_COPIES`] takes (0: none has yet).
+    next_unsearched_copy: u32,
 }
+
+/// Copies of a polygon's vertices searched for one its faces are not yet on. Real files lay a
+/// face over the same vertices twice (a double-sided face and its twin) or a few times; a file
+/// repeating one polygon thousands of times made the search quadratic (585 000 polygons, 500 of
+/// each, took import 162 s). Past these, each polygon takes a copy of its own.
+const SEARCHED_COPIES: u32 = 16;
 
 /// Meshes shown by one glTF mesh, on one texture atlas, in one role (`body` or `joints`).
 pub(crate) struct MeshSet<'a> {
@@ -223,25 +231,28 @@ impl Vertices {
     /// written (a double-sided face's twin, the same corners in the other winding) gets its own
     /// copies of them: Blender keeps one face per set of vertices, and build welds the copies
     /// back.
-    fn twin_copy(&self, part_index: usize, polygon: &Polygon, uvs: &[[f32; 2]]) -> u32 {
-        (0u32..)
-            .find(|&copy| {
-                let existing: Vec<Option<u32>> = polygon
-                    .corners()
-                    .iter()
-                    .zip(uvs)
-                    .map(|(&tr_vertex, uv)| {
-                        self.seen
-                            .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
-                            .copied()
-                    })
-                    .collect();
-                !triangles(&existing).iter().any(|t| match t {
-                    [Some(a), Some(b), Some(c)] => self.faces.contains(&face_key([*a, *b, *c])),
-                    _ => false,
+    fn twin_copy(&mut self, part_index: usize, polygon: &Polygon, uvs: &[[f32; 2]]) -> u32 {
+        let searched = (0..SEARCHED_COPIES).find(|&copy| {
+            let existing: Vec<Option<u32>> = polygon
+                .corners()
+                .iter()
+                .zip(uvs)
+                .map(|(&tr_vertex, uv)| {
+                    self.seen
+                        .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
+                        .copied()
                 })
+                .collect();
+            !triangles(&existing).iter().any(|t| match t {
+                [Some(a), Some(b), Some(c)] => self.faces.contains(&face_key([*a, *b, *c])),
+                _ => false,
             })
-            .expect("a polygon has finitely many twins")
+        });
+        searched.unwrap_or_else(|| {
+            // A copy no polygon has taken: its vertices are all new.
+            self.next_unsearched_copy = self.next_unsearched_copy.max(SEARCHED_COPIES) + 1;
+            self.next_unsearched_copy - 1
+        })
     }
 
     /// The glTF vertex of TR vertex `tr_vertex` of `placed` with UV `uv` in copy `copy`, written
