@@ -383,26 +383,49 @@ fn samples_naming_a_page_over_and_over_are_refused_at_once() {
 }
 
 #[test]
-fn a_polygon_repeated_thousands_of_times_imports_within_the_limits() {
+fn a_polygon_repeated_thousands_of_times_imports_and_builds_back_within_the_limits() {
     // Found by hand: 585 000 polygons, each of 1170 repeated 500 times, took import 162 s (each
     // repeat searched every copy of its vertices the ones before it took); 3 s now.
     let tmp = tempfile::tempdir().unwrap();
     let mut wad = standard_on_one_page();
+    // The quad of the largest sample: 20 000 cuts of it are far past the bound on texels cut.
+    let area = |p: &&wadforge_format::Polygon| {
+        let sample = &wad.samples[p.texture.sample as usize];
+        sample.width as usize * sample.height as usize
+    };
+    let quads = wad
+        .meshes
+        .iter()
+        .flat_map(|m| m.polygons.iter())
+        .filter(|p| p.is_quad);
+    let quad = *quads.max_by_key(area).unwrap();
     let mut mesh = wad.meshes[wad.statics[0].mesh].clone();
-    mesh.polygons = vec![*mesh.polygons.iter().find(|p| p.is_quad).unwrap(); 20_000];
+    mesh.polygons = vec![quad; 20_000];
     wad.meshes.push(mesh);
     wad.statics[0].mesh = wad.meshes.len() - 1;
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
     let path = tmp.path().join("repeated.wad");
     std::fs::write(&path, &bytes).unwrap();
-    let run = measured(&["import", "-q", s(&path), "-o", s(&tmp.path().join("dir"))]);
-    assert!(run.success, "{}", run.stderr);
-    assert!(
-        run.peak_bytes < memory_limit(bytes.len() as u64),
-        "peak {} bytes",
-        run.peak_bytes
-    );
-    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+    let dir = tmp.path().join("dir");
+    let import = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
+    // And back: polygons of the same UVs are cut once (20 000 cuts of its sample had gone past
+    // the build's bound on texels cut, refusing an unedited file).
+    let built = tmp.path().join("built.wad");
+    let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
+    for (job, run) in [("import", &import), ("build", &build)] {
+        assert!(run.success, "{job}: {}", run.stderr);
+        assert!(
+            run.peak_bytes < memory_limit(bytes.len() as u64),
+            "{job}: peak {} bytes",
+            run.peak_bytes
+        );
+        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+    }
+    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(["diff", s(&path), s(&built)])
+        .output()
+        .unwrap();
+    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
 }
 
 #[test]

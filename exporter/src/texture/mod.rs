@@ -206,6 +206,7 @@ const QUAD_SAMPLES: usize = 0x8000;
 
 /// A sample cut from an image for one polygon: its size, stored texels (magenta where
 /// transparent) and how the polygon sits on it.
+#[derive(Clone)]
 pub(crate) struct Cut {
     pub width: u32,
     pub height: u32,
@@ -327,13 +328,14 @@ impl Default for SampleStore {
 }
 
 /// Texels a build may cut from its images, past [`CUT_TEXELS_PER_INPUT_BYTE`] per byte of its
-/// input. Each polygon is cut from its image on its own (equal samples are kept once), so UV
-/// maps whose polygons each span much of an image cost their area every time: 30 000 random
-/// triangles over a 256×512 image, in a 0.4 MB GLB, took build 16.7 s and 2.5 GB. Real builds
-/// cut about one texel per input byte (up to 3 in the fixtures, whose samples are whole pages).
-pub const CUT_TEXELS_SLACK: u64 = 32 << 20;
+/// input. Each polygon of its own UVs is cut from its image on its own (polygons of the same UVs
+/// once; equal samples are kept once), so UV maps whose polygons each span much of an image cost
+/// their area every time: 30 000 random triangles over a 256×512 image, in a 0.4 MB GLB, took
+/// build 16.7 s and 2.5 GB. Real builds cut about one texel per input byte (up to 3 in the
+/// fixtures, whose samples are whole pages); a cut texel takes some 10 ns.
+pub const CUT_TEXELS_SLACK: u64 = 64 << 20;
 /// Texels a build may cut per byte of its manifests and glTF files.
-pub const CUT_TEXELS_PER_INPUT_BYTE: u64 = 8;
+pub const CUT_TEXELS_PER_INPUT_BYTE: u64 = 16;
 /// Texels of distinct samples a build may keep, past [`KEPT_TEXELS_PER_INPUT_BYTE`] per input
 /// byte (3 bytes each until packed; real builds keep a few pages' worth).
 pub const KEPT_TEXELS_SLACK: u64 = 4 << 20;
@@ -428,8 +430,20 @@ impl PolygonSamples {
     ) -> Result<PolygonSamples, TextureError> {
         let mut samples = PolygonSamples::default();
         samples.uses.reserve(polygons.len());
+        // Polygons with the same UVs on the same image (a tiled texture, a repeated face) cut
+        // the same sample: each is cut once.
+        let mut cut_before: HashMap<(usize, Vec<u32>, bool), (usize, Cut)> = HashMap::new();
         for (index, polygon) in polygons.iter().enumerate() {
             let image = check(index, polygon, images)?;
+            let key = (
+                polygon.image,
+                polygon.uvs.iter().flat_map(|uv| uv.map(f32::to_bits)).collect(),
+                polygon.is_quad,
+            );
+            if let Some((unique, cut)) = cut_before.get(&key) {
+                samples.used(*unique, cut.clone(), polygon.is_quad);
+                continue;
+            }
             let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
                 .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
             let area = u64::from(cut.width) * u64::from(cut.height);
@@ -443,6 +457,7 @@ impl PolygonSamples {
                     samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index)
                 }
             };
+            cut_before.insert(key, (unique, cut.clone()));
             samples.used(unique, cut, polygon.is_quad);
         }
         Ok(samples)
