@@ -20,8 +20,10 @@ use crate::atlas::rectangle;
 
 /// Pages one texture image may hold.
 pub(crate) const MOST_IMAGE_PAGES: usize = 64;
-/// How many times over the images of an import may cut the file's pages, past one image's most.
-pub(crate) const CUTS_PER_PAGE: usize = 8;
+/// How many times over the images of an import may cut the file's pages, past one image's most
+/// (objects that show the same samples among others each cut them: the TR4-shaped fixture cuts
+/// its pages 9.7 times over).
+pub(crate) const CUTS_PER_PAGE: usize = 16;
 
 const PAGE_TEXELS: usize = PAGE_SIZE * PAGE_SIZE;
 
@@ -116,9 +118,9 @@ mod tests {
     }
 
     #[test]
-    fn images_may_cut_eight_times_the_pages_plus_one_image() {
-        let wad = one_page(500, 100);
-        let objects = (0..500).map(|i| (format!("static {i}"), vec![vec![i]]));
+    fn images_may_cut_sixteen_times_the_pages_plus_one_image() {
+        let wad = one_page(600, 100);
+        let objects = (0..600).map(|i| (format!("static {i}"), vec![vec![i]]));
         let allowed = (CUTS_PER_PAGE + MOST_IMAGE_PAGES) * PAGE_TEXELS;
         match check(&wad, objects) {
             Err(TexturesTooLarge::Cuts { object, texels, .. }) => {
