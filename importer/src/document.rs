@@ -71,34 +71,41 @@ impl Document {
     }
 
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        self.view_written(target, |bin| bin.extend_from_slice(bytes))
+    }
+
+    /// A new view of what `write` appends to the buffer (written in place: a large mesh's
+    /// vertex data is not held twice).
+    fn view_written(&mut self, target: Option<u32>, write: impl FnOnce(&mut Vec<u8>)) -> usize {
         self.data_view = None;
         while self.bin.len() % 4 != 0 {
             self.bin.push(0);
         }
         let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        write(&mut self.bin);
         self.buffer_views.push(BufferView {
             buffer: 0,
-            byte_length: bytes.len(),
+            byte_length: self.bin.len() - offset,
             byte_offset: offset,
             target,
         });
         self.buffer_views.len() - 1
     }
 
-    /// Where `bytes` of 4-byte components go: appended to the open data view (at the returned
+    /// Where what `write` appends (4-byte components) goes: the open data view (at the returned
     /// offset within it), or a new one. Vertex data keeps views of its own (accessors sharing a
     /// vertex view would need a stride).
-    fn data(&mut self, bytes: &[u8]) -> (usize, usize) {
+    fn data_written(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> (usize, usize) {
         match self.data_view {
             Some(view) => {
                 let offset = self.buffer_views[view].byte_length;
-                self.bin.extend_from_slice(bytes);
-                self.buffer_views[view].byte_length += bytes.len();
+                let start = self.bin.len();
+                write(&mut self.bin);
+                self.buffer_views[view].byte_length += self.bin.len() - start;
                 (view, offset)
             }
             None => {
-                let view = self.view(bytes, None);
+                let view = self.view_written(None, write);
                 self.data_view = Some(view);
                 (view, 0)
             }
@@ -136,14 +143,14 @@ impl Document {
     /// A float accessor of `kind` (SCALAR, VEC2, VEC3, VEC4) over `values`, with min and max when
     /// `bounds` (the validator requires them on POSITION and animation inputs).
     pub fn floats(&mut self, kind: &'static str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
+        let count = values.len() / components(kind);
+        let accessor = self.float_accessor(kind, count, vertex_data, |bin| {
+            bin.reserve(values.len() * 4);
+            values
+                .iter()
+                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+        });
         let width = components(kind);
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let (view, offset) = match vertex_data {
-            true => (self.view(&bytes, Some(ARRAY_BUFFER)), 0),
-            false => self.data(&bytes),
-        };
-        let mut accessor = Accessor::new(view, FLOAT, values.len() / width, kind);
-        accessor.byte_offset = offset;
         if bounds && !values.is_empty() {
             let mut min = vec![f32::INFINITY; width];
             let mut max = vec![f32::NEG_INFINITY; width];
@@ -154,48 +161,85 @@ impl Document {
                 }
             }
             // As JSON numbers of f32 values are written (through f64), so the text is unchanged.
+            let accessor = &mut self.accessors[accessor];
             accessor.min = Some(min.into_iter().map(f64::from).collect());
             accessor.max = Some(max.into_iter().map(f64::from).collect());
         }
+        accessor
+    }
+
+    /// A float accessor of `kind` (of `N` components) over `elements` as they come, without min
+    /// and max.
+    pub fn float_elements<const N: usize>(
+        &mut self,
+        kind: &'static str,
+        elements: impl ExactSizeIterator<Item = [f32; N]>,
+        vertex_data: bool,
+    ) -> usize {
+        debug_assert_eq!(components(kind), N);
+        self.float_accessor(kind, elements.len(), vertex_data, |bin| {
+            bin.reserve(elements.len() * N * 4);
+            elements
+                .flatten()
+                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+        })
+    }
+
+    /// A float accessor of `count` elements of `kind`, whose bytes `write` appends.
+    fn float_accessor(
+        &mut self,
+        kind: &'static str,
+        count: usize,
+        vertex_data: bool,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> usize {
+        let (view, offset) = match vertex_data {
+            true => (self.view_written(Some(ARRAY_BUFFER), write), 0),
+            false => self.data_written(write),
+        };
+        let mut accessor = Accessor::new(view, FLOAT, count, kind);
+        accessor.byte_offset = offset;
         self.accessor(accessor)
     }
 
     /// Triangle indices, in the smallest component type that holds them.
     pub fn indices(&mut self, indices: &[u32]) -> usize {
         let max = indices.iter().copied().max().unwrap_or(0);
-        let (bytes, component): (Vec<u8>, u32) = if max < u16::MAX as u32 {
-            (
-                indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),
-                UNSIGNED_SHORT,
-            )
-        } else {
-            (
-                indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
-                UNSIGNED_INT,
-            )
-        };
-        let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER));
+        let short = max < u16::MAX as u32;
+        let view = self.view_written(Some(ELEMENT_ARRAY_BUFFER), |bin| match short {
+            true => indices
+                .iter()
+                .for_each(|&i| bin.extend_from_slice(&(i as u16).to_le_bytes())),
+            false => indices
+                .iter()
+                .for_each(|i| bin.extend_from_slice(&i.to_le_bytes())),
+        });
+        let component = if short { UNSIGNED_SHORT } else { UNSIGNED_INT };
         self.accessor(Accessor::new(view, component, indices.len(), "SCALAR"))
     }
 
     /// JOINTS_0: four joint indices per vertex.
     pub fn joints(&mut self, joints: &[[u16; 4]]) -> usize {
-        let (bytes, component): (Vec<u8>, u32) = if joints.iter().flatten().all(|&j| j < 256) {
-            (joints.iter().flatten().map(|&j| j as u8).collect(), UNSIGNED_BYTE)
-        } else {
-            (
-                joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect(),
-                UNSIGNED_SHORT,
-            )
-        };
-        let view = self.view(&bytes, Some(ARRAY_BUFFER));
+        let bytes = joints.iter().flatten().all(|&j| j < 256);
+        let view = self.view_written(Some(ARRAY_BUFFER), |bin| match bytes {
+            true => bin.extend(joints.iter().flatten().map(|&j| j as u8)),
+            false => joints
+                .iter()
+                .flatten()
+                .for_each(|j| bin.extend_from_slice(&j.to_le_bytes())),
+        });
+        let component = if bytes { UNSIGNED_BYTE } else { UNSIGNED_SHORT };
         self.accessor(Accessor::new(view, component, joints.len(), "VEC4"))
     }
 
     /// Inverse bind matrices (MAT4, column-major).
     pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> usize {
-        let bytes: Vec<u8> = matrices.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-        let view = self.view(&bytes, None);
+        let view = self.view_written(None, |bin| {
+            matrices
+                .iter()
+                .flatten()
+                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()))
+        });
         self.accessor(Accessor::new(view, FLOAT, matrices.len(), "MAT4"))
     }
 
@@ -259,16 +303,7 @@ impl Document {
         let json = serde_json::to_vec(&entries).expect("JSON values serialise");
         match format {
             GltfFormat::Glb => {
-                let glb = gltf::binary::Glb {
-                    header: gltf::binary::Header {
-                        magic: *b"glTF",
-                        version: 2,
-                        length: 0,
-                    },
-                    json: json.into(),
-                    bin: (!self.bin.is_empty()).then(|| self.bin.into()),
-                };
-                files.push((format!("{stem}.glb"), glb.to_vec().expect("GLB fits in memory")));
+                files.push((format!("{stem}.glb"), glb_in_place(json, self.bin)));
             }
             GltfFormat::Separate => {
                 if !self.bin.is_empty() {
@@ -279,6 +314,39 @@ impl Document {
         }
         files
     }
+}
+
+/// A GLB of `json` and the buffer `bin` (padded to 4 bytes), made inside `bin`'s allocation: a
+/// large object's buffer is not copied (its copy had doubled an import's peak memory).
+fn glb_in_place(mut json: Vec<u8>, mut bin: Vec<u8>) -> Vec<u8> {
+    const HEADER: usize = 12;
+    const CHUNK_HEADER: usize = 8;
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let bin_chunk = if bin.is_empty() {
+        0
+    } else {
+        CHUNK_HEADER + bin.len()
+    };
+    let length = HEADER + CHUNK_HEADER + json.len() + bin_chunk;
+    let mut head = Vec::with_capacity(HEADER + 2 * CHUNK_HEADER + json.len());
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&u32::try_from(length).expect("a GLB under 4 GiB").to_le_bytes());
+    head.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    head.extend_from_slice(&json);
+    if !bin.is_empty() {
+        head.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        head.extend_from_slice(b"BIN\0");
+    }
+    drop(json);
+    let bin_len = bin.len();
+    bin.resize(bin_len + head.len(), 0);
+    bin.copy_within(..bin_len, head.len());
+    bin[..head.len()].copy_from_slice(&head);
+    bin
 }
 
 /// A top-level entry of the document: a JSON value or a typed list.

@@ -105,12 +105,17 @@ struct Vertices {
     joints: Vec<[u16; 4]>,
     tr_normals: Vec<f32>,
     tr_shades: Vec<f32>,
-    colours: Vec<f32>,
     indices: Vec<u32>,
-    /// (part, TR vertex, UV bits, copy) → glTF vertex.
-    seen: HashMap<(usize, u16, u32, u32, u32), u32>,
-    /// The faces written, each as its sorted vertex indices.
+    /// (TR vertex, UV bits, copy) → glTF vertex, for the part being written: a vertex or face
+    /// of another part is never looked up, so these hold one mesh at a time (an object's meshes
+    /// together had taken half of a large import's memory).
+    seen: HashMap<(u16, u32, u32, u32), u32>,
+    /// The faces of the part being written, each as its sorted vertex indices.
     faces: HashSet<[u32; 3]>,
+    /// Polygons of the part (their corners' keys) whose searched copies all hold one of their
+    /// faces: a polygon repeated past them takes a new copy without searching again (vertices
+    /// and faces only ever join a part, so the search would find what it found before).
+    saturated: HashSet<CornerKeys>,
     /// The copy the next polygon past [`SEARCHED_COPIES`] takes (0: none has yet).
     next_unsearched_copy: u32,
 }
@@ -120,6 +125,9 @@ struct Vertices {
 /// repeating one polygon thousands of times made the search quadratic (585 000 polygons, 500 of
 /// each, took import 162 s). Past these, each polygon takes a copy of its own.
 const SEARCHED_COPIES: u32 = 16;
+
+/// A polygon's corners as [`Vertices::seen`] keys them (TR vertex, UV bits), and how many it has.
+type CornerKeys = ([(u16, u32, u32); 4], usize);
 
 /// Meshes shown by one glTF mesh, on one texture atlas, in one role (`body` or `joints`).
 pub(crate) struct MeshSet<'a> {
@@ -147,9 +155,9 @@ pub(crate) fn primitives(
         .any(|p| matches!(p.mesh.shading, Shading::Normals(_)));
     let any_shades = parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_)));
     let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
-    for (part_index, part) in parts.iter().enumerate() {
+    for part in parts {
+        groups.values_mut().for_each(Vertices::next_part);
         let placed = PlacedPart {
-            index: part_index,
             part,
             computed: part.mesh.area_weighted_normals(),
             space,
@@ -166,7 +174,7 @@ pub(crate) fn primitives(
     }
     groups
         .into_iter()
-        .map(|(material, v)| primitive(doc, material, &v, !atlas.is_empty(), skinned))
+        .map(|(material, v)| primitive(doc, material, v, !atlas.is_empty(), skinned))
         .collect()
 }
 
@@ -196,10 +204,9 @@ fn polygon_uvs(wad: &Wad, atlas: &Atlas, polygon: &Polygon, exact: Option<&[[u16
     }
 }
 
-/// A part as its vertices are written: its index in the mesh set, its normals as computed from
-/// its faces (for vertices without a stored normal), and which TR attributes the set carries.
+/// A part as its vertices are written: its normals as computed from its faces (for vertices
+/// without a stored normal), and which TR attributes the set carries.
 struct PlacedPart<'p> {
-    index: usize,
     part: &'p Part<'p>,
     computed: Vec<[f64; 3]>,
     space: &'p Space,
@@ -208,10 +215,17 @@ struct PlacedPart<'p> {
 }
 
 impl Vertices {
+    /// Forgets the vertices and faces of the part written so far (none is shared with the next).
+    fn next_part(&mut self) {
+        self.seen.clear();
+        self.faces.clear();
+        self.saturated.clear();
+    }
+
     /// Writes `polygon` of `placed` with corner UVs `uvs`: its vertices (reused where the same
     /// TR vertex has the same UV) and its triangles.
     fn add_polygon(&mut self, placed: &PlacedPart, polygon: &Polygon, uvs: &[[f32; 2]]) {
-        let copy = self.twin_copy(placed.index, polygon, uvs);
+        let copy = self.twin_copy(polygon, uvs);
         let corner_vertex: Vec<u32> = polygon
             .corners()
             .iter()
@@ -231,24 +245,27 @@ impl Vertices {
     /// written (a double-sided face's twin, the same corners in the other winding) gets its own
     /// copies of them: Blender keeps one face per set of vertices, and build welds the copies
     /// back.
-    fn twin_copy(&mut self, part_index: usize, polygon: &Polygon, uvs: &[[f32; 2]]) -> u32 {
-        let searched = (0..SEARCHED_COPIES).find(|&copy| {
-            let existing: Vec<Option<u32>> = polygon
-                .corners()
-                .iter()
-                .zip(uvs)
-                .map(|(&tr_vertex, uv)| {
-                    self.seen
-                        .get(&(part_index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy))
-                        .copied()
+    fn twin_copy(&mut self, polygon: &Polygon, uvs: &[[f32; 2]]) -> u32 {
+        let mut keys = ([(0, 0, 0); 4], polygon.corners().len());
+        for ((key, &tr_vertex), uv) in keys.0.iter_mut().zip(polygon.corners()).zip(uvs) {
+            *key = (tr_vertex, uv[0].to_bits(), uv[1].to_bits());
+        }
+        let corners = &keys.0[..keys.1];
+        let searched = match self.saturated.contains(&keys) {
+            true => None,
+            false => (0..SEARCHED_COPIES).find(|&copy| {
+                let existing: Vec<Option<u32>> = corners
+                    .iter()
+                    .map(|&(tr_vertex, u, v)| self.seen.get(&(tr_vertex, u, v, copy)).copied())
+                    .collect();
+                !triangles(&existing).iter().any(|t| match t {
+                    [Some(a), Some(b), Some(c)] => self.faces.contains(&face_key([*a, *b, *c])),
+                    _ => false,
                 })
-                .collect();
-            !triangles(&existing).iter().any(|t| match t {
-                [Some(a), Some(b), Some(c)] => self.faces.contains(&face_key([*a, *b, *c])),
-                _ => false,
-            })
-        });
+            }),
+        };
         searched.unwrap_or_else(|| {
+            self.saturated.insert(keys);
             // A copy no polygon has taken: its vertices are all new.
             self.next_unsearched_copy = self.next_unsearched_copy.max(SEARCHED_COPIES) + 1;
             self.next_unsearched_copy - 1
@@ -259,7 +276,7 @@ impl Vertices {
     /// when new: position, UV, display normal, TR normal or shade (and its grey), joint.
     fn vertex(&mut self, placed: &PlacedPart, tr_vertex: u16, uv: [f32; 2], copy: u32) -> u32 {
         let part = placed.part;
-        let key = (placed.index, tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
+        let key = (tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
         if let Some(&i) = self.seen.get(&key) {
             return i;
         }
@@ -283,11 +300,7 @@ impl Vertices {
                 .extend(stored_normal.unwrap_or([0, 0, 0]).map(|c| c as f32));
         }
         if placed.any_shades {
-            let s = shade.unwrap_or(0);
-            self.tr_shades.push(s as f32);
-            // Shades run from 0 (light) to 8191 (dark).
-            let grey = (1.0 - (s as f32 / 8191.0)).clamp(0.0, 1.0);
-            self.colours.extend([grey, grey, grey]);
+            self.tr_shades.push(shade.unwrap_or(0) as f32);
         }
         self.joints.push([part.joint, 0, 0, 0]);
         self.seen.insert(key, index);
@@ -297,47 +310,60 @@ impl Vertices {
 
 /// The primitive of the vertices `v` of `material`: its accessors written into `doc` (UVs when
 /// the object has a texture, joints and weights when `skinned`, TR normals or shades when any).
-fn primitive(doc: &mut Document, material: usize, v: &Vertices, textured: bool, skinned: bool) -> Value {
+/// Each attribute is let go once written, so the vertices are not held twice.
+fn primitive(doc: &mut Document, material: usize, v: Vertices, textured: bool, skinned: bool) -> Value {
+    let Vertices {
+        positions,
+        normals,
+        uvs,
+        joints,
+        tr_normals,
+        tr_shades,
+        indices,
+        ..
+    } = v;
     let mut attributes = serde_json::Map::new();
     attributes.insert(
         "POSITION".into(),
-        json!(doc.floats("VEC3", &v.positions, true, true)),
+        json!(doc.floats("VEC3", &positions, true, true)),
     );
-    attributes.insert(
-        "NORMAL".into(),
-        json!(doc.floats("VEC3", &v.normals, false, true)),
-    );
+    drop(positions);
+    attributes.insert("NORMAL".into(), json!(doc.floats("VEC3", &normals, false, true)));
+    drop(normals);
     if textured {
-        attributes.insert(
-            "TEXCOORD_0".into(),
-            json!(doc.floats("VEC2", &v.uvs, false, true)),
-        );
+        attributes.insert("TEXCOORD_0".into(), json!(doc.floats("VEC2", &uvs, false, true)));
     }
+    drop(uvs);
     if skinned {
-        let weights: Vec<f32> = v.joints.iter().flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
-        attributes.insert("JOINTS_0".into(), json!(doc.joints(&v.joints)));
+        attributes.insert("JOINTS_0".into(), json!(doc.joints(&joints)));
+        let weights = joints.iter().map(|_| [1.0, 0.0, 0.0, 0.0]);
         attributes.insert(
             "WEIGHTS_0".into(),
-            json!(doc.floats("VEC4", &weights, false, true)),
+            json!(doc.float_elements("VEC4", weights, true)),
         );
     }
-    if !v.tr_normals.is_empty() {
+    drop(joints);
+    if !tr_normals.is_empty() {
         attributes.insert(
             TR_NORMAL.into(),
-            json!(doc.floats("VEC3", &v.tr_normals, false, true)),
+            json!(doc.floats("VEC3", &tr_normals, false, true)),
         );
     }
-    if !v.tr_shades.is_empty() {
+    drop(tr_normals);
+    if !tr_shades.is_empty() {
         attributes.insert(
             TR_SHADE.into(),
-            json!(doc.floats("SCALAR", &v.tr_shades, false, true)),
+            json!(doc.floats("SCALAR", &tr_shades, false, true)),
         );
-        attributes.insert(
-            "COLOR_0".into(),
-            json!(doc.floats("VEC3", &v.colours, false, true)),
-        );
+        // Shades run from 0 (light) to 8191 (dark).
+        let greys = tr_shades.iter().map(|&s| {
+            let grey = (1.0 - (s / 8191.0)).clamp(0.0, 1.0);
+            [grey, grey, grey]
+        });
+        attributes.insert("COLOR_0".into(), json!(doc.float_elements("VEC3", greys, true)));
     }
-    json!({ "attributes": attributes, "indices": doc.indices(&v.indices), "material": material })
+    drop(tr_shades);
+    json!({ "attributes": attributes, "indices": doc.indices(&indices), "material": material })
 }
 
 /// The glTF triangles of a polygon's corners (TR order, clockwise): glTF winds them
