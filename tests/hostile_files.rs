@@ -428,6 +428,87 @@ fn a_polygon_repeated_thousands_of_times_imports_and_builds_back_within_the_limi
     assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
 }
 
+/// The bytes of the files under `dir`, and their paths.
+fn directory_files(dir: &Path) -> (u64, Vec<PathBuf>) {
+    let mut paths = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    let bytes = paths.iter().map(|p| p.metadata().unwrap().len()).sum();
+    (bytes, paths)
+}
+
+#[test]
+fn an_object_of_a_million_polygons_imports_and_builds_back_within_the_limits() {
+    // Found by hand: a moveable whose 21 meshes each repeat one triangle 65 535 times (16.7 MB)
+    // makes a 303 MB glTF, 18 times the file; held whole (and copied into the GLB) it took import
+    // 420 MB, past the limit. Its buffer now spills to an unnamed file beside the output, and
+    // vertices are held as what they are made from.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut wad = standard_on_one_page();
+    let moveable = (0..wad.moveables.len())
+        .max_by_key(|&i| wad.moveables[i].meshes.len())
+        .unwrap();
+    let all_polygons = wad.meshes.iter().flat_map(|m| m.polygons.iter());
+    let mut triangle = *all_polygons.clone().find(|p| !p.is_quad).unwrap();
+    triangle.vertices = [0, 1, 2, 0];
+    for joint in 0..wad.moveables[moveable].meshes.len() {
+        let mut mesh = wad.meshes[wad.moveables[moveable].meshes[joint]].clone();
+        // Distinct meshes: a WAD stores a mesh drawn twice once.
+        let x = joint as i16;
+        mesh.vertices = vec![[x, 0, 0], [x + 256, 0, 0], [x, 0, 256]];
+        mesh.shading = wadforge_format::Shading::Normals(vec![[0, -16300, 0]; 3]);
+        mesh.polygons = vec![triangle; u16::MAX as usize];
+        wad.meshes.push(mesh);
+        wad.moveables[moveable].meshes[joint] = wad.meshes.len() - 1;
+    }
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let path = tmp.path().join("large.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let dir = tmp.path().join("dir");
+    let import = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
+    assert!(import.success, "{}", import.stderr);
+    let (dir_bytes, files) = directory_files(&dir);
+    assert!(
+        dir_bytes > 10 * bytes.len() as u64,
+        "the glTF is the large object ({dir_bytes} bytes of files)"
+    );
+    assert!(
+        files
+            .iter()
+            .all(|f| f.extension().is_some_and(|e| e == "glb" || e == "yaml")),
+        "no spill or temporary file is left: {files:?}"
+    );
+    let built = tmp.path().join("built.wad");
+    let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
+    assert!(build.success, "{}", build.stderr);
+    for (job, run, input) in [
+        ("import", &import, bytes.len() as u64),
+        ("build", &build, dir_bytes),
+    ] {
+        assert!(
+            run.peak_bytes < memory_limit(input),
+            "{job}: peak {} bytes, limit {}",
+            run.peak_bytes,
+            memory_limit(input)
+        );
+        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+    }
+    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(["diff", s(&path), s(&built)])
+        .output()
+        .unwrap();
+    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
+}
+
 #[test]
 fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     // 65 overlapping 200×200 samples: within what the samples may name, but each takes a page

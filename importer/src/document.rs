@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::buffer::{Body, Buffer};
+
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 const FLOAT: u32 = 5126;
@@ -32,7 +34,7 @@ pub(crate) struct Document {
     /// view for many accessors (a 445-animation Lara had a view per accessor, 7,595 of them).
     data_view: Option<usize>,
     animations: Vec<AnimationJson>,
-    bin: Vec<u8>,
+    bin: Buffer,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
     images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
     pub extras: Option<Value>,
@@ -41,14 +43,16 @@ pub(crate) struct Document {
 }
 
 impl Document {
-    pub fn new() -> Self {
+    /// A new document; `spill`: where its buffer may go past the size kept in memory (see
+    /// [`Buffer`]).
+    pub fn new(spill: Option<&std::path::Path>) -> Self {
         Document {
             arrays: Map::new(),
             accessors: Vec::new(),
             buffer_views: Vec::new(),
             data_view: None,
             animations: Vec::new(),
-            bin: Vec::new(),
+            bin: Buffer::new(spill),
             images: Vec::new(),
             extras: None,
             image_time: std::time::Duration::ZERO,
@@ -71,16 +75,14 @@ impl Document {
     }
 
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        self.view_written(target, |bin| bin.extend_from_slice(bytes))
+        self.view_written(target, |bin| bin.put(bytes))
     }
 
     /// A new view of what `write` appends to the buffer (written in place: a large mesh's
     /// vertex data is not held twice).
-    fn view_written(&mut self, target: Option<u32>, write: impl FnOnce(&mut Vec<u8>)) -> usize {
+    fn view_written(&mut self, target: Option<u32>, write: impl FnOnce(&mut Buffer)) -> usize {
         self.data_view = None;
-        while self.bin.len() % 4 != 0 {
-            self.bin.push(0);
-        }
+        self.bin.pad();
         let offset = self.bin.len();
         write(&mut self.bin);
         self.buffer_views.push(BufferView {
@@ -95,7 +97,7 @@ impl Document {
     /// Where what `write` appends (4-byte components) goes: the open data view (at the returned
     /// offset within it), or a new one. Vertex data keeps views of its own (accessors sharing a
     /// vertex view would need a stride).
-    fn data_written(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> (usize, usize) {
+    fn data_written(&mut self, write: impl FnOnce(&mut Buffer)) -> (usize, usize) {
         match self.data_view {
             Some(view) => {
                 let offset = self.buffer_views[view].byte_length;
@@ -143,23 +145,49 @@ impl Document {
     /// A float accessor of `kind` (SCALAR, VEC2, VEC3, VEC4) over `values`, with min and max when
     /// `bounds` (the validator requires them on POSITION and animation inputs).
     pub fn floats(&mut self, kind: &'static str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
-        let count = values.len() / components(kind);
-        let accessor = self.float_accessor(kind, count, vertex_data, |bin| {
-            bin.reserve(values.len() * 4);
+        fn elements<const N: usize>(values: &[f32]) -> impl ExactSizeIterator<Item = [f32; N]> + '_ {
             values
-                .iter()
-                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
-        });
-        let width = components(kind);
-        if bounds && !values.is_empty() {
-            let mut min = vec![f32::INFINITY; width];
-            let mut max = vec![f32::NEG_INFINITY; width];
-            for chunk in values.chunks_exact(width) {
-                for (k, &v) in chunk.iter().enumerate() {
-                    min[k] = min[k].min(v);
-                    max[k] = max[k].max(v);
+                .chunks_exact(N)
+                .map(|c| c.try_into().expect("chunks of N values"))
+        }
+        match components(kind) {
+            1 => self.float_elements(kind, elements::<1>(values), bounds, vertex_data),
+            2 => self.float_elements(kind, elements::<2>(values), bounds, vertex_data),
+            3 => self.float_elements(kind, elements::<3>(values), bounds, vertex_data),
+            4 => self.float_elements(kind, elements::<4>(values), bounds, vertex_data),
+            other => unreachable!("float accessors of {other} components are not used"),
+        }
+    }
+
+    /// A float accessor of `kind` (of `N` components) over `elements` as they come, with min
+    /// and max when `bounds`.
+    pub fn float_elements<const N: usize>(
+        &mut self,
+        kind: &'static str,
+        elements: impl ExactSizeIterator<Item = [f32; N]>,
+        bounds: bool,
+        vertex_data: bool,
+    ) -> usize {
+        const { assert!(N <= 4, "float accessors are SCALAR to VEC4") };
+        debug_assert_eq!(components(kind), N);
+        let count = elements.len();
+        let mut min = [f32::INFINITY; N];
+        let mut max = [f32::NEG_INFINITY; N];
+        let accessor = self.float_accessor(kind, count, vertex_data, |bin| {
+            bin.reserve(count * N * 4);
+            for element in elements {
+                let mut bytes = [0; 16]; // up to VEC4, put at once
+                for (k, v) in element.into_iter().enumerate() {
+                    if bounds {
+                        min[k] = min[k].min(v);
+                        max[k] = max[k].max(v);
+                    }
+                    bytes[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
                 }
+                bin.put(&bytes[..4 * N]);
             }
+        });
+        if bounds && count > 0 {
             // As JSON numbers of f32 values are written (through f64), so the text is unchanged.
             let accessor = &mut self.accessors[accessor];
             accessor.min = Some(min.into_iter().map(f64::from).collect());
@@ -168,30 +196,13 @@ impl Document {
         accessor
     }
 
-    /// A float accessor of `kind` (of `N` components) over `elements` as they come, without min
-    /// and max.
-    pub fn float_elements<const N: usize>(
-        &mut self,
-        kind: &'static str,
-        elements: impl ExactSizeIterator<Item = [f32; N]>,
-        vertex_data: bool,
-    ) -> usize {
-        debug_assert_eq!(components(kind), N);
-        self.float_accessor(kind, elements.len(), vertex_data, |bin| {
-            bin.reserve(elements.len() * N * 4);
-            elements
-                .flatten()
-                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
-        })
-    }
-
     /// A float accessor of `count` elements of `kind`, whose bytes `write` appends.
     fn float_accessor(
         &mut self,
         kind: &'static str,
         count: usize,
         vertex_data: bool,
-        write: impl FnOnce(&mut Vec<u8>),
+        write: impl FnOnce(&mut Buffer),
     ) -> usize {
         let (view, offset) = match vertex_data {
             true => (self.view_written(Some(ARRAY_BUFFER), write), 0),
@@ -207,38 +218,29 @@ impl Document {
         let max = indices.iter().copied().max().unwrap_or(0);
         let short = max < u16::MAX as u32;
         let view = self.view_written(Some(ELEMENT_ARRAY_BUFFER), |bin| match short {
-            true => indices
-                .iter()
-                .for_each(|&i| bin.extend_from_slice(&(i as u16).to_le_bytes())),
-            false => indices
-                .iter()
-                .for_each(|i| bin.extend_from_slice(&i.to_le_bytes())),
+            true => indices.iter().for_each(|&i| bin.put(&(i as u16).to_le_bytes())),
+            false => indices.iter().for_each(|i| bin.put(&i.to_le_bytes())),
         });
         let component = if short { UNSIGNED_SHORT } else { UNSIGNED_INT };
         self.accessor(Accessor::new(view, component, indices.len(), "SCALAR"))
     }
 
     /// JOINTS_0: four joint indices per vertex.
-    pub fn joints(&mut self, joints: &[[u16; 4]]) -> usize {
-        let bytes = joints.iter().flatten().all(|&j| j < 256);
+    pub fn joints(&mut self, joints: impl ExactSizeIterator<Item = [u16; 4]> + Clone) -> usize {
+        let count = joints.len();
+        let bytes = joints.clone().flatten().all(|j| j < 256);
         let view = self.view_written(Some(ARRAY_BUFFER), |bin| match bytes {
-            true => bin.extend(joints.iter().flatten().map(|&j| j as u8)),
-            false => joints
-                .iter()
-                .flatten()
-                .for_each(|j| bin.extend_from_slice(&j.to_le_bytes())),
+            true => joints.flatten().for_each(|j| bin.put_byte(j as u8)),
+            false => joints.flatten().for_each(|j| bin.put(&j.to_le_bytes())),
         });
         let component = if bytes { UNSIGNED_BYTE } else { UNSIGNED_SHORT };
-        self.accessor(Accessor::new(view, component, joints.len(), "VEC4"))
+        self.accessor(Accessor::new(view, component, count, "VEC4"))
     }
 
     /// Inverse bind matrices (MAT4, column-major).
     pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> usize {
         let view = self.view_written(None, |bin| {
-            matrices
-                .iter()
-                .flatten()
-                .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()))
+            matrices.iter().flatten().for_each(|v| bin.put(&v.to_le_bytes()))
         });
         self.accessor(Accessor::new(view, FLOAT, matrices.len(), "MAT4"))
     }
@@ -250,7 +252,8 @@ impl Document {
     }
 
     /// The files of this document named after `stem`: one `.glb`, or `.gltf` + `.bin` + `.png`s.
-    pub fn into_files(mut self, stem: &str, format: GltfFormat) -> Vec<(String, Vec<u8>)> {
+    /// A spill of the buffer that failed (see [`Buffer`]) is the error.
+    pub fn into_files(mut self, stem: &str, format: GltfFormat) -> std::io::Result<Vec<(String, Body)>> {
         let mut files = Vec::new();
         let images = std::mem::take(&mut self.images);
         for (i, (name, png)) in images.into_iter().enumerate() {
@@ -265,13 +268,11 @@ impl Document {
                 GltfFormat::Separate => {
                     let file = format!("{stem}_{i}.png");
                     self.push("images", json!({ "name": name, "uri": file }));
-                    files.push((file, png.to_vec()));
+                    files.push((file, Body::bytes(png.to_vec())));
                 }
             }
         }
-        while self.bin.len() % 4 != 0 {
-            self.bin.push(0);
-        }
+        self.bin.pad();
         let mut root = Map::new();
         root.insert(
             "asset".into(),
@@ -301,34 +302,33 @@ impl Document {
             entries.insert("animations", Entry::Animations(&self.animations));
         }
         let json = serde_json::to_vec(&entries).expect("JSON values serialise");
+        drop(entries);
+        drop(root);
         match format {
             GltfFormat::Glb => {
-                files.push((format!("{stem}.glb"), glb_in_place(json, self.bin)));
+                let head = glb_head(json, self.bin.len());
+                files.push((format!("{stem}.glb"), self.bin.finish(head)?));
             }
             GltfFormat::Separate => {
                 if !self.bin.is_empty() {
-                    files.push((format!("{stem}.bin"), self.bin));
+                    files.push((format!("{stem}.bin"), self.bin.finish(Vec::new())?));
                 }
-                files.push((format!("{stem}.gltf"), json));
+                files.push((format!("{stem}.gltf"), Body::bytes(json)));
             }
         }
-        files
+        Ok(files)
     }
 }
 
-/// A GLB of `json` and the buffer `bin` (padded to 4 bytes), made inside `bin`'s allocation: a
-/// large object's buffer is not copied (its copy had doubled an import's peak memory).
-fn glb_in_place(mut json: Vec<u8>, mut bin: Vec<u8>) -> Vec<u8> {
+/// What comes before the buffer in a GLB of `json` and a buffer of `bin_len` bytes (a multiple
+/// of 4): the header, the JSON chunk, and the binary chunk's header when there is a buffer.
+fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Vec<u8> {
     const HEADER: usize = 12;
     const CHUNK_HEADER: usize = 8;
     while json.len() % 4 != 0 {
         json.push(b' ');
     }
-    let bin_chunk = if bin.is_empty() {
-        0
-    } else {
-        CHUNK_HEADER + bin.len()
-    };
+    let bin_chunk = if bin_len == 0 { 0 } else { CHUNK_HEADER + bin_len };
     let length = HEADER + CHUNK_HEADER + json.len() + bin_chunk;
     let mut head = Vec::with_capacity(HEADER + 2 * CHUNK_HEADER + json.len());
     head.extend_from_slice(b"glTF");
@@ -337,16 +337,11 @@ fn glb_in_place(mut json: Vec<u8>, mut bin: Vec<u8>) -> Vec<u8> {
     head.extend_from_slice(&(json.len() as u32).to_le_bytes());
     head.extend_from_slice(b"JSON");
     head.extend_from_slice(&json);
-    if !bin.is_empty() {
-        head.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    if bin_len > 0 {
+        head.extend_from_slice(&(bin_len as u32).to_le_bytes());
         head.extend_from_slice(b"BIN\0");
     }
-    drop(json);
-    let bin_len = bin.len();
-    bin.resize(bin_len + head.len(), 0);
-    bin.copy_within(..bin_len, head.len());
-    bin[..head.len()].copy_from_slice(&head);
-    bin
+    head
 }
 
 /// A top-level entry of the document: a JSON value or a typed list.
@@ -449,14 +444,17 @@ mod tests {
 
     /// The document's JSON, as a `.gltf` file holds it.
     fn json(doc: Document) -> Value {
-        let files = doc.into_files("x", GltfFormat::Separate);
-        let gltf = files.iter().find(|(name, _)| name == "x.gltf").expect("a .gltf");
-        serde_json::from_slice(&gltf.1).unwrap()
+        let files = doc.into_files("x", GltfFormat::Separate).unwrap();
+        let (_, gltf) = files
+            .into_iter()
+            .find(|(name, _)| name == "x.gltf")
+            .expect("a .gltf");
+        serde_json::from_slice(&gltf.into_bytes().unwrap()).unwrap()
     }
 
     #[test]
     fn animation_data_shares_a_view_until_vertex_data_follows() {
-        let mut doc = Document::new();
+        let mut doc = Document::new(None);
         let times = doc.floats("SCALAR", &[0.0, 1.0], true, false);
         let rotations = doc.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], false, false);
         let positions = doc.floats("VEC3", &[1.0, 2.0, 3.0], true, true);

@@ -96,15 +96,21 @@ impl<'a> Materials<'a> {
     }
 }
 
-/// Vertex data of one primitive under construction.
+/// A glTF vertex of a primitive under construction: its part (index in the mesh set), TR vertex
+/// and UV. Its other attributes follow from these and are made as they are written, so a mesh
+/// is held at 16 bytes a vertex (its attributes take 64: an object of millions of polygons had
+/// taken some 15 times its WAD bytes).
+#[derive(Clone, Copy)]
+struct CornerVertex {
+    part: u32,
+    tr_vertex: u16,
+    uv: [f32; 2],
+}
+
+/// The vertices and triangles of one primitive under construction.
 #[derive(Default)]
 struct Vertices {
-    positions: Vec<f32>,
-    normals: Vec<f32>,
-    uvs: Vec<f32>,
-    joints: Vec<[u16; 4]>,
-    tr_normals: Vec<f32>,
-    tr_shades: Vec<f32>,
+    vertices: Vec<CornerVertex>,
     indices: Vec<u32>,
     /// (TR vertex, UV bits, copy) → glTF vertex, for the part being written: a vertex or face
     /// of another part is never looked up, so these hold one mesh at a time (an object's meshes
@@ -150,31 +156,21 @@ pub(crate) fn primitives(
     let MeshSet {
         parts, atlas, skewed, ..
     } = *shown;
-    let any_normals = parts
-        .iter()
-        .any(|p| matches!(p.mesh.shading, Shading::Normals(_)));
-    let any_shades = parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_)));
     let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
-    for part in parts {
+    for (part_index, part) in parts.iter().enumerate() {
         groups.values_mut().for_each(Vertices::next_part);
-        let placed = PlacedPart {
-            part,
-            computed: part.mesh.area_weighted_normals(),
-            space,
-            any_normals,
-            any_shades,
-        };
         for (polygon_index, polygon) in part.mesh.polygons.iter().enumerate() {
             let material = materials.get(doc, names, polygon);
             let v = groups.entry(material).or_default();
             let exact = skewed.get(&(part.mesh_index, polygon_index));
             let uvs = polygon_uvs(wad, atlas, polygon, exact);
-            v.add_polygon(&placed, polygon, &uvs);
+            v.add_polygon(part_index as u32, polygon, &uvs);
         }
     }
+    let attributes = Attributes::new(parts, space, !atlas.is_empty(), skinned);
     groups
         .into_iter()
-        .map(|(material, v)| primitive(doc, material, v, !atlas.is_empty(), skinned))
+        .map(|(material, v)| primitive(doc, material, v, &attributes))
         .collect()
 }
 
@@ -204,14 +200,78 @@ fn polygon_uvs(wad: &Wad, atlas: &Atlas, polygon: &Polygon, exact: Option<&[[u16
     }
 }
 
-/// A part as its vertices are written: its normals as computed from its faces (for vertices
-/// without a stored normal), and which TR attributes the set carries.
-struct PlacedPart<'p> {
-    part: &'p Part<'p>,
-    computed: Vec<[f64; 3]>,
+/// What the attributes of a mesh set's vertices are made from: its parts, the scale, whether
+/// it has UVs (a texture), joints and weights (`skinned`), TR normals or shades (any part with
+/// them), and each part's normals as computed from its faces (for vertices without a stored
+/// normal; made once, when first needed).
+struct Attributes<'p> {
+    parts: &'p [Part<'p>],
     space: &'p Space,
+    textured: bool,
+    skinned: bool,
     any_normals: bool,
     any_shades: bool,
+    computed: Vec<std::cell::OnceCell<Vec<[f32; 3]>>>,
+}
+
+impl<'p> Attributes<'p> {
+    fn new(parts: &'p [Part<'p>], space: &'p Space, textured: bool, skinned: bool) -> Self {
+        Attributes {
+            parts,
+            space,
+            textured,
+            skinned,
+            any_normals: parts
+                .iter()
+                .any(|p| matches!(p.mesh.shading, Shading::Normals(_))),
+            any_shades: parts.iter().any(|p| matches!(p.mesh.shading, Shading::Shades(_))),
+            computed: parts.iter().map(|_| std::cell::OnceCell::new()).collect(),
+        }
+    }
+
+    fn part(&self, v: &CornerVertex) -> &Part<'p> {
+        &self.parts[v.part as usize]
+    }
+
+    fn position(&self, v: &CornerVertex) -> [f32; 3] {
+        let part = self.part(v);
+        let p = part.mesh.vertices[v.tr_vertex as usize];
+        self.space
+            .point([0, 1, 2].map(|k| (part.origin[k] + p[k] as i64) as f64))
+    }
+
+    fn stored_normal(&self, v: &CornerVertex) -> Option<[i16; 3]> {
+        match &self.part(v).mesh.shading {
+            Shading::Normals(n) => n.get(v.tr_vertex as usize).copied(),
+            Shading::Shades(_) => None,
+        }
+    }
+
+    fn shade(&self, v: &CornerVertex) -> f32 {
+        match &self.part(v).mesh.shading {
+            Shading::Shades(s) => s.get(v.tr_vertex as usize).copied().unwrap_or(0) as f32,
+            Shading::Normals(_) => 0.0,
+        }
+    }
+
+    /// The normal Blender shows: the stored one, or the one computed from the part's faces
+    /// where none is stored (or it is zero).
+    fn display_normal(&self, v: &CornerVertex) -> [f32; 3] {
+        let stored = self.stored_normal(v).map(|n| n.map(f64::from)).and_then(unit);
+        match stored {
+            Some(d) => Space::direction(d).map(|c| c as f32),
+            None => {
+                let computed = self.computed[v.part as usize].get_or_init(|| {
+                    let normals = self.part(v).mesh.area_weighted_normals();
+                    normals
+                        .into_iter()
+                        .map(|d| Space::direction(d).map(|c| c as f32))
+                        .collect()
+                });
+                computed[v.tr_vertex as usize]
+            }
+        }
+    }
 }
 
 impl Vertices {
@@ -224,13 +284,13 @@ impl Vertices {
 
     /// Writes `polygon` of `placed` with corner UVs `uvs`: its vertices (reused where the same
     /// TR vertex has the same UV) and its triangles.
-    fn add_polygon(&mut self, placed: &PlacedPart, polygon: &Polygon, uvs: &[[f32; 2]]) {
+    fn add_polygon(&mut self, part: u32, polygon: &Polygon, uvs: &[[f32; 2]]) {
         let copy = self.twin_copy(polygon, uvs);
         let corner_vertex: Vec<u32> = polygon
             .corners()
             .iter()
             .zip(uvs)
-            .map(|(&tr_vertex, &uv)| self.vertex(placed, tr_vertex, uv, copy))
+            .map(|(&tr_vertex, &uv)| self.vertex(part, tr_vertex, uv, copy))
             .collect();
         // TR lists corners clockwise seen from the visible side; glTF wants counter-clockwise.
         let corners: Vec<Option<u32>> = corner_vertex.iter().copied().map(Some).collect();
@@ -272,97 +332,79 @@ impl Vertices {
         })
     }
 
-    /// The glTF vertex of TR vertex `tr_vertex` of `placed` with UV `uv` in copy `copy`, written
-    /// when new: position, UV, display normal, TR normal or shade (and its grey), joint.
-    fn vertex(&mut self, placed: &PlacedPart, tr_vertex: u16, uv: [f32; 2], copy: u32) -> u32 {
-        let part = placed.part;
+    /// The glTF vertex of TR vertex `tr_vertex` of `part` with UV `uv` in copy `copy`, added
+    /// when new.
+    fn vertex(&mut self, part: u32, tr_vertex: u16, uv: [f32; 2], copy: u32) -> u32 {
         let key = (tr_vertex, uv[0].to_bits(), uv[1].to_bits(), copy);
         if let Some(&i) = self.seen.get(&key) {
             return i;
         }
-        let index = (self.positions.len() / 3) as u32;
-        let p = part.mesh.vertices[tr_vertex as usize];
-        let world = [0, 1, 2].map(|k| (part.origin[k] + p[k] as i64) as f64);
-        self.positions.extend(placed.space.point(world));
-        self.uvs.extend(uv);
-        let t = tr_vertex as usize;
-        let (stored_normal, shade) = match &part.mesh.shading {
-            Shading::Normals(n) => (n.get(t).copied(), None),
-            Shading::Shades(s) => (None, s.get(t).copied()),
-        };
-        let display = stored_normal
-            .map(|n| [n[0] as f64, n[1] as f64, n[2] as f64])
-            .and_then(unit)
-            .unwrap_or(placed.computed[t]);
-        self.normals.extend(Space::direction(display).map(|c| c as f32));
-        if placed.any_normals {
-            self.tr_normals
-                .extend(stored_normal.unwrap_or([0, 0, 0]).map(|c| c as f32));
-        }
-        if placed.any_shades {
-            self.tr_shades.push(shade.unwrap_or(0) as f32);
-        }
-        self.joints.push([part.joint, 0, 0, 0]);
+        let index = self.vertices.len() as u32;
+        self.vertices.push(CornerVertex { part, tr_vertex, uv });
         self.seen.insert(key, index);
         index
     }
 }
 
-/// The primitive of the vertices `v` of `material`: its accessors written into `doc` (UVs when
-/// the object has a texture, joints and weights when `skinned`, TR normals or shades when any).
-/// Each attribute is let go once written, so the vertices are not held twice.
-fn primitive(doc: &mut Document, material: usize, v: Vertices, textured: bool, skinned: bool) -> Value {
+/// The primitive of the vertices `v` of `material`: its accessors written into `doc`, each made
+/// from the vertices as it is written (position, display normal, UVs when textured, joints and
+/// weights when skinned, TR normals or shades (and their greys) when any).
+fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -> Value {
     let Vertices {
-        positions,
-        normals,
-        uvs,
-        joints,
-        tr_normals,
-        tr_shades,
-        indices,
-        ..
+        vertices, indices, ..
     } = v;
+    let each = || vertices.iter();
     let mut attributes = serde_json::Map::new();
+    let positions = each().map(|v| a.position(v));
     attributes.insert(
         "POSITION".into(),
-        json!(doc.floats("VEC3", &positions, true, true)),
+        json!(doc.float_elements("VEC3", positions, true, true)),
     );
-    drop(positions);
-    attributes.insert("NORMAL".into(), json!(doc.floats("VEC3", &normals, false, true)));
-    drop(normals);
-    if textured {
-        attributes.insert("TEXCOORD_0".into(), json!(doc.floats("VEC2", &uvs, false, true)));
+    let normals = each().map(|v| a.display_normal(v));
+    attributes.insert(
+        "NORMAL".into(),
+        json!(doc.float_elements("VEC3", normals, false, true)),
+    );
+    if a.textured {
+        let uvs = each().map(|v| v.uv);
+        attributes.insert(
+            "TEXCOORD_0".into(),
+            json!(doc.float_elements("VEC2", uvs, false, true)),
+        );
     }
-    drop(uvs);
-    if skinned {
-        attributes.insert("JOINTS_0".into(), json!(doc.joints(&joints)));
-        let weights = joints.iter().map(|_| [1.0, 0.0, 0.0, 0.0]);
+    if a.skinned {
+        let joints = each().map(|v| [a.part(v).joint, 0, 0, 0]);
+        attributes.insert("JOINTS_0".into(), json!(doc.joints(joints)));
+        let weights = each().map(|_| [1.0, 0.0, 0.0, 0.0]);
         attributes.insert(
             "WEIGHTS_0".into(),
-            json!(doc.float_elements("VEC4", weights, true)),
+            json!(doc.float_elements("VEC4", weights, false, true)),
         );
     }
-    drop(joints);
-    if !tr_normals.is_empty() {
+    if a.any_normals {
+        let tr_normals = each().map(|v| a.stored_normal(v).unwrap_or([0, 0, 0]).map(f32::from));
         attributes.insert(
             TR_NORMAL.into(),
-            json!(doc.floats("VEC3", &tr_normals, false, true)),
+            json!(doc.float_elements("VEC3", tr_normals, false, true)),
         );
     }
-    drop(tr_normals);
-    if !tr_shades.is_empty() {
+    if a.any_shades {
+        let shades = each().map(|v| [a.shade(v)]);
         attributes.insert(
             TR_SHADE.into(),
-            json!(doc.floats("SCALAR", &tr_shades, false, true)),
+            json!(doc.float_elements("SCALAR", shades, false, true)),
         );
         // Shades run from 0 (light) to 8191 (dark).
-        let greys = tr_shades.iter().map(|&s| {
-            let grey = (1.0 - (s / 8191.0)).clamp(0.0, 1.0);
+        let greys = each().map(|v| {
+            let grey = (1.0 - (a.shade(v) / 8191.0)).clamp(0.0, 1.0);
             [grey, grey, grey]
         });
-        attributes.insert("COLOR_0".into(), json!(doc.float_elements("VEC3", greys, true)));
+        attributes.insert(
+            "COLOR_0".into(),
+            json!(doc.float_elements("VEC3", greys, false, true)),
+        );
     }
-    drop(tr_shades);
+    drop(vertices);
     json!({ "attributes": attributes, "indices": doc.indices(&indices), "material": material })
 }
 

@@ -19,6 +19,7 @@
 #![warn(clippy::too_many_lines)]
 
 mod atlas;
+mod buffer;
 mod document;
 mod geometry;
 mod manifest;
@@ -36,6 +37,7 @@ use wadforge_format::{MeshIndex, Moveable, Wad};
 use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
+use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
 pub use geometry::{SkewedCorners, TR_NORMAL, TR_SHADE};
@@ -177,7 +179,17 @@ pub fn import_with_phases(
     options: &ImportOptions,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<(Vec<OutputFile>, ImportPhases), ImportError> {
-    import_each(wad, options, progress, &Ok)
+    let in_memory = |file: MadeFile| match file.body.into_bytes() {
+        Ok(bytes) => Ok(OutputFile {
+            path: file.path,
+            bytes,
+        }),
+        Err(source) => Err(ImportError::Write {
+            path: file.path.into(),
+            source,
+        }),
+    };
+    import_each(wad, options, None, progress, &in_memory)
 }
 
 /// A file [`import_into`] wrote.
@@ -197,26 +209,33 @@ pub fn import_into(
     dir: &std::path::Path,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<(Vec<WrittenFile>, ImportPhases), ImportError> {
-    let write = |file: OutputFile| {
+    let write = |file: MadeFile| {
         let path = dir.join(&file.path);
-        match write_atomically(&path, &file.bytes) {
+        let bytes = file.body.len();
+        match write_atomically_with(&path, |out| file.body.write_to(out)) {
             Ok(()) => Ok(WrittenFile {
                 path: file.path,
-                bytes: file.bytes.len(),
+                bytes,
             }),
             Err(source) => Err(ImportError::Write { path, source }),
         }
     };
-    import_each(wad, options, progress, &write)
+    std::fs::create_dir_all(dir).map_err(|source| ImportError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    // A buffer too large to hold goes to an unnamed file beside the files it becomes.
+    import_each(wad, options, Some(dir), progress, &write)
 }
 
 /// Imports `wad`, handing every file to `deliver` on the thread that made it; what `deliver`
-/// returns, in object order (the project file last).
+/// returns, in object order (the project file last). Large glTF buffers spill into `spill`.
 fn import_each<D: Send>(
     wad: &Wad,
     options: &ImportOptions,
+    spill: Option<&std::path::Path>,
     progress: &mut dyn FnMut(usize, usize, &str),
-    deliver: &(dyn Fn(OutputFile) -> Result<D, ImportError> + Sync),
+    deliver: &(dyn Fn(MadeFile) -> Result<D, ImportError> + Sync),
 ) -> Result<(Vec<D>, ImportPhases), ImportError> {
     let game = options.game;
     let moveable_slots: Vec<String> = wad
@@ -230,7 +249,7 @@ fn import_each<D: Send>(
         .map(|s| catalog::static_slot(game, s.id))
         .collect();
     let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
-    let importer = Importer::new(wad, options, moveable_slots, static_slots);
+    let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
     texture_budget::check(
         wad,
         objects
@@ -244,7 +263,9 @@ fn import_each<D: Send>(
         &objects,
         |object| {
             let made = importer.object_files(object);
-            let delivered: Result<Vec<D>, ImportError> = made.files.into_iter().map(deliver).collect();
+            let delivered: Result<Vec<D>, ImportError> = made
+                .files
+                .and_then(|files| files.into_iter().map(deliver).collect());
             (delivered, made.manifest, made.slot, made.phases)
         },
         |(delivered, _, slot, _)| delivered.is_ok().then(|| slot.clone()),
@@ -261,7 +282,10 @@ fn import_each<D: Send>(
     let yaml_started = Instant::now();
     let project = project_file(options, listed);
     phases.yaml += yaml_started.elapsed();
-    files.push(deliver(project)?);
+    files.push(deliver(MadeFile {
+        path: project.path,
+        body: Body::bytes(project.bytes),
+    })?);
     Ok((files, phases))
 }
 
@@ -332,6 +356,7 @@ struct Importer<'a> {
     dressing: Vec<Option<(usize, Option<usize>)>>,
     owners: Owners,
     images: atlas::Images,
+    spill: Option<&'a std::path::Path>,
 }
 
 impl<'a> Importer<'a> {
@@ -340,6 +365,7 @@ impl<'a> Importer<'a> {
         options: &'a ImportOptions,
         moveable_slots: Vec<String>,
         static_slots: Vec<String>,
+        spill: Option<&'a std::path::Path>,
     ) -> Self {
         let game = options.game;
         let bones: Vec<Vec<String>> = wad
@@ -361,6 +387,16 @@ impl<'a> Importer<'a> {
             dressing,
             owners,
             images: atlas::Images::default(),
+            spill,
+        }
+    }
+
+    fn making(&self) -> object::Making<'_> {
+        object::Making {
+            space: &self.space,
+            skewed: &self.options.skewed,
+            images: &self.images,
+            spill: self.spill,
         }
     }
 
@@ -380,33 +416,18 @@ impl<'a> Importer<'a> {
                 &self.static_slots[i],
             ),
         };
-        let started = Instant::now();
         let mut phases = ImportPhases::default();
-        let mut files = Vec::new();
-        let (document, manifest) = match *object {
-            Object::Moveable(i) => self.moveable(i, &stem, &mut files, &mut phases),
-            Object::Static(i) => self.static_object(i),
-        };
-        phases.images += document.image_time;
-        let gltf_files = document.into_files(&stem, self.options.format);
-        let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
-        let manifest = with_gltf(manifest, gltf_name);
-        let header = format!(
-            "wadforge object manifest: {slot}. Edit the glTF beside it in Blender; see README.md.\n\
-             Values under `kept_exactly:` let an unedited object build back exactly: they need no editing."
-        );
-        files.extend(gltf_files.into_iter().map(|(name, bytes)| OutputFile {
-            path: format!("{kind}/{name}"),
-            bytes,
-        }));
-        let yaml_started = Instant::now();
         let yaml = format!("{kind}/{stem}.yaml");
-        files.push(OutputFile {
-            path: yaml.clone(),
-            bytes: manifests::write_object_manifest(&manifest, &header).into_bytes(),
-        });
-        phases.yaml += yaml_started.elapsed();
-        phases.gltf += started.elapsed().saturating_sub(phases.images + phases.yaml);
+        let files = self
+            .files_of(object, kind, &stem, slot, &yaml, &mut phases)
+            .map_err(|source| ImportError::Write {
+                path: self
+                    .spill
+                    .unwrap_or(std::path::Path::new("."))
+                    .join(kind)
+                    .join(&stem),
+                source,
+            });
         ObjectFiles {
             files,
             manifest: yaml,
@@ -415,15 +436,54 @@ impl<'a> Importer<'a> {
         }
     }
 
+    /// The files of `object` ([`Importer::object_files`]); an error when a glTF buffer could not
+    /// spill to its file.
+    fn files_of(
+        &self,
+        object: &Object,
+        kind: &str,
+        stem: &str,
+        slot: &str,
+        yaml: &str,
+        phases: &mut ImportPhases,
+    ) -> std::io::Result<Vec<MadeFile>> {
+        let started = Instant::now();
+        let mut files = Vec::new();
+        let (document, manifest) = match *object {
+            Object::Moveable(i) => self.moveable(i, stem, &mut files, phases)?,
+            Object::Static(i) => self.static_object(i),
+        };
+        phases.images += document.image_time;
+        let gltf_files = document.into_files(stem, self.options.format)?;
+        let gltf_name = gltf_files.last().map(|(n, _)| n.clone()).unwrap_or_default();
+        let manifest = with_gltf(manifest, gltf_name);
+        let header = format!(
+            "wadforge object manifest: {slot}. Edit the glTF beside it in Blender; see README.md.\n\
+             Values under `kept_exactly:` let an unedited object build back exactly: they need no editing."
+        );
+        files.extend(gltf_files.into_iter().map(|(name, body)| MadeFile {
+            path: format!("{kind}/{name}"),
+            body,
+        }));
+        let yaml_started = Instant::now();
+        files.push(MadeFile {
+            path: yaml.to_string(),
+            body: Body::bytes(manifests::write_object_manifest(&manifest, &header).into_bytes()),
+        });
+        phases.yaml += yaml_started.elapsed();
+        phases.gltf += started.elapsed().saturating_sub(phases.images + phases.yaml);
+        Ok(files)
+    }
+
     /// The glTF document and manifest (its glTF not named yet) of moveable `i`; the placeholders
     /// glTF of a dressed skeleton goes into `files`.
     fn moveable(
         &self,
         i: usize,
         stem: &str,
-        files: &mut Vec<OutputFile>,
+        files: &mut Vec<MadeFile>,
         phases: &mut ImportPhases,
-    ) -> (Document, ObjectManifest) {
+    ) -> std::io::Result<(Document, ObjectManifest)> {
         let (wad, game) = (self.wad, self.options.game);
         let m = &wad.moveables[i];
         let slot = &self.moveable_slots[i];
@@ -438,22 +498,16 @@ impl<'a> Importer<'a> {
             bones: &self.bones[i],
             animations: &animation_names,
         };
-        let (space, skewed, images) = (&self.space, &self.options.skewed, &self.images);
-        let document = object::moveable(wad, m, &shows, &names_of, space, skewed, images);
-        let placeholders = self.placeholders(i, &names_of, stem, phases);
+        let document = object::moveable(wad, m, &shows, &names_of, &self.making());
+        let placeholders = self.placeholders(i, &names_of, stem, phases).transpose()?;
         let placeholders_name = placeholders
             .as_ref()
             .and_then(|f| f.last())
             .map(|(name, _)| name.clone());
-        files.extend(
-            placeholders
-                .into_iter()
-                .flatten()
-                .map(|(name, bytes)| OutputFile {
-                    path: format!("moveables/{name}"),
-                    bytes,
-                }),
-        );
+        files.extend(placeholders.into_iter().flatten().map(|(name, body)| MadeFile {
+            path: format!("moveables/{name}"),
+            body,
+        }));
         let manifest = ObjectManifest::Moveable(manifests::MoveableManifest {
             id: m.id,
             slot: slot.clone(),
@@ -466,7 +520,7 @@ impl<'a> Importer<'a> {
             bones: self.bone_manifests(i),
             animations: manifest::animations(game, m, &animation_names),
         });
-        (document, manifest)
+        Ok((document, manifest))
     }
 
     /// The files of dressed moveable `i`'s placeholders glTF: the meshes of its own that it
@@ -477,12 +531,11 @@ impl<'a> Importer<'a> {
         names_of: &object::MoveableNames,
         stem: &str,
         phases: &mut ImportPhases,
-    ) -> Option<Vec<(String, Vec<u8>)>> {
+    ) -> Option<std::io::Result<Vec<(String, Body)>>> {
         let m = &self.wad.moveables[i];
         self.placeholder_joints(i).map(|kept| {
             let shows = object::Shows::Placeholders(&kept);
-            let (space, skewed, images) = (&self.space, &self.options.skewed, &self.images);
-            let document = object::moveable(self.wad, m, &shows, names_of, space, skewed, images);
+            let document = object::moveable(self.wad, m, &shows, names_of, &self.making());
             phases.images += document.image_time;
             document.into_files(&format!("{stem}_placeholders"), self.options.format)
         })
@@ -567,7 +620,7 @@ impl<'a> Importer<'a> {
         let wad = self.wad;
         let s = &wad.statics[i];
         let slot = &self.static_slots[i];
-        let document = object::static_object(wad, s, slot, &self.space, &self.options.skewed, &self.images);
+        let document = object::static_object(wad, s, slot, &self.making());
         let same_as = self.owners.same_as(Owner::Static(i), s.mesh, wad);
         let manifest = ObjectManifest::Static(manifest::static_manifest(
             s,
@@ -581,8 +634,15 @@ impl<'a> Importer<'a> {
 }
 
 /// The files of one object.
+/// One file of the manifest directory as import makes it (a large glTF buffer partly spilled).
+struct MadeFile {
+    /// Path relative to the directory, `/`-separated.
+    path: String,
+    body: Body,
+}
+
 struct ObjectFiles {
-    files: Vec<OutputFile>,
+    files: Result<Vec<MadeFile>, ImportError>,
     /// Its manifest's path, for the project's list.
     manifest: String,
     slot: String,

@@ -46,6 +46,16 @@ pub(crate) fn bind_origins(m: &Moveable) -> Vec<[i64; 3]> {
     origins
 }
 
+/// What every glTF of an import is made with: the scale, a level's skewed mappings, the
+/// import's texture images, and where a large buffer may spill (see [`crate::buffer`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Making<'a> {
+    pub space: &'a Space,
+    pub skewed: &'a SkewedCorners,
+    pub images: &'a Images,
+    pub spill: Option<&'a std::path::Path>,
+}
+
 /// The glTF of a moveable: one joint per TR mesh (rest pose = link offsets, identity rotations),
 /// one skinned mesh with every vertex weighted 1.0 to its joint, one animation per TR animation
 /// that has keyframes (none for [`Shows::Placeholders`]).
@@ -54,11 +64,15 @@ pub(crate) fn moveable(
     m: &Moveable,
     shows: &Shows,
     names_of: &MoveableNames,
-    space: &Space,
-    skewed: &SkewedCorners,
-    images: &Images,
+    making: &Making,
 ) -> Document {
-    let mut doc = Document::new();
+    let Making {
+        space,
+        skewed,
+        images,
+        spill,
+    } = *making;
+    let mut doc = Document::new(spill);
     let mut names = NameSet::default();
     let slot = names_of.slot;
     let joint_count = m.meshes.len();
@@ -293,15 +307,14 @@ fn push_animation(
 }
 
 /// The glTF of a static: one mesh node, shades as vertex colours.
-pub(crate) fn static_object(
-    wad: &Wad,
-    s: &Static,
-    slot: &str,
-    space: &Space,
-    skewed: &SkewedCorners,
-    images: &Images,
-) -> Document {
-    let mut doc = Document::new();
+pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) -> Document {
+    let Making {
+        space,
+        skewed,
+        images,
+        spill,
+    } = *making;
+    let mut doc = Document::new(spill);
     let mut names = NameSet::default();
     let parts: Vec<Part> = wad
         .meshes
