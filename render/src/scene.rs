@@ -163,14 +163,26 @@ pub fn project(
     lighting: &Lighting,
 ) -> Projected {
     let mut out = Projected::default();
+    project_into(&mut out, wad, skewed, placed, view, lighting);
+    out
+}
+
+/// [`project`] into `out`, whose triangles' room is reused (an animation's frames each project
+/// as many triangles: new room each time had the kernel clear a large body's pages per frame).
+pub fn project_into(
+    out: &mut Projected,
+    wad: &Wad,
+    skewed: &SkewedCorners,
+    placed: &[Placed],
+    view: &View,
+    lighting: &Lighting,
+) {
+    out.triangles.clear();
+    out.extents = Extents::default();
     for part in placed {
         let mesh = part.mesh;
         let origin = part.transform.apply([0.0; 3]);
-        let camera: Vec<[f64; 3]> = mesh
-            .vertices
-            .iter()
-            .map(|v| view.to_camera(part.transform.apply(v.map(f64::from))))
-            .collect();
+        let camera = camera_positions(part, view);
         let light: Vec<f32> = (0..mesh.vertices.len())
             .map(|i| match &mesh.shading {
                 Shading::Normals(normals) => match normals.get(i) {
@@ -191,23 +203,26 @@ pub fn project(
             .collect();
         for (polygon_index, polygon) in mesh.polygons.iter().enumerate() {
             let corners = polygon.corners();
-            let Some(points) = corners
-                .iter()
-                .map(|&v| camera.get(v as usize).copied())
-                .collect::<Option<Vec<_>>>()
-            else {
+            let Some(points) = corner_points(corners, &camera) else {
                 continue;
             };
-            points.iter().for_each(|&p| out.extents.add(p));
+            points[..corners.len()].iter().for_each(|&p| out.extents.add(p));
             let sample = wad.samples.get(polygon.texture.sample as usize);
-            let texels: Vec<[f32; 2]> = match (sample, skewed.get(&(part.mesh_index, polygon_index))) {
-                (Some(_), Some(exact)) => exact.iter().map(|&[x, y]| [x as f32, y as f32]).collect(),
-                (Some(sample), None) => polygon_corners(sample, polygon.texture, polygon.is_quad)
-                    .into_iter()
-                    .map(|p| [p.x as f32, p.y as f32])
-                    .collect(),
-                (None, _) => vec![[0.0; 2]; 4],
-            };
+            let mut texels = [[0.0; 2]; 4];
+            match (sample, skewed.get(&(part.mesh_index, polygon_index))) {
+                (Some(_), Some(exact)) => {
+                    for (t, &[x, y]) in texels.iter_mut().zip(exact) {
+                        *t = [x as f32, y as f32];
+                    }
+                }
+                (Some(sample), None) => {
+                    let points = polygon_corners(sample, polygon.texture, polygon.is_quad);
+                    for (t, p) in texels.iter_mut().zip(points) {
+                        *t = [p.x as f32, p.y as f32];
+                    }
+                }
+                (None, _) => {}
+            }
             let texture = sample.map(|s| TexelRect {
                 page: s.page as usize,
                 x: s.x as u32,
@@ -240,7 +255,42 @@ pub fn project(
             }
         }
     }
-    out
+}
+
+/// The extents of every polygon corner of `placed` seen from `view`: what [`project`] finds,
+/// without making the triangles (an animation is framed over all its keyframes before any is
+/// drawn).
+pub fn extents(placed: &[Placed], view: &View) -> Extents {
+    let mut extents = Extents::default();
+    for part in placed {
+        let camera = camera_positions(part, view);
+        for polygon in &part.mesh.polygons {
+            let corners = polygon.corners();
+            if let Some(points) = corner_points(corners, &camera) {
+                points[..corners.len()].iter().for_each(|&p| extents.add(p));
+            }
+        }
+    }
+    extents
+}
+
+/// Each vertex of `part`'s mesh in camera space.
+fn camera_positions(part: &Placed, view: &View) -> Vec<[f64; 3]> {
+    part.mesh
+        .vertices
+        .iter()
+        .map(|v| view.to_camera(part.transform.apply(v.map(f64::from))))
+        .collect()
+}
+
+/// The camera-space points of a polygon's `corners` (the first 3 or 4); `None` when one names
+/// no vertex.
+fn corner_points(corners: &[u16], camera: &[[f64; 3]]) -> Option<[[f64; 3]; 4]> {
+    let mut points = [[0.0; 3]; 4];
+    for (p, &v) in points.iter_mut().zip(corners) {
+        *p = *camera.get(v as usize)?;
+    }
+    Some(points)
 }
 
 /// Draws projected triangles into `canvas` with `framing`: opaque ones first, additive ones

@@ -303,19 +303,25 @@ fn animate(
     let lighting = Lighting::default();
     let step = animation.keyframes.len().div_ceil(cap.max(1)).max(1);
     let shown: Vec<&wadforge_format::Keyframe> = animation.keyframes.iter().step_by(step).collect();
-    let project = |k: &wadforge_format::Keyframe| -> Projected {
-        let placed = figure.pose(source.wad, k);
-        scene::project(source.wad, source.skewed, &placed, view, &lighting)
-    };
     let mut extents = Extents::default();
     for k in &shown {
-        extents.union(&project(k).extents);
+        extents.union(&scene::extents(&figure.pose(source.wad, k), view));
     }
     let framing = Framing::fit(&extents, size, MARGIN);
     let ticks = u16::from(animation.frame_duration.max(1)).saturating_mul(step.min(u16::MAX as usize) as u16);
+    let mut projected = Projected::default();
     let frames = shown.iter().map(|k| {
+        let placed = figure.pose(source.wad, k);
+        scene::project_into(
+            &mut projected,
+            source.wad,
+            source.skewed,
+            &placed,
+            view,
+            &lighting,
+        );
         let mut canvas = Canvas::new(size, size);
-        scene::draw(&project(k), &framing, &mut canvas, source.wad);
+        scene::draw(&projected, &framing, &mut canvas, source.wad);
         Frame { canvas, ticks }
     });
     apng(shown.len(), frames)
