@@ -89,13 +89,18 @@ fn refused_within_limits(run: &Run, input_bytes: u64, message: &str) {
         "expected `{message}` in: {}",
         run.stderr
     );
+    within_limits("the run", run, input_bytes);
+}
+
+/// Asserts `job`'s run stayed within the memory and time limits for `input_bytes`.
+fn within_limits(job: &str, run: &Run, input_bytes: u64) {
     assert!(
         run.peak_bytes < memory_limit(input_bytes),
-        "peak {} bytes, limit {} for {input_bytes} input bytes",
+        "{job}: peak {} bytes, limit {} for {input_bytes} input bytes",
         run.peak_bytes,
         memory_limit(input_bytes)
     );
-    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+    assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
 }
 
 fn s(p: &Path) -> &str {
@@ -490,18 +495,8 @@ fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
     let built = tmp.path().join("built.wad");
     let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
     assert!(build.success, "{}", build.stderr);
-    for (job, run, input) in [
-        ("import", &import, bytes.len() as u64),
-        ("build", &build, dir_bytes),
-    ] {
-        assert!(
-            run.peak_bytes < memory_limit(input),
-            "{job}: peak {} bytes, limit {}",
-            run.peak_bytes,
-            memory_limit(input)
-        );
-        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
-    }
+    within_limits("import", &import, bytes.len() as u64);
+    within_limits("build", &build, dir_bytes);
     let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
         .args(["diff", s(&path), s(&built)])
         .output()
