@@ -1078,6 +1078,38 @@ fn a_glb_image_without_a_mime_type_is_refused_not_a_panic() {
 }
 
 #[test]
+fn a_glb_of_hundreds_of_thousands_of_empty_objects_is_refused_within_the_memory_limit() {
+    // Found by hand: 300 000 empty nodes (`{}`, 3 bytes each; a 0.9 MB GLB) took build 114 MB,
+    // as the glTF reader makes a 360-byte node of each: over the limit for the file's size.
+    for array in ["nodes", "materials"] {
+        let (run, size) = build_with_damaged_plant(|glb| {
+            edit_glb_json(glb, |json| {
+                let list = json[array].as_array_mut().unwrap();
+                list.extend(std::iter::repeat_n(serde_json::json!({}), 300_000));
+            })
+        });
+        refused_within_limits(&run, size, "objects in");
+        assert!(run.stderr.contains("000_PLANT0.glb"), "{}", run.stderr);
+    }
+    // What import writes stays well within (a 445-animation Lara's JSON holds one object per 49
+    // bytes): the_largest_manifests_import_writes_build_within_the_limits builds it.
+}
+
+#[test]
+fn a_glb_of_thousands_of_invalid_entries_is_refused_in_a_few_lines() {
+    // Found by hand: 300 000 textures without a source made an 11 MB error message, one entry
+    // per texture.
+    let (run, size) = build_with_damaged_plant(|glb| {
+        edit_glb_json(glb, |json| {
+            let list = json["textures"].as_array_mut().unwrap();
+            list.extend(std::iter::repeat_n(serde_json::json!({}), 20_000));
+        })
+    });
+    refused_within_limits(&run, size, "(and 19990 more)");
+    assert!(run.stderr.len() < 2000, "{} bytes of errors", run.stderr.len());
+}
+
+#[test]
 fn a_glb_header_length_outside_the_file_is_refused() {
     // Found by the `glb` fuzz target: the glTF reader subtracts the header's 12 bytes from the
     // length unchecked (and allocates the length when reading a stream).

@@ -301,15 +301,31 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
             ));
         }
     }
+    reader_guards::json_objects_fit(&bytes)?;
     let gltf = gltf::Gltf::from_slice_without_validation(&bytes).map_err(cannot_read)?;
     let root = gltf.document.as_json();
     reader_guards::positions_exist(root)?;
-    let mut errors = Vec::new();
-    root.validate(root, gltf::json::Path::new, &mut |path, error| {
-        errors.push((path(), error))
-    });
+    // The first errors say what is wrong; a damaged file can have one per entry (hundreds of
+    // thousands made an 11 MB message).
+    const SHOWN_ERRORS: usize = 10;
+    let (mut errors, mut more) = (Vec::new(), 0usize);
+    root.validate(
+        root,
+        gltf::json::Path::new,
+        &mut |path, error| match errors.len() < SHOWN_ERRORS {
+            true => errors.push((path(), error)),
+            false => more += 1,
+        },
+    );
     if !errors.is_empty() {
-        return Err(cannot_read(gltf::Error::Validation(errors)));
+        let more = match more {
+            0 => String::new(),
+            more => format!(" (and {more} more)"),
+        };
+        return Err(format!(
+            "cannot read the glTF: {}{more}; export it again from Blender",
+            gltf::Error::Validation(errors)
+        ));
     }
     reader_guards::accessors_fit(root)?;
     reader_guards::animations_fit(root)?;

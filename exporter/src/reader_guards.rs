@@ -335,3 +335,88 @@ pub(crate) fn percent_decoded(uri: &str) -> Option<String> {
     }
     String::from_utf8(out).ok()
 }
+
+/// Objects (`{`) a glTF's JSON may hold: 65 536 plus one per 32 bytes of it. The reader makes a
+/// struct of up to some 400 bytes of each (a node or material of `{}`, 3 bytes of text, takes
+/// 360), so a small file of empty objects had taken over 100 times its size; glTF files name an
+/// object per 50 bytes or so (a 445-animation Lara's: one per 49).
+fn json_objects_allowed(json_bytes: usize) -> usize {
+    65_536 + json_bytes / 32
+}
+
+/// Refuses a glTF (`bytes`: a `.gltf`, or a GLB's JSON chunk) whose JSON holds more objects than
+/// [`json_objects_allowed`], counted before it is parsed. What is not JSON is left to the reader.
+pub(crate) fn json_objects_fit(bytes: &[u8]) -> Result<(), String> {
+    let json = match bytes.strip_prefix(b"glTF") {
+        Some(_) => {
+            let length = bytes
+                .get(12..16)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize);
+            match length.and_then(|l| bytes.get(20..20usize.checked_add(l)?)) {
+                Some(json) => json,
+                None => return Ok(()), // the reader reports the damaged chunk
+            }
+        }
+        None => bytes,
+    };
+    let (mut objects, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json {
+        match (in_string, b) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') => in_string = false,
+            (false, b'"') => in_string = true,
+            (false, b'{') => objects += 1,
+            _ => {}
+        }
+    }
+    let allowed = json_objects_allowed(json.len());
+    if objects > allowed {
+        return Err(format!(
+            "its JSON holds {objects} objects in {} bytes, more than the {allowed} wadforge reads \
+             from JSON that size (65 536 plus one per 32 bytes; glTF files hold one per 50 bytes \
+             or so): the file is damaged or made to take far more memory than its size; export \
+             it again from Blender",
+            json.len()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `.gltf` of `nodes` nodes, each named `name`.
+    fn gltf_of_nodes(nodes: usize, name: &str) -> Vec<u8> {
+        let node = serde_json::json!({ "name": name });
+        serde_json::to_vec(&serde_json::json!({ "asset": { "version": "2.0" }, "nodes": vec![node; nodes] }))
+            .unwrap()
+    }
+
+    #[test]
+    fn json_objects_are_counted_outside_strings_only() {
+        // Names full of braces (and escaped quotes before them) are no objects.
+        let braces = "\\\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{";
+        let bytes = gltf_of_nodes(100_000, braces);
+        let objects = 2 + 100_000;
+        assert!(objects <= json_objects_allowed(bytes.len()));
+        assert_eq!(json_objects_fit(&bytes), Ok(()));
+    }
+
+    #[test]
+    fn json_of_more_objects_than_its_size_allows_is_refused_in_gltf_and_glb() {
+        let json = gltf_of_nodes(200_000, "");
+        let error = json_objects_fit(&json).unwrap_err();
+        assert!(error.contains("holds 200002 objects"), "{error}");
+        let mut glb = b"glTF".to_vec();
+        for word in [2, 20 + json.len() as u32, json.len() as u32, 0x4E4F_534A] {
+            glb.extend_from_slice(&word.to_le_bytes());
+        }
+        glb.extend_from_slice(&json);
+        assert!(json_objects_fit(&glb).is_err());
+        // A GLB whose JSON chunk runs past the file is left to the reader.
+        glb.truncate(100);
+        assert_eq!(json_objects_fit(&glb), Ok(()));
+    }
+}
