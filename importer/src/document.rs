@@ -321,27 +321,29 @@ impl Document {
 }
 
 /// What comes before the buffer in a GLB of `json` and a buffer of `bin_len` bytes (a multiple
-/// of 4): the header, the JSON chunk, and the binary chunk's header when there is a buffer.
+/// of 4): the header, the JSON chunk, and the binary chunk's header when there is a buffer. Made
+/// in `json`'s allocation (a large object's JSON holds its meshes as stored, base64-encoded).
 fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Vec<u8> {
     const HEADER: usize = 12;
     const CHUNK_HEADER: usize = 8;
     while json.len() % 4 != 0 {
         json.push(b' ');
     }
+    let json_len = json.len();
     let bin_chunk = if bin_len == 0 { 0 } else { CHUNK_HEADER + bin_len };
-    let length = HEADER + CHUNK_HEADER + json.len() + bin_chunk;
-    let mut head = Vec::with_capacity(HEADER + 2 * CHUNK_HEADER + json.len());
-    head.extend_from_slice(b"glTF");
-    head.extend_from_slice(&2u32.to_le_bytes());
-    head.extend_from_slice(&u32::try_from(length).expect("a GLB under 4 GiB").to_le_bytes());
-    head.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    head.extend_from_slice(b"JSON");
-    head.extend_from_slice(&json);
+    let length = HEADER + CHUNK_HEADER + json_len + bin_chunk;
+    let mut head = [0; HEADER + CHUNK_HEADER];
+    head[..4].copy_from_slice(b"glTF");
+    head[4..8].copy_from_slice(&2u32.to_le_bytes());
+    head[8..12].copy_from_slice(&u32::try_from(length).expect("a GLB under 4 GiB").to_le_bytes());
+    head[12..16].copy_from_slice(&(json_len as u32).to_le_bytes());
+    head[16..].copy_from_slice(b"JSON");
+    json.splice(0..0, head);
     if bin_len > 0 {
-        head.extend_from_slice(&(bin_len as u32).to_le_bytes());
-        head.extend_from_slice(b"BIN\0");
+        json.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        json.extend_from_slice(b"BIN\0");
     }
-    head
+    json
 }
 
 /// A top-level entry of the document: a JSON value or a typed list.
