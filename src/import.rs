@@ -48,6 +48,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             version: objects.version,
         },
         skewed: objects.skewed.clone(),
+        input_bytes: objects.bytes,
     };
     let count = model.moveables.len() + model.statics.len();
     let progress = Progress::new(count as u64, "importing", args.quiet);

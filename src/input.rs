@@ -22,6 +22,8 @@ pub struct Objects {
     pub skewed: wadforge_importer::SkewedCorners,
     /// Where a WAD's records sat (its animation table's order, for references across objects).
     pub layout: Option<wad::Layout>,
+    /// The file's size.
+    pub bytes: u64,
 }
 
 impl Objects {
@@ -53,6 +55,7 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
             notes: Vec::new(),
             skewed: Default::default(),
             layout: Some(layout),
+            bytes: bytes.len() as u64,
         });
     }
     let level = level::read(&bytes)
@@ -83,5 +86,6 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
             .map(|a| ((a.mesh, a.polygon), a.corners))
             .collect(),
         layout: None,
+        bytes: bytes.len() as u64,
     })
 }

@@ -504,6 +504,85 @@ fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
     assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
 }
 
+/// The standard fixture on one page, plus `copies` moveables of `joints` joints on one mesh
+/// without vertices, each with `animations` animations of one keyframe that turns every joint.
+fn wad_of_many_joints(joints: usize, animations: usize, copies: usize) -> Vec<u8> {
+    use wadforge_format::{AngleEncoding, Rotation, Shading};
+    let mut wad = standard_on_one_page();
+    let mut empty = wad.meshes[0].clone();
+    empty.polygons.clear();
+    empty.vertices.clear();
+    empty.shading = Shading::Normals(Vec::new());
+    wad.meshes.push(empty);
+    let animated = wad.moveables.iter().find(|m| !m.animations.is_empty()).unwrap();
+    let mut moveable = animated.clone();
+    moveable.meshes = vec![wad.meshes.len() - 1; joints];
+    moveable.links = vec![Default::default(); joints - 1];
+    let mut animation = moveable.animations[0].clone();
+    animation.state_changes.clear();
+    animation.commands.clear();
+    animation.frame_end = animation.frame_start;
+    animation.next_animation = 0;
+    animation.next_frame = animation.frame_start;
+    let keyframe = animation.keyframes[0].clone();
+    moveable.animations = (0..animations)
+        .map(|i| {
+            let mut animation = animation.clone();
+            let mut keyframe = keyframe.clone();
+            keyframe.rotations = (0..joints)
+                .map(|j| Rotation {
+                    x: ((i + j) % 4096) as u16,
+                    y: 0,
+                    z: 0,
+                    encoding: AngleEncoding::X,
+                })
+                .collect();
+            animation.keyframes = vec![keyframe];
+            animation
+        })
+        .collect();
+    for _ in 0..copies {
+        moveable.id = (0..)
+            .find(|id| wad.moveables.iter().all(|m| m.id != *id))
+            .unwrap();
+        wad.moveables.push(moveable.clone());
+    }
+    wadforge_format::wad::write(&wad, None).unwrap()
+}
+
+#[test]
+fn thousands_of_animations_of_a_moveable_of_hundreds_of_joints_are_refused_at_once() {
+    // Found by hand: 2000 one-keyframe animations of a 240-joint moveable (1.3 MB) make 482 000
+    // glTF animation channels, a 102 MB glTF: import took 191 MB.
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = wad_of_many_joints(240, 2000, 1);
+    let wad = tmp.path().join("animations.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let run = measured(&["import", "-q", s(&wad), "-o", s(&tmp.path().join("dir"))]);
+    refused_within_limits(&run, bytes.len() as u64, "glTF animation channels");
+    assert!(run.stderr.contains("animations.wad"), "{}", run.stderr);
+    // A tenth of them stays within what a file that size may make.
+    let fewer = wad_of_many_joints(240, 200, 1);
+    std::fs::write(&wad, &fewer).unwrap();
+    let run = measured(&["import", "-q", s(&wad), "-o", s(&tmp.path().join("fewer"))]);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("import", &run, fewer.len() as u64);
+}
+
+#[test]
+fn moveables_of_sixteen_thousand_joints_import_within_the_limits() {
+    // Found by hand: four moveables of 16 000 joints on one empty mesh (1.5 MB) took import
+    // 160 MB: each joint's node and manifest bone were made as JSON and YAML values (1.3 and 4.4
+    // kB a joint).
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = wad_of_many_joints(16_000, 0, 4);
+    let wad = tmp.path().join("joints.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let run = measured(&["import", "-q", s(&wad), "-o", s(&tmp.path().join("dir"))]);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("import", &run, bytes.len() as u64);
+}
+
 #[test]
 fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     // 65 overlapping 200×200 samples: within what the samples may name, but each takes a page

@@ -34,6 +34,7 @@ pub(crate) struct Document {
     /// view for many accessors (a 445-animation Lara had a view per accessor, 7,595 of them).
     data_view: Option<usize>,
     animations: Vec<AnimationJson>,
+    nodes: Vec<NodeJson>,
     bin: Buffer,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
     images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
@@ -52,6 +53,7 @@ impl Document {
             buffer_views: Vec::new(),
             data_view: None,
             animations: Vec::new(),
+            nodes: Vec::new(),
             bin: Buffer::new(spill),
             images: Vec::new(),
             extras: None,
@@ -70,8 +72,24 @@ impl Document {
         list.len() - 1
     }
 
-    pub fn get_mut(&mut self, array: &str, index: usize) -> Option<&mut Value> {
-        self.arrays.get_mut(array)?.as_array_mut()?.get_mut(index)
+    /// Appends a node; returns its index.
+    pub fn node(&mut self, node: Value) -> usize {
+        self.nodes.push(NodeJson::Value(node));
+        self.nodes.len() - 1
+    }
+
+    /// Appends a joint's node; returns its index.
+    pub fn joint_node(&mut self, node: JointNode) -> usize {
+        self.nodes.push(NodeJson::Joint(node));
+        self.nodes.len() - 1
+    }
+
+    /// Node `index`, when it was added by [`Document::node`].
+    pub fn node_mut(&mut self, index: usize) -> Option<&mut Value> {
+        match self.nodes.get_mut(index)? {
+            NodeJson::Value(node) => Some(node),
+            NodeJson::Joint(_) => None,
+        }
     }
 
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
@@ -301,6 +319,9 @@ impl Document {
         if !self.animations.is_empty() {
             entries.insert("animations", Entry::Animations(&self.animations));
         }
+        if !self.nodes.is_empty() {
+            entries.insert("nodes", Entry::Nodes(&self.nodes));
+        }
         let json = serde_json::to_vec(&entries).expect("JSON values serialise");
         drop(entries);
         drop(root);
@@ -354,6 +375,34 @@ enum Entry<'a> {
     Accessors(&'a [Accessor]),
     BufferViews(&'a [BufferView]),
     Animations(&'a [AnimationJson]),
+    Nodes(&'a [NodeJson]),
+}
+
+/// A node: a joint's, typed (a moveable may have thousands; each as a JSON value took 1.3 kB),
+/// or any other.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum NodeJson {
+    Joint(JointNode),
+    Value(Value),
+}
+
+/// A joint's node: its bone name, TR mesh index, translation (the link offset from its parent)
+/// and children. Fields in sorted order, as the JSON objects they stand for were written.
+#[derive(Serialize)]
+pub(crate) struct JointNode {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<usize>,
+    pub extras: JointExtras,
+    pub name: String,
+    /// f32 values, written through f64 as JSON values write them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub translation: Option<[f64; 3]>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JointExtras {
+    pub tr_mesh: usize,
 }
 
 // Fields in sorted order, as the JSON objects they stand for were written.

@@ -18,6 +18,7 @@
 // Functions stay readable top to bottom (issue 13): a longer one says why beside its #[allow].
 #![warn(clippy::too_many_lines)]
 
+mod animation_budget;
 mod atlas;
 mod buffer;
 mod document;
@@ -37,6 +38,7 @@ use wadforge_format::{MeshIndex, Moveable, Wad};
 use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
+pub use animation_budget::AnimationsTooLarge;
 use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
@@ -56,6 +58,9 @@ pub struct ImportOptions {
     /// Polygons to map with exact UV corners rather than their samples (a level's skewed
     /// textures; see [`SkewedCorners`]).
     pub skewed: SkewedCorners,
+    /// Bytes of the file the model was read from (0 when there is none): what an import may
+    /// make of a file grows with it (see [`AnimationsTooLarge`]).
+    pub input_bytes: u64,
 }
 
 impl ImportOptions {
@@ -72,6 +77,7 @@ impl ImportOptions {
                 version,
             },
             skewed: SkewedCorners::new(),
+            input_bytes: 0,
         }
     }
 }
@@ -131,6 +137,8 @@ pub enum ImportError {
     UnknownObject { name: String, known: String },
     #[error(transparent)]
     Textures(#[from] texture_budget::TexturesTooLarge),
+    #[error(transparent)]
+    Animations(#[from] AnimationsTooLarge),
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -255,6 +263,14 @@ fn import_each<D: Send>(
         objects
             .iter()
             .map(|o| (importer.object_name(o), importer.texture_samples(o))),
+    )?;
+    let channels = |o: &Object| match *o {
+        Object::Moveable(i) => animation_budget::channels(&wad.moveables[i]),
+        Object::Static(_) => 0,
+    };
+    animation_budget::check(
+        objects.iter().map(|o| (importer.object_name(o), channels(o))),
+        options.input_bytes,
     )?;
 
     // Objects are independent: each is made on its own (in parallel), then their files are

@@ -4,7 +4,7 @@ use serde_json::json;
 use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
 
 use crate::atlas::{Atlas, Images};
-use crate::document::Document;
+use crate::document::{Document, JointExtras, JointNode};
 use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
@@ -220,16 +220,17 @@ fn push_joint_nodes(doc: &mut Document, m: &Moveable, bones: &[String], space: &
             children[link.parent].push(i + 1);
         }
     }
-    for (j, bone) in bones.iter().enumerate() {
-        let mut node = json!({ "name": bone, "extras": { "tr_mesh": j } });
-        if j > 0 {
+    for ((j, bone), children) in bones.iter().enumerate().zip(children) {
+        let translation = (j > 0).then(|| {
             let offset = m.links[j - 1].offset.map(|c| c as f64);
-            node["translation"] = json!(space.point(offset));
-        }
-        if !children[j].is_empty() {
-            node["children"] = json!(children[j]);
-        }
-        doc.push("nodes", node);
+            space.point(offset).map(f64::from)
+        });
+        doc.joint_node(JointNode {
+            children,
+            extras: JointExtras { tr_mesh: j },
+            name: bone.clone(),
+            translation,
+        });
     }
 }
 
@@ -259,7 +260,7 @@ fn push_skin(
                 "inverseBindMatrices": matrices, "skeleton": 0 }),
     );
     for &node in mesh_nodes {
-        doc.get_mut("nodes", node).expect("the mesh node was just added")["skin"] = json!(skin);
+        doc.node_mut(node).expect("the mesh node was just added")["skin"] = json!(skin);
     }
 }
 
@@ -391,8 +392,7 @@ fn mesh_node(
         "meshes",
         json!({ "name": names.unique(&format!("{slot}_{role}_mesh")), "primitives": primitives }),
     );
-    Some(doc.push(
-        "nodes",
+    Some(doc.node(
         json!({ "name": names.unique(&format!("{slot}_{role}")), "mesh": mesh, "extras": { "tr_role": role } }),
     ))
 }

@@ -39,37 +39,48 @@ pub fn write_yaml<T: serde::Serialize>(value: &T, header: &str) -> String {
     commented(header) + &body
 }
 
-/// [`write_yaml`] of an object manifest, with a moveable's animations turned into text one at a
-/// time: the value tree of a 445-animation Lara's would take megabytes. The same text.
+/// [`write_yaml`] of an object manifest, with a moveable's bones and animations turned into text
+/// one at a time: the value tree of a 445-animation Lara's would take megabytes, and that of a
+/// moveable of 16 000 bones 70 MB (4.4 kB a bone). The same text.
 pub fn write_object_manifest(manifest: &ObjectManifest, header: &str) -> String {
     match manifest {
-        ObjectManifest::Moveable(m) if !m.animations.is_empty() => {
-            animations_one_at_a_time(m, header).unwrap_or_else(|| write_yaml(manifest, header))
+        ObjectManifest::Moveable(m) if !m.animations.is_empty() || m.bones.len() > 1 => {
+            lists_one_at_a_time(m, header).unwrap_or_else(|| write_yaml(manifest, header))
         }
         _ => write_yaml(manifest, header),
     }
 }
 
-/// The text of `m` with its animations written one at a time, or `None` where the compact
-/// writer would not write all of it (then [`write_yaml`] writes it whole, as serde_yaml does).
-fn animations_one_at_a_time(m: &MoveableManifest, header: &str) -> Option<String> {
+/// The text of `m` with its bones (past the first) and animations written one at a time, or
+/// `None` where the compact writer would not write all of it (then [`write_yaml`] writes it
+/// whole, as serde_yaml does).
+fn lists_one_at_a_time(m: &MoveableManifest, header: &str) -> Option<String> {
+    // The shell keeps the first bone, so that it is written in block style, as the whole is.
     let shell = ObjectManifest::Moveable(MoveableManifest {
         id: m.id,
         slot: m.slot.clone(),
         gltf: m.gltf.clone(),
         dressed_by: m.dressed_by.clone(),
-        bones: m.bones.clone(),
+        bones: m.bones.iter().take(1).cloned().collect(),
         animations: Vec::new(),
     });
     let shell = emit::compact(&value_tree(&shell))?;
     // The moveable's keys sit at indent 2 under `moveable:`; a list under a key keeps its indent.
+    // The other bones follow the first, just before the animations.
     const EMPTY: &str = "\n  animations: []\n";
     let at = shell.find(EMPTY)?;
     let mut out = commented(header);
     out.push_str(&shell[..at + 1]);
-    out.push_str("  animations:\n");
-    for animation in &m.animations {
-        out.push_str(&emit::sequence(&value_tree(std::slice::from_ref(animation)), 2)?);
+    for bone in m.bones.iter().skip(1) {
+        out.push_str(&emit::sequence(&value_tree(std::slice::from_ref(bone)), 2)?);
+    }
+    if m.animations.is_empty() {
+        out.push_str(&EMPTY[1..]);
+    } else {
+        out.push_str("  animations:\n");
+        for animation in &m.animations {
+            out.push_str(&emit::sequence(&value_tree(std::slice::from_ref(animation)), 2)?);
+        }
     }
     out.push_str(&shell[at + EMPTY.len()..]);
     Some(out)
@@ -82,4 +93,48 @@ fn value_tree<T: serde::Serialize + ?Sized>(value: &T) -> serde_yaml::Value {
 
 fn commented(header: &str) -> String {
     header.lines().map(|l| format!("# {l}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Bone, Lighting, MeshInfo, Sphere};
+
+    fn bone(name: &str, same_as: Option<MeshRef>) -> Bone {
+        Bone {
+            name: name.into(),
+            mesh: MeshInfo {
+                sphere: Sphere {
+                    center: [0, 95, 0],
+                    radius: 104,
+                    flag: 0,
+                },
+                lighting: Lighting::Normals,
+                fingerprint: Some("cbf29ce484222325".into()),
+                recompute_normals: false,
+                same_as,
+            },
+        }
+    }
+
+    #[test]
+    fn bones_written_one_at_a_time_make_the_text_of_the_whole() {
+        let first = MeshRef::Moveable {
+            id: 1,
+            bone: "mesh_00".into(),
+        };
+        let manifest = ObjectManifest::Moveable(MoveableManifest {
+            id: 1,
+            slot: "PISTOLS_ANIM".into(),
+            gltf: "001_PISTOLS_ANIM.glb".into(),
+            dressed_by: None,
+            bones: vec![bone("mesh_00", None), bone("mesh_01", Some(first))],
+            animations: Vec::new(),
+        });
+        let ObjectManifest::Moveable(m) = &manifest else {
+            unreachable!()
+        };
+        let one_at_a_time = lists_one_at_a_time(m, "header").expect("the compact writer writes it");
+        assert_eq!(one_at_a_time, write_yaml(&manifest, "header"));
+    }
 }
