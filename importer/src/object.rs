@@ -309,13 +309,7 @@ fn push_animation(
 
 /// The glTF of a static: one mesh node, shades as vertex colours.
 pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) -> Document {
-    let Making {
-        space,
-        skewed,
-        images,
-        spill,
-    } = *making;
-    let mut doc = Document::new(spill);
+    let mut doc = Document::new(making.spill);
     let mut names = NameSet::default();
     let parts: Vec<Part> = wad
         .meshes
@@ -328,14 +322,15 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) 
         })
         .into_iter()
         .collect();
-    let (atlas, texture) = texture(&mut doc, wad, &parts, slot, images);
+    let (atlas, texture) = texture(&mut doc, wad, &parts, slot, making.images);
     let mut materials = Materials::new(slot, texture);
     let shown = MeshSet {
         parts: &parts,
         atlas: &atlas,
         role: "body",
-        skewed,
+        skewed: making.skewed,
     };
+    let space = making.space;
     let nodes: Vec<usize> = mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
         .into_iter()
         .collect();
