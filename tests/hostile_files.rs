@@ -584,6 +584,113 @@ fn moveables_of_sixteen_thousand_joints_import_within_the_limits() {
 }
 
 #[test]
+fn an_animation_of_a_hundred_thousand_exact_angle_sets_imports_within_the_limits() {
+    // Found by hand: 1000 keyframes of a 100-joint moveable turned 90° about X (0.66 MB): each
+    // rotation needs its angles kept exactly, and the manifest's value tree of the animation
+    // took import 174 MB (1.6 kB an entry).
+    use wadforge_format::{AngleEncoding, Rotation};
+    let mut wad = standard_on_one_page();
+    let mut moveable = wad
+        .moveables
+        .iter()
+        .find(|m| !m.animations.is_empty())
+        .unwrap()
+        .clone();
+    moveable.id = (0..)
+        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
+        .unwrap();
+    let joints = 100;
+    moveable.meshes = vec![moveable.meshes[0]; joints];
+    moveable.links = vec![Default::default(); joints - 1];
+    moveable.animations.truncate(1);
+    let animation = &mut moveable.animations[0];
+    animation.state_changes.clear();
+    animation.commands.clear();
+    animation.next_animation = 0;
+    let template = animation.keyframes[0].clone();
+    animation.keyframes = (0..1000)
+        .map(|k| {
+            let mut keyframe = template.clone();
+            keyframe.rotations = (0..joints)
+                .map(|j| Rotation {
+                    x: 1024,
+                    y: (4 * ((j + k) % 1000)) as u16,
+                    z: 200,
+                    encoding: AngleEncoding::ThreeAxes,
+                })
+                .collect();
+            keyframe
+        })
+        .collect();
+    animation.frame_duration = 1;
+    animation.frame_end = animation.frame_start + 999;
+    animation.next_frame = animation.frame_start;
+    wad.moveables.push(moveable);
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("angles.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let dir = tmp.path().join("dir");
+    let run = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("import", &run, bytes.len() as u64);
+    let (_, files) = directory_files(&dir);
+    let manifest = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .find(|text| text.contains("exact_angles"))
+        .unwrap();
+    assert!(
+        manifest.matches("{keyframe: ").count() >= 100_000,
+        "every rotation's angles are kept"
+    );
+}
+
+#[test]
+fn an_animation_of_sixty_five_thousand_dispatches_imports_within_the_limits() {
+    // Found by hand: 260 state changes of 250 dispatches in one animation (0.76 MB, near the
+    // 65 535 dispatches a WAD's indices reach) took import 83 MB, over the limit for its size.
+    use wadforge_format::{Dispatch, StateChange};
+    let mut wad = standard_on_one_page();
+    let moveable = wad
+        .moveables
+        .iter_mut()
+        .find(|m| !m.animations.is_empty())
+        .unwrap();
+    let animation = &mut moveable.animations[0];
+    let (start, end) = (animation.frame_start, animation.frame_end);
+    animation.state_changes = (0..260)
+        .map(|state| StateChange {
+            state,
+            dispatches: (0..250)
+                .map(|d| Dispatch {
+                    frame_start: start,
+                    frame_end: end,
+                    next_animation: 0,
+                    next_frame: start + (d % 2),
+                })
+                .collect(),
+        })
+        .collect();
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("dispatches.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let dir = tmp.path().join("dir");
+    let run = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("import", &run, bytes.len() as u64);
+    let built = tmp.path().join("built.wad");
+    let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
+    assert!(build.success, "{}", build.stderr);
+    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(["diff", s(&path), s(&built)])
+        .output()
+        .unwrap();
+    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
+}
+
+#[test]
 fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     // 65 overlapping 200×200 samples: within what the samples may name, but each takes a page
     // of its own, one more than an image holds (and build reads back).

@@ -22,6 +22,7 @@ mod emit;
 mod error;
 pub mod input_file;
 pub mod load;
+mod long_lists;
 pub mod parallel;
 pub mod schema;
 mod yaml_budget;
@@ -79,7 +80,7 @@ fn lists_one_at_a_time(m: &MoveableManifest, header: &str) -> Option<String> {
     } else {
         out.push_str("  animations:\n");
         for animation in &m.animations {
-            out.push_str(&emit::sequence(&value_tree(std::slice::from_ref(animation)), 2)?);
+            out.push_str(&long_lists::animation(animation)?);
         }
     }
     out.push_str(&shell[at + EMPTY.len()..]);
