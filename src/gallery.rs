@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use crate::output::{prepare_output_dir, write_atomically};
+use anyhow::Context;
+
+use crate::output::prepare_output_dir;
 
 pub struct GalleryArgs<'a> {
     pub file: &'a Path,
@@ -27,13 +29,17 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
         file_name: &file_name,
         description: &objects.description,
     };
-    let files = wadforge_render::gallery::gallery(&source, &Default::default());
-    // index.html comes last: a page that exists has its pictures.
-    for file in &files {
-        write_atomically(&args.out.join(&file.path), &file.bytes)?;
-    }
+    // Each picture is written as soon as it is drawn; index.html comes last: a page that exists
+    // has its pictures.
+    let write = |file: wadforge_importer::OutputFile| {
+        let path = args.out.join(&file.path);
+        wadforge_importer::write_atomically(&path, &file.bytes)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+    };
+    let files = wadforge_render::gallery::gallery_into(&source, &Default::default(), &write)
+        .with_context(|| format!("cannot make the gallery of {}", args.file.display()))?;
     if !args.quiet {
-        let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+        let bytes: usize = files.iter().map(|f| f.bytes).sum();
         eprintln!(
             "gallery of {} ({} moveables, {} statics): {} ({} files, {:.1} MB); open it in a browser",
             args.file.display(),

@@ -507,6 +507,18 @@ fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
 /// The standard fixture on one page, plus `copies` moveables of `joints` joints on one mesh
 /// without vertices, each with `animations` animations of one keyframe that turns every joint.
 fn wad_of_many_joints(joints: usize, animations: usize, copies: usize) -> Vec<u8> {
+    wad_of_many_animations(joints, animations, 1, None, copies)
+}
+
+/// [`wad_of_many_joints`] of `keyframes` keyframes an animation, the joints on `mesh` (or on one
+/// without vertices).
+fn wad_of_many_animations(
+    joints: usize,
+    animations: usize,
+    keyframes: usize,
+    mesh: Option<usize>,
+    copies: usize,
+) -> Vec<u8> {
     use wadforge_format::{AngleEncoding, Rotation, Shading};
     let mut wad = standard_on_one_page();
     let mut empty = wad.meshes[0].clone();
@@ -516,12 +528,13 @@ fn wad_of_many_joints(joints: usize, animations: usize, copies: usize) -> Vec<u8
     wad.meshes.push(empty);
     let animated = wad.moveables.iter().find(|m| !m.animations.is_empty()).unwrap();
     let mut moveable = animated.clone();
-    moveable.meshes = vec![wad.meshes.len() - 1; joints];
+    moveable.meshes = vec![mesh.unwrap_or(wad.meshes.len() - 1); joints];
     moveable.links = vec![Default::default(); joints - 1];
     let mut animation = moveable.animations[0].clone();
     animation.state_changes.clear();
     animation.commands.clear();
-    animation.frame_end = animation.frame_start;
+    animation.frame_duration = 1;
+    animation.frame_end = animation.frame_start + keyframes as u16 - 1;
     animation.next_animation = 0;
     animation.next_frame = animation.frame_start;
     let keyframe = animation.keyframes[0].clone();
@@ -537,7 +550,7 @@ fn wad_of_many_joints(joints: usize, animations: usize, copies: usize) -> Vec<u8
                     encoding: AngleEncoding::X,
                 })
                 .collect();
-            animation.keyframes = vec![keyframe];
+            animation.keyframes = vec![keyframe; keyframes];
             animation
         })
         .collect();
@@ -885,6 +898,26 @@ fn manifests_naming_one_glb_over_and_over_are_refused_before_any_is_read() {
     let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
     refused_within_limits(&run, size, "manifests name the same glTF file far more often");
     assert!(run.stderr.contains("copy_"), "{}", run.stderr);
+}
+
+#[test]
+fn a_gallery_of_hundreds_of_animations_writes_each_as_drawn_within_the_limits() {
+    // Found by hand: 300 animations of 40 keyframes (0.5 MB) make 12 000 frames and a 124 MB
+    // gallery, which was held whole until written: 145 MB. Each file is written as drawn now.
+    let tmp = tempfile::tempdir().unwrap();
+    let mesh = standard_on_one_page().moveables[0].meshes[0];
+    let bytes = wad_of_many_animations(2, 300, 40, Some(mesh), 1);
+    let path = tmp.path().join("many.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = tmp.path().join("gallery");
+    let run = measured(&["gallery", "-q", s(&path), "-o", s(&out)]);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("gallery", &run, bytes.len() as u64);
+    let (written, _) = directory_files(&out);
+    assert!(
+        written > 10 * memory_limit(bytes.len() as u64) / 10,
+        "the gallery holds more bytes than the limit ({written})"
+    );
 }
 
 #[test]
