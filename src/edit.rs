@@ -247,7 +247,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
     }
     let objects = input::read(args.file)?;
     let input = edit_input(&objects);
-    let findings = wadforge_edit::check::check(&objects.model, objects.game, &input.starts);
+    let findings = wadforge_edit::check::check(&objects.model, objects.game, &input.starts, objects.bytes);
     let errors = wadforge_edit::check::has_errors(&findings);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&findings)?);
@@ -274,7 +274,8 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
             );
         }
         let mut model = objects.model.clone();
-        let fixed = wadforge_edit::check::fix(&mut model, objects.game);
+        let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.bytes)
+            .with_context(|| format!("cannot fix {}", args.file.display()))?;
         let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
         write_outputs(out, &model, &encoded, args.file)?;
         eprintln!(

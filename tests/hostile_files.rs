@@ -704,6 +704,73 @@ fn an_animation_of_sixty_five_thousand_dispatches_imports_within_the_limits() {
 }
 
 #[test]
+fn checking_boxes_that_would_pose_billions_of_vertices_is_bounded() {
+    // Found by hand: 65 535 keyframes of a 32 761-vertex mesh (2.4 MB) took `check --fix` 9.5 s
+    // to pose 2 billion vertices. Here 10 000 keyframes: 330 million, past what 0.6 MB allows.
+    use wadforge_format::{AngleEncoding, Rotation, Shading};
+    let mut wad = standard_on_one_page();
+    let side = 181;
+    let mut mesh = wad.meshes[0].clone();
+    let quad = *wad
+        .meshes
+        .iter()
+        .flat_map(|m| m.polygons.iter())
+        .find(|p| p.is_quad)
+        .unwrap();
+    mesh.vertices = (0..side * side)
+        .map(|i| [(i % side) as i16 * 4, 0, (i / side) as i16 * 4])
+        .collect();
+    mesh.shading = Shading::Normals(vec![[0, -16300, 0]; side * side]);
+    mesh.polygons = vec![quad; 1];
+    mesh.polygons[0].vertices = [0, 1, side as u16 + 1, side as u16];
+    wad.meshes.push(mesh);
+    let mut moveable = wad
+        .moveables
+        .iter()
+        .find(|m| !m.animations.is_empty())
+        .unwrap()
+        .clone();
+    moveable.id = (0..)
+        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
+        .unwrap();
+    moveable.meshes = vec![wad.meshes.len() - 1];
+    moveable.links.clear();
+    let mut animation = moveable.animations[0].clone();
+    animation.state_changes.clear();
+    animation.commands.clear();
+    let mut keyframe = animation.keyframes[0].clone();
+    keyframe.rotations = vec![Rotation {
+        x: 0,
+        y: 0,
+        z: 0,
+        encoding: AngleEncoding::X,
+    }];
+    animation.keyframes = vec![keyframe; 10_000];
+    (
+        animation.frame_duration,
+        animation.frame_start,
+        animation.frame_end,
+    ) = (1, 0, 9_999);
+    (animation.next_animation, animation.next_frame) = (0, 0);
+    moveable.animations = vec![animation];
+    wad.moveables.push(moveable);
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("posing.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let fixed = tmp.path().join("fixed.wad");
+    let run = measured(&["check", s(&path), "--fix", "-o", s(&fixed)]);
+    refused_within_limits(&run, bytes.len() as u64, "cannot recompute the keyframe boxes");
+    assert!(!fixed.exists(), "nothing is written");
+    let check = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(["check", s(&path)])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(report.contains("keyframe boxes were not checked"), "{report}");
+}
+
+#[test]
 fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     // 65 overlapping 200×200 samples: within what the samples may name, but each takes a page
     // of its own, one more than an image holds (and build reads back).

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::pose::posed_bounding_box;
+use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad, PAGE_SIZE,
 };
@@ -55,14 +55,32 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// Every finding for `wad`, whose ids `game`'s catalogue names; `starts` are where each
-/// moveable's animations started in the file's table (see [`crate::references`]).
-pub fn check(wad: &Wad, game: Game, starts: &[usize]) -> Vec<Finding> {
+/// Every finding for `wad` (read from `input_bytes` of a file), whose ids `game`'s catalogue
+/// names; `starts` are where each moveable's animations started in the file's table (see
+/// [`crate::references`]). Keyframe boxes are checked when posing them fits in what
+/// [`posing_allowed`] gives the file; otherwise a note says they were not.
+pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<Finding> {
+    let posing = box_posing(wad, game);
     let mut c = Checker {
         wad,
         game,
         findings: Vec::new(),
+        check_boxes: posing <= posing_allowed(input_bytes),
     };
+    if !c.check_boxes {
+        c.push(
+            Severity::Note,
+            "keyframe-box",
+            "the file".into(),
+            format!(
+                "its keyframe boxes were not checked: posing them would take {posing} vertex poses (keyframes \
+                 times the vertices of the body), more than the {} a file of {input_bytes} bytes allows \
+                 ({POSING_SLACK} plus {POSING_PER_INPUT_BYTE} per byte)",
+                posing_allowed(input_bytes)
+            ),
+            "give the bodies fewer vertices or the animations fewer keyframes to have them checked",
+        );
+    }
     c.ids();
     c.samples();
     for (k, mesh) in wad.meshes.iter().enumerate() {
@@ -104,6 +122,22 @@ struct Checker<'a> {
     wad: &'a Wad,
     game: Game,
     findings: Vec<Finding>,
+    /// Whether posing every keyframe's body fits in the file's budget.
+    check_boxes: bool,
+}
+
+/// The vertex poses checking or fixing every keyframe box of `wad` takes: each keyframe times
+/// the vertices of the body it poses.
+fn box_posing(wad: &Wad, game: Game) -> u64 {
+    wad.moveables
+        .iter()
+        .filter_map(|m| {
+            let body = body_meshes(wad, game, m)?;
+            let vertices: u64 = body.iter().map(|mesh| mesh.vertices.len() as u64).sum();
+            let keyframes: u64 = m.animations.iter().map(|a| a.keyframes.len() as u64).sum();
+            Some(keyframes.saturating_mul(vertices))
+        })
+        .fold(0, u64::saturating_add)
 }
 
 impl Checker<'_> {
@@ -305,7 +339,7 @@ impl Checker<'_> {
             self.next_animation(i, animation, t.next, &place);
             self.dispatches(i, animation, t, &place);
             self.command_frames(animation, &place);
-            if let Some(body) = &body {
+            if let Some(body) = body.as_ref().filter(|_| self.check_boxes) {
                 self.keyframe_boxes(m, animation, body, &place);
             }
         }
@@ -535,9 +569,32 @@ pub struct Fixed {
     pub normals: usize,
 }
 
+/// Posing the keyframe boxes of a file for `--fix` would take more than its budget.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "cannot recompute the keyframe boxes: posing them would take {posing} vertex poses (keyframes times the \
+     vertices of the body), more than the {allowed} a file of {input_bytes} bytes allows ({POSING_SLACK} plus \
+     {POSING_PER_INPUT_BYTE} per byte); the file is corrupt or made to cost far more work than its size"
+)]
+pub struct TooMuchPosing {
+    pub posing: u64,
+    pub allowed: u64,
+    pub input_bytes: u64,
+}
+
 /// Recomputes bounding spheres that do not enclose their vertices, keyframe boxes more than
 /// [`KEYFRAME_BOX_TOLERANCE`] from the posed meshes, and normals whose length is off; nothing else.
-pub fn fix(wad: &mut Wad, game: Game) -> Fixed {
+/// Refused, changing nothing, when posing the boxes of a file of `input_bytes` takes more than
+/// [`posing_allowed`] gives it.
+pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuchPosing> {
+    let (posing, allowed) = (box_posing(wad, game), posing_allowed(input_bytes));
+    if posing > allowed {
+        return Err(TooMuchPosing {
+            posing,
+            allowed,
+            input_bytes,
+        });
+    }
     let mut fixed = Fixed::default();
     for mesh in &mut wad.meshes {
         if mesh.sphere.radius > 0 && !encloses(&mesh.sphere, mesh) {
@@ -583,7 +640,7 @@ pub fn fix(wad: &mut Wad, game: Game) -> Fixed {
             }
         }
     }
-    fixed
+    Ok(fixed)
 }
 
 /// A sphere around the vertices' bounding box centre that encloses every vertex.

@@ -9,7 +9,7 @@ use wadforge_format::catalog::Game;
 use wadforge_format::{wad, Wad};
 
 fn findings(wad: &Wad, game: Game) -> Vec<Finding> {
-    check(wad, game, &canonical_starts(&wad.moveables))
+    check(wad, game, &canonical_starts(&wad.moveables), 0)
 }
 
 fn rules(wad: &Wad) -> Vec<&'static str> {
@@ -169,7 +169,7 @@ fn fix_repairs_spheres_boxes_and_normals_and_changes_nothing_else() {
         assert!(before.iter().any(|f| f.rule == rule), "{rule}");
     }
     let mut fixed = wad.clone();
-    let done = fix(&mut fixed, TR4);
+    let done = fix(&mut fixed, TR4, 0).unwrap();
     assert_eq!((done.spheres, done.keyframe_boxes), (1, 1));
     assert!(done.normals >= 1);
     assert_eq!(findings(&fixed, TR4), Vec::<Finding>::new());

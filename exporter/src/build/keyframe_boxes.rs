@@ -8,14 +8,8 @@ use wadforge_format::{Animation, BoundingBox, Link, Mesh, MeshIndex, Moveable, W
 use super::{PendingMoveable, KEPT_BOX_TOLERANCE};
 use crate::error::BuildError;
 
-/// Vertex poses (a keyframe times the vertices of the body it poses) a build may compute, past
-/// [`POSING_PER_INPUT_BYTE`] per byte of its input. Edited animations are posed keyframe by
-/// keyframe, and the body may be another object's: a 1.4 MB directory of one 20 000-vertex
-/// mesh and one animation of 65 535 frames took 5 s (four would take 20). Lara's 445 animations,
-/// all edited, pose some 40 million.
-pub(crate) const POSING_SLACK: u64 = 64 << 20;
-/// Vertex poses a build may compute per byte of its manifests and glTF files.
-pub(crate) const POSING_PER_INPUT_BYTE: u64 = 64;
+// How many vertices a build may pose: the rule `check --fix` follows too.
+use wadforge_format::pose::{posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 
 /// Each moveable with its meshes (`resolved`, the model's) and keyframe boxes, and how many
 /// boxes were recomputed. `wad` holds the built meshes, and the base's moveables that may
@@ -64,9 +58,7 @@ fn check_posing(
     bodies: &[Vec<&Mesh>],
     input_bytes: u64,
 ) -> Result<(), BuildError> {
-    let allowed = input_bytes
-        .saturating_mul(POSING_PER_INPUT_BYTE)
-        .saturating_add(POSING_SLACK);
+    let allowed = posing_allowed(input_bytes);
     let mut posed = 0u64;
     for ((m, _), body) in resolved.iter().zip(bodies) {
         let vertices: u64 = body.iter().map(|mesh| mesh.vertices.len() as u64).sum();
