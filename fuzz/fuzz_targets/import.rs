@@ -11,7 +11,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     });
     wadforge_fuzz::within_allowance(data.len(), || {
         if let Ok((wad, _)) = wadforge_format::wad::read(data) {
-            let options = ImportOptions::wad("fuzz.wad", wad.version);
+            let mut options = ImportOptions::wad("fuzz.wad", wad.version);
+            options.input_bytes = data.len() as u64; // as wadforge import gives it
             let _ = import(&wad, &options, &mut |_, _, _| {});
         }
     });
