@@ -451,13 +451,44 @@ fn directory_files(dir: &Path) -> (u64, Vec<PathBuf>) {
     (bytes, paths)
 }
 
+/// A file written into a scratch directory (removed when this is dropped) and imported.
+struct Imported {
+    tmp: tempfile::TempDir,
+    path: PathBuf,
+    dir: PathBuf,
+    run: Run,
+}
+
+/// Writes `bytes` as `name` into a scratch directory and imports it into `dir` there.
+fn imported(bytes: &[u8], name: &str) -> Imported {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let dir = tmp.path().join("dir");
+    let run = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
+    Imported { tmp, path, dir, run }
+}
+
+/// Builds what `imported` made back into a WAD and asserts `diff` finds it the same as the
+/// file; the build's run.
+fn built_back_the_same(imported: &Imported) -> Run {
+    let built = imported.tmp.path().join("built.wad");
+    let build = measured(&["build", "-q", s(&imported.dir), "-o", s(&built)]);
+    assert!(build.success, "{}", build.stderr);
+    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        .args(["diff", s(&imported.path), s(&built)])
+        .output()
+        .unwrap();
+    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
+    build
+}
+
 #[test]
 fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
     // Found by hand: a moveable whose 21 meshes each repeat one triangle 40 000 times (10 MB)
     // makes a 186 MB glTF, 18 times the file; held whole it took import 620 MB and 5.2 s, past
     // the limits (117 MB and 1.7 s now). Its buffer spills to an unnamed file beside the output,
     // and vertices are held as what they are made from.
-    let tmp = tempfile::tempdir().unwrap();
     let mut wad = standard_on_one_page();
     let moveable = (0..wad.moveables.len())
         .max_by_key(|&i| wad.moveables[i].meshes.len())
@@ -476,12 +507,9 @@ fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
         wad.moveables[moveable].meshes[joint] = wad.meshes.len() - 1;
     }
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
-    let path = tmp.path().join("large.wad");
-    std::fs::write(&path, &bytes).unwrap();
-    let dir = tmp.path().join("dir");
-    let import = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
-    assert!(import.success, "{}", import.stderr);
-    let (dir_bytes, files) = directory_files(&dir);
+    let large = imported(&bytes, "large.wad");
+    assert!(large.run.success, "{}", large.run.stderr);
+    let (dir_bytes, files) = directory_files(&large.dir);
     assert!(
         dir_bytes > 10 * bytes.len() as u64,
         "the glTF is the large object ({dir_bytes} bytes of files)"
@@ -492,16 +520,23 @@ fn an_object_of_800_000_polygons_imports_and_builds_back_within_the_limits() {
             .all(|f| f.extension().is_some_and(|e| e == "glb" || e == "yaml")),
         "no spill or temporary file is left: {files:?}"
     );
-    let built = tmp.path().join("built.wad");
-    let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
-    assert!(build.success, "{}", build.stderr);
-    within_limits("import", &import, bytes.len() as u64);
+    let build = built_back_the_same(&large);
+    within_limits("import", &large.run, bytes.len() as u64);
     within_limits("build", &build, dir_bytes);
-    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(["diff", s(&path), s(&built)])
-        .output()
+}
+
+/// A copy of `wad`'s first animated moveable, under an id no moveable has.
+fn animated_copy(wad: &wadforge_format::Wad) -> wadforge_format::Moveable {
+    let mut moveable = wad
+        .moveables
+        .iter()
+        .find(|m| !m.animations.is_empty())
+        .unwrap()
+        .clone();
+    moveable.id = (0..)
+        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
         .unwrap();
-    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
+    moveable
 }
 
 /// The standard fixture on one page, plus `copies` moveables of `joints` joints on one mesh
@@ -526,8 +561,7 @@ fn wad_of_many_animations(
     empty.vertices.clear();
     empty.shading = Shading::Normals(Vec::new());
     wad.meshes.push(empty);
-    let animated = wad.moveables.iter().find(|m| !m.animations.is_empty()).unwrap();
-    let mut moveable = animated.clone();
+    let mut moveable = animated_copy(&wad);
     moveable.meshes = vec![mesh.unwrap_or(wad.meshes.len() - 1); joints];
     moveable.links = vec![Default::default(); joints - 1];
     let mut animation = moveable.animations[0].clone();
@@ -587,13 +621,10 @@ fn moveables_of_sixteen_thousand_joints_import_within_the_limits() {
     // Found by hand: four moveables of 16 000 joints on one empty mesh (1.5 MB) took import
     // 160 MB: each joint's node and manifest bone were made as JSON and YAML values (1.3 and 4.4
     // kB a joint).
-    let tmp = tempfile::tempdir().unwrap();
     let bytes = wad_of_many_joints(16_000, 0, 4);
-    let wad = tmp.path().join("joints.wad");
-    std::fs::write(&wad, &bytes).unwrap();
-    let run = measured(&["import", "-q", s(&wad), "-o", s(&tmp.path().join("dir"))]);
-    assert!(run.success, "{}", run.stderr);
-    within_limits("import", &run, bytes.len() as u64);
+    let joints = imported(&bytes, "joints.wad");
+    assert!(joints.run.success, "{}", joints.run.stderr);
+    within_limits("import", &joints.run, bytes.len() as u64);
 }
 
 #[test]
@@ -603,15 +634,7 @@ fn an_animation_of_a_hundred_thousand_exact_angle_sets_imports_within_the_limits
     // took import 174 MB (1.6 kB an entry).
     use wadforge_format::{AngleEncoding, Rotation};
     let mut wad = standard_on_one_page();
-    let mut moveable = wad
-        .moveables
-        .iter()
-        .find(|m| !m.animations.is_empty())
-        .unwrap()
-        .clone();
-    moveable.id = (0..)
-        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
-        .unwrap();
+    let mut moveable = animated_copy(&wad);
     let joints = 100;
     moveable.meshes = vec![moveable.meshes[0]; joints];
     moveable.links = vec![Default::default(); joints - 1];
@@ -640,14 +663,10 @@ fn an_animation_of_a_hundred_thousand_exact_angle_sets_imports_within_the_limits
     animation.next_frame = animation.frame_start;
     wad.moveables.push(moveable);
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("angles.wad");
-    std::fs::write(&path, &bytes).unwrap();
-    let dir = tmp.path().join("dir");
-    let run = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
-    assert!(run.success, "{}", run.stderr);
-    within_limits("import", &run, bytes.len() as u64);
-    let (_, files) = directory_files(&dir);
+    let angles = imported(&bytes, "angles.wad");
+    assert!(angles.run.success, "{}", angles.run.stderr);
+    within_limits("import", &angles.run, bytes.len() as u64);
+    let (_, files) = directory_files(&angles.dir);
     let manifest = files
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap_or_default())
@@ -686,21 +705,10 @@ fn an_animation_of_sixty_five_thousand_dispatches_imports_within_the_limits() {
         })
         .collect();
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("dispatches.wad");
-    std::fs::write(&path, &bytes).unwrap();
-    let dir = tmp.path().join("dir");
-    let run = measured(&["import", "-q", s(&path), "-o", s(&dir)]);
-    assert!(run.success, "{}", run.stderr);
-    within_limits("import", &run, bytes.len() as u64);
-    let built = tmp.path().join("built.wad");
-    let build = measured(&["build", "-q", s(&dir), "-o", s(&built)]);
-    assert!(build.success, "{}", build.stderr);
-    let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(["diff", s(&path), s(&built)])
-        .output()
-        .unwrap();
-    assert!(diff.status.success(), "{}", String::from_utf8_lossy(&diff.stdout));
+    let dispatches = imported(&bytes, "dispatches.wad");
+    assert!(dispatches.run.success, "{}", dispatches.run.stderr);
+    within_limits("import", &dispatches.run, bytes.len() as u64);
+    built_back_the_same(&dispatches);
 }
 
 #[test]
@@ -724,15 +732,7 @@ fn checking_boxes_that_would_pose_billions_of_vertices_is_bounded() {
     mesh.polygons = vec![quad; 1];
     mesh.polygons[0].vertices = [0, 1, side as u16 + 1, side as u16];
     wad.meshes.push(mesh);
-    let mut moveable = wad
-        .moveables
-        .iter()
-        .find(|m| !m.animations.is_empty())
-        .unwrap()
-        .clone();
-    moveable.id = (0..)
-        .find(|id| wad.moveables.iter().all(|m| m.id != *id))
-        .unwrap();
+    let mut moveable = animated_copy(&wad);
     moveable.meshes = vec![wad.meshes.len() - 1];
     moveable.links.clear();
     let mut animation = moveable.animations[0].clone();
