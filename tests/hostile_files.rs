@@ -1039,20 +1039,7 @@ fn a_gallery_of_an_animation_of_thousands_of_keyframes_stays_within_the_limits()
 
 /// Rewrites the JSON chunk of `glb` with `edit`, keeping its binary chunk.
 fn edit_glb_json(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value)) {
-    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    text.resize(text.len().div_ceil(4) * 4, b' ');
-    let binary = glb[20 + json_length..].to_vec();
-    let total = 12 + 8 + text.len() + binary.len();
-    let mut out = b"glTF".to_vec();
-    for word in [2, total as u32, text.len() as u32, 0x4E4F_534A] {
-        out.extend_from_slice(&word.to_le_bytes());
-    }
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&binary);
-    *glb = out;
+    edit_glb(glb, |json, _| edit(json));
 }
 
 /// Appends `data` to the binary chunk of `glb` (JSON `json`, binary `bin`) as an accessor of
@@ -1082,10 +1069,35 @@ fn append_accessor(
 /// `glb` (the example moveable) with one more primitive: `triangles` triangles over `VERTICES`
 /// vertices at random places with random UVs within `uv_span` of the image's corner (all of it:
 /// each triangle spans much of the image).
-fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize, uv_span: f32) {
+/// `glb` with its JSON and binary chunk as `edit` changed them.
+fn edit_glb(glb: &mut Vec<u8>, edit: impl FnOnce(&mut serde_json::Value, &mut Vec<u8>)) {
     let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
     let mut bin = glb[28 + json_length..].to_vec();
+    edit(&mut json, &mut bin);
+    bin.resize(bin.len().div_ceil(4) * 4, 0);
+    json["buffers"][0]["byteLength"] = bin.len().into();
+    let mut text = serde_json::to_vec(&json).unwrap();
+    text.resize(text.len().div_ceil(4) * 4, b' ');
+    let mut out = b"glTF".to_vec();
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    for word in [2, total as u32, text.len() as u32, 0x4E4F_534A] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0x004E_4942u32.to_le_bytes());
+    out.extend_from_slice(&bin);
+    *glb = out;
+}
+
+fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize, uv_span: f32) {
+    edit_glb(glb, |json, bin| {
+        add_random_triangles(json, bin, triangles, uv_span)
+    });
+}
+
+fn add_random_triangles(json: &mut serde_json::Value, bin: &mut Vec<u8>, triangles: usize, uv_span: f32) {
     let mut state = 12345u64;
     let mut random = move || {
         state = state
@@ -1112,7 +1124,7 @@ fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize, uv_span: f32) {
             "WEIGHTS_0" => (floats([1.0, 0.0, 0.0, 0.0].repeat(VERTICES)), (5126, "VEC4")),
             other => panic!("the example has an attribute {other} this test does not make"),
         };
-        let index = append_accessor(&mut json, &mut bin, &data, (shape.0, shape.1, VERTICES));
+        let index = append_accessor(json, bin, &data, (shape.0, shape.1, VERTICES));
         primitive["attributes"][name] = index.into();
     }
     let indices: Vec<u8> = (0..triangles * 3)
@@ -1122,26 +1134,11 @@ fn with_random_triangles(glb: &mut Vec<u8>, triangles: usize, uv_span: f32) {
                 .to_le_bytes()
         })
         .collect();
-    primitive["indices"] =
-        append_accessor(&mut json, &mut bin, &indices, (5123, "SCALAR", triangles * 3)).into();
+    primitive["indices"] = append_accessor(json, bin, &indices, (5123, "SCALAR", triangles * 3)).into();
     json["meshes"][0]["primitives"]
         .as_array_mut()
         .unwrap()
         .push(primitive);
-    bin.resize(bin.len().div_ceil(4) * 4, 0);
-    json["buffers"][0]["byteLength"] = bin.len().into();
-    let mut text = serde_json::to_vec(&json).unwrap();
-    text.resize(text.len().div_ceil(4) * 4, b' ');
-    let mut out = b"glTF".to_vec();
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    for word in [2, total as u32, text.len() as u32, 0x4E4F_534A] {
-        out.extend_from_slice(&word.to_le_bytes());
-    }
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(&0x004E_4942u32.to_le_bytes());
-    out.extend_from_slice(&bin);
-    *glb = out;
 }
 
 #[test]
@@ -1319,6 +1316,58 @@ fn png_claiming(glb: &[u8], width: u32, height: u32) -> Vec<u8> {
     crc.update(&out[ihdr + 4..ihdr + 21]);
     out[ihdr + 21..ihdr + 25].copy_from_slice(&crc.sum().to_be_bytes());
     out
+}
+
+/// A PNG of `width`×`height` transparent black pixels: a few bytes a row, each decoding to 4
+/// bytes a pixel.
+fn blank_png(width: u32, height: u32) -> Vec<u8> {
+    let row = 1 + 4 * width as usize; // a filter byte, then the pixels
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; row];
+    for _ in 0..height {
+        z.write_all(&zeros).unwrap();
+    }
+    let data = z.finish().unwrap();
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut chunk = |kind: &[u8], body: &[u8]| {
+        png.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        let mut crc = flate2::Crc::new();
+        crc.update(kind);
+        crc.update(body);
+        png.extend_from_slice(kind);
+        png.extend_from_slice(body);
+        png.extend_from_slice(&crc.sum().to_be_bytes());
+    };
+    let mut header = width.to_be_bytes().to_vec();
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[8, 6, 0, 0, 0]); // 8 bits, RGBA
+    chunk(b"IHDR", &header);
+    chunk(b"IDAT", &data);
+    chunk(b"IEND", &[]);
+    png
+}
+
+#[test]
+fn a_glb_of_thirty_large_images_is_refused_within_the_memory_limit() {
+    // Found by hand: 30 PNGs of 2048×2048 (16 kB each, each within what one image may decode to)
+    // in a 0.5 MB GLB took build 990 MB: the glTF reader decodes all of a file's images at once.
+    let png = blank_png(2048, 2048);
+    let (run, size) = build_with_damaged_plant(|glb| {
+        edit_glb(glb, |json, bin| {
+            for _ in 0..30 {
+                bin.resize(bin.len().div_ceil(4) * 4, 0);
+                let views = json["bufferViews"].as_array_mut().unwrap();
+                views
+                    .push(serde_json::json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": png.len()}));
+                let view = views.len() - 1;
+                bin.extend_from_slice(&png);
+                let images = json["images"].as_array_mut().unwrap();
+                images.push(serde_json::json!({"bufferView": view, "mimeType": "image/png"}));
+            }
+        })
+    });
+    refused_within_limits(&run, size, "decode to");
+    assert!(run.stderr.contains("together"), "{}", run.stderr);
 }
 
 #[test]
