@@ -175,14 +175,14 @@ mod tests {
             "memory holds less than the spill size"
         );
         assert_eq!(buffer.len(), expected.len());
-        let mut written = b"head".to_vec();
+        let mut written = Vec::new();
         buffer
             .finish(b"head".to_vec())
             .unwrap()
             .write_to(&mut written)
             .unwrap();
-        assert_eq!(&written[4..8], b"head");
-        assert_eq!(&written[8..], &expected[..]);
+        assert_eq!(&written[..4], b"head");
+        assert_eq!(&written[4..], &expected[..]);
         assert_eq!(
             std::fs::read_dir(dir.path()).unwrap().count(),
             0,
