@@ -5,6 +5,10 @@
 #   bash scripts/fuzz.sh SECONDS [TARGET...]   run each target for SECONDS (all targets by default)
 #   bash scripts/fuzz.sh --smoke               3 s per target, from scripts/test.sh; skips, saying
 #                                              why, where the toolchain cannot build libFuzzer
+#   bash scripts/fuzz.sh --replay [TARGET...]  every seed and corpus input through the release
+#                                              `wadforge` program, each command that reads that kind
+#                                              of input, each run measured against the promise
+#                                              (fuzz/src/bin/replay.rs); exit 1 when one broke it
 #
 # Seeds come from the fixtures (fuzz/src/bin/write-seeds.rs); the growing corpora and any crash,
 # hang (-timeout=5: one input must take under 5 s) or input over its memory (the targets' allocator
@@ -16,14 +20,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=false
+replay=false
 seed=0 # libFuzzer picks one
-if [ "${1:-}" = "--smoke" ]; then
+if [ "${1:-}" = "--replay" ]; then
+    replay=true
+    shift
+elif [ "${1:-}" = "--smoke" ]; then
     smoke=true
     seconds=3
     seed=1 # the same mutations on every run, so the test command does not flicker
     shift
 else
-    seconds="${1:?usage: bash scripts/fuzz.sh SECONDS [TARGET...] | --smoke}"
+    seconds="${1:?usage: bash scripts/fuzz.sh SECONDS [TARGET...] | --smoke | --replay [TARGET...]}"
     shift
 fi
 
@@ -52,6 +60,10 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 
 "$bin/write-seeds" "$out/seeds"
+if $replay; then
+    cargo build --release --quiet --bin wadforge
+    exec "$bin/replay" target/release/wadforge "$out" "${targets[@]}"
+fi
 status=0
 for t in "${targets[@]}"; do
     mkdir -p "$out/corpus/$t" "$out/artifacts/$t"

@@ -4,12 +4,12 @@
 #![no_main]
 use std::sync::OnceLock;
 
-use wadforge_fuzz::{build, scratch, FILE_SEPARATOR, MANIFEST_FILES};
+use wadforge_fuzz::{build, manifest_files, scratch, MANIFEST_FILES};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
     let dir = DIR.get_or_init(|| scratch("manifest_dir"));
-    let mut files = split(data);
+    let mut files = manifest_files(data);
     for name in MANIFEST_FILES {
         let path = dir.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -17,20 +17,3 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     }
     build(dir, data.len());
 });
-
-fn split(data: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(data);
-    std::iter::from_fn(move || {
-        let r = rest?;
-        match r.windows(FILE_SEPARATOR.len()).position(|w| w == FILE_SEPARATOR) {
-            Some(i) => {
-                rest = Some(&r[i + FILE_SEPARATOR.len()..]);
-                Some(&r[..i])
-            }
-            None => {
-                rest = None;
-                Some(r)
-            }
-        }
-    })
-}

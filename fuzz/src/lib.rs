@@ -40,6 +40,25 @@ pub const MANIFEST_FILES: [&str; 5] = [
     "statics/000_PLANT0.glb",
 ];
 
+/// The files of a `manifest_dir` input, in the order of [`MANIFEST_FILES`] (fewer when it has
+/// fewer separators).
+pub fn manifest_files(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(data);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.windows(FILE_SEPARATOR.len()).position(|w| w == FILE_SEPARATOR) {
+            Some(i) => {
+                rest = Some(&r[i + FILE_SEPARATOR.len()..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// The bundled example manifest directory (`examples/switch_and_plant`).
 pub fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/switch_and_plant")
@@ -126,16 +145,16 @@ fn chunk(out: &mut Vec<u8>, data: &[u8]) {
     out.extend_from_slice(&compressed);
 }
 
-/// A TR4 level around `level_data`: one 32-bit textile of grey, empty 16-bit and misc chunks,
-/// the level data compressed, no sound samples.
+/// A TR4 level around `level_data`: two 32-bit object textiles of grey (the fixture's level data
+/// names both), empty 16-bit and misc chunks, the level data compressed, no sound samples.
 pub fn tr4_file(level_data: &[u8]) -> Vec<u8> {
     static HEAD: OnceLock<Vec<u8>> = OnceLock::new();
     let head = HEAD.get_or_init(|| {
         let mut f = b"TR4\0".to_vec();
-        for count in [0u16, 1, 0] {
+        for count in [0u16, 2, 0] {
             f.extend_from_slice(&count.to_le_bytes());
         }
-        chunk(&mut f, &[0x80; 256 * 256 * 4]);
+        chunk(&mut f, &[0x80; 2 * 256 * 256 * 4]);
         chunk(&mut f, &[]);
         chunk(&mut f, &[]);
         f

@@ -5,7 +5,7 @@ use libfuzzer_sys as _;
 use std::path::Path;
 
 use wadforge_format::wad;
-use wadforge_fuzz::{example, texture_seed, tr4_level_data_of, FILE_SEPARATOR, MANIFEST_FILES};
+use wadforge_fuzz::{example, texture_seed, tr4_file, tr4_level_data_of, FILE_SEPARATOR, MANIFEST_FILES};
 
 fn main() {
     let root = std::env::args().nth(1).expect("usage: write-seeds DIR");
@@ -38,7 +38,20 @@ fn main() {
     seed("level_tr3", "tr3_level.tr2", &levels::tr3_level());
     let tr4 = levels::tr4_level();
     seed("level_tr4", "tr4_level.tr4", &tr4);
-    seed("tr4_level_data", "tr4_level_data.bin", &tr4_level_data_of(&tr4));
+    let tr4_level_data = tr4_level_data_of(&tr4);
+    seed("tr4_level_data", "tr4_level_data.bin", &tr4_level_data);
+    // A seed its reader refuses would leave the fuzzer to find its way past the refusal alone.
+    for (target, level) in [
+        ("level_tr1", levels::tr1_level()),
+        ("level_tr2", levels::tr2_level()),
+        ("level_tr3", levels::tr3_level()),
+        ("level_tr4", tr4),
+        ("tr4_level_data", tr4_file(&tr4_level_data)),
+    ] {
+        if let Err(e) = wadforge_format::level::read(&level) {
+            panic!("the {target} seed is refused by its reader: {e}");
+        }
+    }
     let mut dir = Vec::new();
     for (i, file) in MANIFEST_FILES.iter().enumerate() {
         if i > 0 {
