@@ -2,9 +2,9 @@
 //! into the file or directory it stands for, goes through every command that reads that kind of
 //! input, and each run is measured alone (its own rusage, from wait4). The fuzz targets reach the
 //! readers and the importer in-process; this reaches what only the program does (gallery, check
-//! and --fix, copy, remove, diff, import of levels, a build of what was imported) and holds every
-//! run to the promise: no crash or panic, a refusal says why, peak memory under 64 MiB plus 20
-//! times the input's size, under 5 s.
+//! and --fix, copy from and into, remove, diff, build --base, import of levels, a build of what
+//! was imported) and holds every run to the promise: no crash or panic, a refusal says why, peak
+//! memory under 64 MiB plus 20 times the input's size, under 5 s.
 //!
 //! `replay WADFORGE ROOT [TARGET...]`: ROOT holds `corpus/<target>/` and `seeds/<target>/`
 //! (`target/fuzz`); every target by default. Exit code 1 when a run broke the promise.
@@ -181,9 +181,21 @@ impl<'a> Replay<'a> {
                 self.run(name, bytes, &["remove", p, "-o", &removed, "--only", &ids]);
             }
         }
+        let separate = out("imported_gltf");
+        self.run(name, bytes, &["import", p, "--gltf", "-o", &separate, "-q"]);
         if is_wad {
             let fixed = out("fixed.wad");
             self.run(name, bytes, &["check", p, "--fix", "-o", &fixed]);
+            // The file as the WAD objects are copied into, and the base of a build.
+            let destination = Self::destination();
+            let example = std::fs::canonicalize(wadforge_fuzz::example()).unwrap();
+            let ids = object_ids(Path::new(&destination), true).unwrap();
+            let (into, based) = (out("copied_into.wad"), out("based.wad"));
+            let copy_into = ["copy", &destination, p, "-o", &into, "--only", &ids];
+            self.run(name, bytes + size(Path::new(&destination)), &copy_into);
+            let example_dir = example.to_str().unwrap();
+            let build_onto = ["build", example_dir, "-o", &based, "--base", p, "-q"];
+            self.run(name, bytes + size(&example), &build_onto);
         }
         if imported_ok {
             let rebuilt = out("rebuilt.wad");
