@@ -7,7 +7,8 @@
 //! memory under 64 MiB plus 20 times the input's size, under 5 s.
 //!
 //! `replay WADFORGE ROOT [TARGET...]`: ROOT holds `corpus/<target>/` and `seeds/<target>/`
-//! (`target/fuzz`); every target by default. Exit code 1 when a run broke the promise.
+//! (`target/fuzz`); every target by default. Exit code 1 when a run broke the promise. With
+//! `REPLAY_VERBOSE` set, every run is printed: its ending, time, peak and first line of stderr.
 // Linked for the coverage callbacks the instrumented libraries call (this binary only replays).
 use libfuzzer_sys as _;
 
