@@ -275,13 +275,11 @@ fn check_every_manifest_listed(
             ));
         }
     }
-    for found in object_manifests_on_disk(dir)? {
-        if !listed.contains(&found) {
-            return Err(invalid(
-                &dir.join(&found),
-                format!("this object manifest is not listed under `objects:` in {PROJECT_FILE}; add it there (or remove the file)"),
-            ));
-        }
+    if let Some(unlisted) = first_unlisted_manifest(dir, &listed)? {
+        return Err(invalid(
+            &dir.join(&unlisted),
+            format!("this object manifest is not listed under `objects:` in {PROJECT_FILE}; add it there (or remove the file)"),
+        ));
     }
     Ok(())
 }
@@ -341,10 +339,13 @@ fn normalise(_dir: &Path, relative: &str) -> Result<PathBuf, String> {
     crate::input_file::relative_inside(Path::new(relative)).ok_or_else(|| relative.to_string())
 }
 
-/// Every `.yaml` file below `dir` except the project file, relative to `dir`.
-fn object_manifests_on_disk(dir: &Path) -> Result<Vec<PathBuf>, ManifestError> {
-    let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+/// The first `.yaml` file below `dir`, other than the project file, that is not `listed`
+/// (relative to `dir`), in the order of a walk with each folder's names sorted.
+fn first_unlisted_manifest(dir: &Path, listed: &BTreeSet<PathBuf>) -> Result<Option<PathBuf>, ManifestError> {
+    // Walked unsorted and only the least path kept: no folder's listing is held, whatever the
+    // folder holds. Paths compare component by component, as the sorted walk meets them.
+    let mut first: Option<PathBuf> = None;
+    for entry in walkdir::WalkDir::new(dir) {
         let entry = entry.map_err(|e| ManifestError::Io {
             path: e.path().unwrap_or(dir).to_path_buf(),
             source: e
@@ -354,13 +355,14 @@ fn object_manifests_on_disk(dir: &Path) -> Result<Vec<PathBuf>, ManifestError> {
         let path = entry.path();
         let is_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
         if entry.file_type().is_file() && is_yaml {
-            let relative = path.strip_prefix(dir).unwrap_or(path).to_path_buf();
-            if relative != Path::new(PROJECT_FILE) {
-                found.push(relative);
+            let relative = path.strip_prefix(dir).unwrap_or(path);
+            let unlisted = relative != Path::new(PROJECT_FILE) && !listed.contains(relative);
+            if unlisted && first.as_deref().is_none_or(|f| relative < f) {
+                first = Some(relative.to_path_buf());
             }
         }
     }
-    Ok(found)
+    Ok(first)
 }
 
 fn validate_object(dir: &Path, path: &Path, manifest: &ObjectManifest) -> Result<(), ManifestError> {

@@ -265,6 +265,25 @@ fn an_unlisted_object_manifest_is_refused() {
 }
 
 #[test]
+fn of_several_unlisted_manifests_the_first_in_name_order_is_named() {
+    let dir = valid_dir();
+    // A folder sorts before a file that extends its name, as a walk of sorted folders meets them.
+    for file in [
+        "statics/z.yaml",
+        "moveables/b.yaml",
+        "moveables/a/z.yaml",
+        "moveables/a.yaml",
+    ] {
+        write(dir.path(), &[(file, DOOR)]);
+    }
+    let e = load(dir.path()).unwrap_err();
+    let ManifestError::Invalid { path, .. } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(path, &dir.path().join("moveables/a/z.yaml"), "{e}");
+}
+
+#[test]
 fn an_object_manifest_listed_twice_is_refused_before_it_is_read() {
     let dir = valid_dir();
     let project = PROJECT.replace(
