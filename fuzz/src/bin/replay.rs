@@ -67,6 +67,8 @@ fn main() {
     std::process::exit(i32::from(broken > 0));
 }
 
+static DESTINATION: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+
 /// The replay of one target's inputs, and what it measured.
 struct Replay<'a> {
     wadforge: &'a Path,
@@ -170,13 +172,11 @@ impl<'a> Replay<'a> {
         self.run(name, bytes, &["diff", p, p]);
         self.run(name, bytes, &["gallery", p, "-o", &gallery, "-q"]);
         let imported_ok = self.run(name, bytes, &["import", p, "-o", &imported, "-q"]);
+        let (destination, destination_ids) = Self::destination();
+        let with_destination = bytes + size(Path::new(&destination));
         if let Some(ids) = object_ids(path, is_wad) {
-            let destination = Self::destination();
-            self.run(
-                name,
-                bytes,
-                &["copy", p, &destination, "-o", &copied, "--only", &ids],
-            );
+            let copy_from = ["copy", p, &destination, "-o", &copied, "--only", &ids];
+            self.run(name, with_destination, &copy_from);
             if is_wad {
                 let removed = out("removed.wad");
                 self.run(name, bytes, &["remove", p, "-o", &removed, "--only", &ids]);
@@ -188,12 +188,10 @@ impl<'a> Replay<'a> {
             let fixed = out("fixed.wad");
             self.run(name, bytes, &["check", p, "--fix", "-o", &fixed]);
             // The file as the WAD objects are copied into, and the base of a build.
-            let destination = Self::destination();
             let example = std::fs::canonicalize(wadforge_fuzz::example()).unwrap();
-            let ids = object_ids(Path::new(&destination), true).unwrap();
             let (into, based) = (out("copied_into.wad"), out("based.wad"));
-            let copy_into = ["copy", &destination, p, "-o", &into, "--only", &ids];
-            self.run(name, bytes + size(Path::new(&destination)), &copy_into);
+            let copy_into = ["copy", &destination, p, "-o", &into, "--only", &destination_ids];
+            self.run(name, with_destination, &copy_into);
             let example_dir = example.to_str().unwrap();
             let build_onto = ["build", example_dir, "-o", &based, "--base", p, "-q"];
             self.run(name, bytes + size(&example), &build_onto);
@@ -227,14 +225,16 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// The WAD objects are copied into: the standard fixture, written once.
-    fn destination() -> String {
-        let path = PathBuf::from("destination.wad");
-        if !path.exists() {
+    /// The WAD objects are copied into (the standard fixture, written once) and its objects' ids.
+    fn destination() -> (String, String) {
+        let made = DESTINATION.get_or_init(|| {
+            let path = "destination.wad";
             let bytes = wad::write(&wadforge_fixtures::standard(), None).unwrap();
-            std::fs::write(&path, bytes).unwrap();
-        }
-        path.to_str().unwrap().to_string()
+            std::fs::write(path, bytes).unwrap();
+            let ids = object_ids(Path::new(path), true).unwrap();
+            (path.to_string(), ids)
+        });
+        made.clone()
     }
 
     /// Runs wadforge alone, measured; true when it succeeded. What breaks the promise is kept.
