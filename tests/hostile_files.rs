@@ -810,13 +810,17 @@ fn table_after(wad: &[u8], mut at: usize, record_sizes: &[usize]) -> usize {
     at
 }
 
-/// `wad` (a WAD file) forged so that no animation has state changes or commands, and `copies`
-/// moveables of one mesh join, each naming the animations of the moveable whose come first.
-fn moveables_sharing_animations(wad: &[u8], copies: usize) -> Vec<u8> {
+/// `wad` (a WAD file) forged so that no animation has state changes or commands (nor keyframes,
+/// unless `keyframes`), and `copies` moveables of one mesh join, each naming the animations of the
+/// moveable whose come first.
+fn moveables_sharing_animations(wad: &[u8], copies: usize, keyframes: bool) -> Vec<u8> {
     let mut wad = wad.to_vec();
     let animations_at = table_after(&wad, 4, &[8, 1, 4, 2]);
     for a in 0..u32_at(&wad, animations_at) {
         let record = animations_at + 4 + 40 * a;
+        if !keyframes {
+            wad[record + 5] = 0; // keyframe size
+        }
         wad[record + 32..record + 34].fill(0); // change count
         wad[record + 36..record + 38].fill(0); // command count
     }
@@ -845,7 +849,7 @@ fn moveables_sharing_animations(wad: &[u8], copies: usize) -> Vec<u8> {
 fn moveables_naming_the_same_animations_over_and_over_are_refused_at_once() {
     let tmp = tempfile::tempdir().unwrap();
     let plain = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
-    let bytes = moveables_sharing_animations(&plain, 5000);
+    let bytes = moveables_sharing_animations(&plain, 5000, true);
     let wad = tmp.path().join("shared.wad");
     std::fs::write(&wad, &bytes).unwrap();
     let run = measured(&["info", s(&wad)]);
@@ -857,7 +861,30 @@ fn moveables_naming_the_same_animations_over_and_over_are_refused_at_once() {
     assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
     // Shared as little as real files share, the forged file reads.
     let few = tmp.path().join("few.wad");
-    std::fs::write(&few, moveables_sharing_animations(&plain, 2)).unwrap();
+    std::fs::write(&few, moveables_sharing_animations(&plain, 2, true)).unwrap();
+    let run = measured(&["info", s(&few)]);
+    assert!(run.success, "{}", run.stderr);
+}
+
+#[test]
+fn moveables_naming_the_same_animations_without_keyframes_over_and_over_are_refused_at_once() {
+    // Found by review: animations without keyframes, state changes or commands cost no other
+    // budget, so 2700 moveables naming 1600 of them (a 100 kB file) made 4.3 million animations,
+    // about 450 MB.
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
+    let bytes = moveables_sharing_animations(&plain, 5000, false);
+    let wad = tmp.path().join("shared.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let run = measured(&["info", s(&wad)]);
+    refused_within_limits(
+        &run,
+        bytes.len() as u64,
+        "name the animation records more than 4 times over",
+    );
+    assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
+    let few = tmp.path().join("few.wad");
+    std::fs::write(&few, moveables_sharing_animations(&plain, 2, false)).unwrap();
     let run = measured(&["info", s(&few)]);
     assert!(run.success, "{}", run.stderr);
 }
@@ -1669,4 +1696,38 @@ fn a_pipe_named_like_an_input_is_refused_not_waited_on() {
     let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
     refused_within_limits(&run, 0, "not a regular file");
     assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
+}
+
+#[test]
+fn a_gltf_whose_nodes_are_their_own_ancestors_or_have_two_parents_is_refused() {
+    // Found by review: the walks from a mesh or joint up to its joint followed parents with no
+    // end, so a node listed as a child of its own child made build loop forever.
+    let moveable = "moveables/306_SWITCH_TYPE1.glb";
+    let root_and_child = |json: &serde_json::Value| {
+        let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
+        let child = json["nodes"][root]["children"][0].as_u64().unwrap() as usize;
+        (root, child)
+    };
+    let (run, size) = build_with_damaged(moveable, |glb| {
+        edit_glb_json(glb, |json| {
+            // A node above the root joint that is its own child.
+            let (root, _) = root_and_child(json);
+            let nodes = json["nodes"].as_array_mut().unwrap();
+            let above = nodes.len();
+            nodes.push(serde_json::json!({"name": "loop", "children": [root, above]}));
+        })
+    });
+    refused_within_limits(&run, size, "is its own ancestor");
+    assert!(run.stderr.contains("306_SWITCH_TYPE1"), "{}", run.stderr);
+    let (run, size) = build_with_damaged(moveable, |glb| {
+        edit_glb_json(glb, |json| {
+            let (root, child) = root_and_child(json);
+            let other = (0..).find(|n| ![root, child].contains(n)).unwrap();
+            let children = json["nodes"][other]["children"].as_array().cloned();
+            let mut children = children.unwrap_or_default();
+            children.push(child.into());
+            json["nodes"][other]["children"] = children.into();
+        })
+    });
+    refused_within_limits(&run, size, "is a child of both node");
 }

@@ -121,7 +121,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
     let decode_time = started.elapsed() - read_time;
 
-    let nodes = nodes(&doc);
+    let nodes = nodes(&doc)?;
     let materials = doc.materials().map(material).collect();
     let meshes = mesh_nodes(&doc, &buffers)?;
     let animations = animations(&doc, &buffers)?;
@@ -141,8 +141,10 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     })
 }
 
-/// The document's nodes with their rest transforms and parents.
-fn nodes(doc: &gltf::Document) -> Vec<Node> {
+/// The document's nodes with their rest transforms and parents. glTF requires the hierarchy to
+/// be disjoint strict trees; a node with two parents or a cycle is refused here, so that the walks
+/// up from a node to its joint (skeleton, bone meshes, keyframes) end.
+fn nodes(doc: &gltf::Document) -> Result<Vec<Node>, String> {
     let mut nodes: Vec<Node> = doc
         .nodes()
         .map(|n| {
@@ -158,10 +160,57 @@ fn nodes(doc: &gltf::Document) -> Vec<Node> {
         .collect();
     for n in doc.nodes() {
         for c in n.children() {
-            nodes[c.index()].parent = Some(n.index());
+            if let Some(first) = nodes[c.index()].parent.replace(n.index()) {
+                if first == n.index() {
+                    return Err(format!(
+                        "node {} lists node {} twice among its children; glTF nodes form trees: export it again from Blender",
+                        n.index(),
+                        c.index()
+                    ));
+                }
+                return Err(format!(
+                    "node {} is a child of both node {first} and node {}; glTF nodes form trees (one parent each): export it again from Blender",
+                    c.index(),
+                    n.index()
+                ));
+            }
         }
     }
-    nodes
+    if let Some(node) = first_in_a_cycle(&nodes) {
+        return Err(format!(
+            "node {node} ({:?}) is its own ancestor; glTF nodes form trees: export it again from Blender",
+            nodes[node].name
+        ));
+    }
+    Ok(nodes)
+}
+
+/// A node whose chain of parents comes back to it, if any. Each chain is walked until it meets
+/// a node already known to reach a root, so the check is linear in the nodes.
+fn first_in_a_cycle(nodes: &[Node]) -> Option<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Unknown,
+        OnChain,
+        ReachesRoot,
+    }
+    let mut marks = vec![Mark::Unknown; nodes.len()];
+    for start in 0..nodes.len() {
+        let mut n = Some(start);
+        while let Some(i) = n.filter(|&i| marks[i] != Mark::ReachesRoot) {
+            if marks[i] == Mark::OnChain {
+                return Some(i);
+            }
+            marks[i] = Mark::OnChain;
+            n = nodes[i].parent;
+        }
+        let mut n = Some(start);
+        while let Some(i) = n.filter(|&i| marks[i] == Mark::OnChain) {
+            marks[i] = Mark::ReachesRoot;
+            n = nodes[i].parent;
+        }
+    }
+    None
 }
 
 /// The nodes that hold a mesh, in node order, with their skins, roles and triangle primitives.

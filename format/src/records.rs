@@ -27,6 +27,7 @@ pub(crate) trait RecordError: FileError {
     fn meshes_drawn_too_often(scope: &'static str, drawn: usize, allowed: usize) -> Self::Problem;
     fn decoded_too_often(what: &'static str) -> Self::Problem;
     fn keyframes_decoded_too_often() -> Self::Problem;
+    fn animations_decoded_too_often() -> Self::Problem;
     /// Names the object or record the error concerns, outermost first.
     fn within(self, context: impl FnOnce() -> String) -> Self;
 }
@@ -101,6 +102,10 @@ macro_rules! record_error {
 
             fn keyframes_decoded_too_often() -> $problem {
                 $problem::TooMuchWork($crate::TooMuchWork::KeyframeDecodings)
+            }
+
+            fn animations_decoded_too_often() -> $problem {
+                $problem::TooMuchWork($crate::TooMuchWork::AnimationDecodings)
             }
 
             fn within(self, context: impl FnOnce() -> String) -> Self {
@@ -448,6 +453,7 @@ impl<'a, E: FileError> AnimationTables<'a, E> {
             |records: usize| Cell::new(records.saturating_mul(DECODINGS_PER_RECORD) + DECODING_SLACK);
         AnimationTables {
             left: DecodingLeft {
+                animations: budget(animation_count),
                 state_changes: budget(state_changes.len() / STATE_CHANGE_SIZE),
                 dispatches: budget(dispatches.len() / DISPATCH_SIZE),
                 command_words: budget(commands.len() / 2),
@@ -491,6 +497,9 @@ pub(crate) fn keyframe_words_decodable(words: usize) -> Cell<usize> {
 
 /// State changes, dispatches and command words the animations may still decode.
 struct DecodingLeft {
+    /// Objects may share a range of animations; animations without keyframes, state changes or
+    /// commands cost none of the other budgets, so their records are counted too.
+    animations: Cell<usize>,
     state_changes: Cell<usize>,
     dispatches: Cell<usize>,
     command_words: Cell<usize>,
@@ -526,6 +535,9 @@ impl<E: RecordError> AnimationTables<'_, E> {
         first: usize,
         covered: &mut Covered,
     ) -> Result<DecodedAnimation, E> {
+        if !take(&self.left.animations, 1) {
+            return Err(self.animations.error(r.at, E::animations_decoded_too_often()));
+        }
         covered
             .animations
             .cover(r.at, AnimationRecord::size(self.lateral));

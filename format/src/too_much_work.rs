@@ -43,4 +43,12 @@ pub enum TooMuchWork {
         crate::records::KEYFRAME_SLACK_WORDS
     )]
     KeyframeDecodings,
+    #[error(
+        "the objects up to this one name the animation records more than {} times over (plus {} records); \
+         objects share animations far more than game files do: the file is corrupt or made to cost far more \
+         work than its size",
+        crate::records::DECODINGS_PER_RECORD,
+        crate::records::DECODING_SLACK
+    )]
+    AnimationDecodings,
 }
