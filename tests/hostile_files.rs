@@ -224,6 +224,38 @@ fn a_yaml_alias_bomb_in_a_manifest_is_refused_within_the_memory_limit() {
 }
 
 #[test]
+fn aliases_of_a_long_string_in_a_project_are_refused_within_the_memory_limit() {
+    // Found by review: a string anchor weighed one value whatever its length, so 30 000 aliases
+    // of a 100 kB file name (a 190 kB project) stood for 3 GB of names.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    let size = example_copy(&dir);
+    let project = dir.join("wadforge.yaml");
+    let text = std::fs::read_to_string(&project).unwrap();
+    let long = format!("{}.yaml", "x".repeat(100_000));
+    let aliased = text
+        .replacen(
+            "source: {file: standard.wad",
+            &format!("source: {{file: &long {long}"),
+            1,
+        )
+        .replacen(
+            "objects: [",
+            &format!("objects: [{}, ", ["*long"; 30_000].join(", ")),
+            1,
+        );
+    assert_ne!(aliased, text);
+    std::fs::write(&project, &aliased).unwrap();
+    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
+    refused_within_limits(
+        &run,
+        size + (aliased.len() - text.len()) as u64,
+        "aliases (`*name`) expand this file",
+    );
+    assert!(run.stderr.contains("wadforge.yaml"), "{}", run.stderr);
+}
+
+#[test]
 fn a_manifest_of_a_million_short_values_is_refused_within_the_memory_limit() {
     // No alias: the YAML reader holds every value of a document before reading it (40 times the
     // size of `1, 1, …`), so the values are counted first.

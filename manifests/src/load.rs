@@ -88,14 +88,26 @@ fn split_animations(text: &str) -> Option<(String, Vec<String>)> {
 
 /// The moveable of `shell` with the animations of `items`, or `None` where a part does not read
 /// on its own (an alias across parts, an error: the whole text is read instead).
+///
+/// The split is by lines, not by the YAML's structure: a quoted scalar can hide what looks like
+/// items from the check of the whole text. So each part is costed too, by what its own size
+/// allows (parts are read several at once), and one past it has the whole text read.
 fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectManifest> {
     use rayon::prelude::*;
+    let within = |text: &str, limits| yaml_budget::cost(text, limits) == yaml_budget::Cost::Within;
+    if !within(shell, yaml_budget::Limits::whole(shell)) {
+        return None;
+    }
     let ObjectManifest::Moveable(mut moveable) = parse_within_budget(path, shell).ok()? else {
         return None;
     };
     let animations: Option<Vec<Vec<AnimationManifest>>> = items
         .par_iter()
-        .map(|item| parse_within_budget(path, item).ok())
+        .map(|item| {
+            within(item, yaml_budget::Limits::part(item))
+                .then(|| parse_within_budget(path, item).ok())
+                .flatten()
+        })
         .collect();
     moveable.animations = animations?.into_iter().flatten().collect();
     Some(ObjectManifest::Moveable(moveable))
@@ -103,12 +115,13 @@ fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectMa
 
 /// Refuses a text whose reading would cost more than its size allows (see `yaml_budget`).
 fn check_cost(path: &Path, text: &str) -> Result<(), ManifestError> {
-    let message = match yaml_budget::cost(text) {
+    let limits = yaml_budget::Limits::whole(text);
+    let message = match yaml_budget::cost(text, limits) {
         yaml_budget::Cost::Within => return Ok(()),
         yaml_budget::Cost::TooManyEvents => format!(
             "more than {} YAML values and collections in {} bytes: too many to read within memory (a manifest \
              import writes has far fewer); remove what was added",
-            yaml_budget::allowed_events(text),
+            limits.events,
             text.len()
         ),
         yaml_budget::Cost::TooManyValues => "aliases (`*name`) expand this file into more values than it could \
@@ -486,5 +499,32 @@ moveable:
         assert_eq!(parse_object(path, WRITTEN).unwrap(), whole);
         // Another layout (flow style) does not split; it is read whole.
         assert!(split_animations("moveable: {id: 1, animations: []}\n").is_none());
+    }
+
+    #[test]
+    fn a_part_costing_more_than_its_size_allows_has_the_whole_text_read() {
+        // A quoted scalar can hold lines that look like items: the whole text is costed as one
+        // scalar, the split reads them as YAML. A part over its own limits is not read apart.
+        let path = Path::new("door.yaml");
+        let (shell, items) = split_animations(WRITTEN).unwrap();
+        assert!(parse_in_parts(path, &shell, &items).is_some());
+        let with_dispatches = |dispatches: &[String]| {
+            let mut items = items.clone();
+            items[1] += &format!(
+                "  state_changes:\n  - state: {{id: 2}}\n    dispatches: [{}]\n",
+                dispatches.join(", ")
+            );
+            items
+        };
+        let dispatch = |animation: &str| format!("{{frames: [0, 1], animation: {animation}, frame: 0}}");
+        let few = with_dispatches(&vec![dispatch("1"); 10]);
+        assert!(parse_in_parts(path, &shell, &few).is_some());
+        // Short values: more events than the part's size allows.
+        let dense = with_dispatches(&vec![dispatch("1"); 3000]);
+        assert_eq!(parse_in_parts(path, &shell, &dense), None);
+        // Aliases of a long name: more values than the part's size allows.
+        let mut aliased = with_dispatches(&vec![dispatch("*n"); 100]);
+        aliased[1] = aliased[1].replacen("- name: 001_OPEN", &format!("- name: &n {}", "x".repeat(4000)), 1);
+        assert_eq!(parse_in_parts(path, &shell, &aliased), None);
     }
 }

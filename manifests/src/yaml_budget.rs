@@ -7,8 +7,10 @@
 //! - Aliases (`*name`) repeat what their anchor (`&name`) holds, so a few lines of nested aliases
 //!   can stand for billions of values (the "billion laughs"; the reader's own limit of 100 alias
 //!   jumps per event still lets one alias of a large anchor, repeated, grow a document as the
-//!   square of its text). A text may expand to [`allowed_values`], every alias expanded: text
-//!   without aliases never comes near it, as every value takes at least one character.
+//!   square of its text). A text may expand to [`Limits::values`], every alias expanded, a
+//!   scalar weighing one value per [`SCALAR_BYTES_PER_VALUE`] bytes of it besides its own (an
+//!   alias of a 1 MB string copies the string): text without aliases never comes near it, as
+//!   every value takes at least one character.
 //!
 //! Both are counted in one pass of the reader's own parser, streaming, keeping no event: the
 //! size of each anchor as it closes, so an alias adds its anchor's size.
@@ -21,22 +23,44 @@ use unsafe_libyaml_norway as unsafe_yaml;
 
 /// Events any text may have.
 const BASE_EVENTS: u64 = 150_000;
-/// Bytes of text per event allowed on top of [`BASE_EVENTS`].
+/// Bytes of text per event allowed on top of the base.
 const BYTES_PER_EVENT: u64 = 6;
 /// Values any text may expand to.
 const BASE_VALUES: u64 = 10_000;
-/// Values a text may expand to per byte of it, on top of [`BASE_VALUES`].
+/// Values a text may expand to per byte of it, on top of the base.
 const VALUES_PER_BYTE: u64 = 2;
+/// Bytes of a scalar that weigh as much as one more value.
+const SCALAR_BYTES_PER_VALUE: u64 = 8;
+/// Events a part of a text read on its own may have besides its share (an animation item as
+/// import writes it has a few hundred).
+const PART_BASE_EVENTS: u64 = 4096;
 
-/// The most events `text` may have: the reader's memory stays within about 18 MB plus 20 times
-/// the text's size. The manifests import writes are far below (a 445-animation Lara's has half).
-pub(crate) fn allowed_events(text: &str) -> u64 {
-    BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT
+/// What a text may cost to read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub events: u64,
+    pub values: u64,
 }
 
-/// The most values `text` may expand to, every alias expanded.
-pub(crate) fn allowed_values(text: &str) -> u64 {
-    BASE_VALUES + VALUES_PER_BYTE * text.len() as u64
+impl Limits {
+    /// For a whole text: the reader's memory stays within about 18 MB plus 20 times the text's
+    /// size. The manifests import writes are far below (a 445-animation Lara's has half).
+    pub fn whole(text: &str) -> Limits {
+        Limits {
+            events: BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT,
+            values: BASE_VALUES + VALUES_PER_BYTE * text.len() as u64,
+        }
+    }
+
+    /// For each of many parts of a text read apart (several at once): what the part's own size
+    /// allows, with a small base, so that the parts of a text together stay within what the
+    /// text's size allows however many there are.
+    pub fn part(text: &str) -> Limits {
+        Limits {
+            events: PART_BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT,
+            values: VALUES_PER_BYTE * text.len() as u64,
+        }
+    }
 }
 
 /// What counting found: all of the text, or where it stopped past a limit.
@@ -49,9 +73,9 @@ pub(crate) enum Cost {
 }
 
 /// Counts the events and the expanded values of `text`, stopping at the first limit passed.
-pub(crate) fn cost(text: &str) -> Cost {
+pub(crate) fn cost(text: &str, limits: Limits) -> Cost {
     let mut counter = Counter::default();
-    let (max_events, max_values) = (allowed_events(text), allowed_values(text));
+    let (max_events, max_values) = (limits.events, limits.values);
     let mut cost = Cost::Within;
     parse(text, |event| {
         counter.event(event);
@@ -69,10 +93,12 @@ pub(crate) fn cost(text: &str) -> Cost {
 
 /// One event, as far as counting needs it.
 enum Event {
-    /// A scalar, or the start of a sequence or mapping, with its anchor.
+    /// A scalar (with its length in bytes), or the start of a sequence or mapping, with its
+    /// anchor.
     Value {
         anchor: Option<Vec<u8>>,
         collection: bool,
+        bytes: u64,
     },
     End,
     Alias(Vec<u8>),
@@ -93,13 +119,18 @@ impl Counter {
     fn event(&mut self, event: Event) {
         self.events += 1;
         match event {
-            Event::Value { anchor, collection } => {
+            Event::Value {
+                anchor,
+                collection,
+                bytes,
+            } => {
                 let before = self.values;
-                self.values += 1;
+                let weight = 1 + bytes / SCALAR_BYTES_PER_VALUE;
+                self.values += weight;
                 match (collection, anchor) {
                     (true, anchor) => self.open.push(anchor.map(|a| (a, before))),
                     (false, Some(anchor)) => {
-                        self.anchors.insert(anchor, 1);
+                        self.anchors.insert(anchor, weight);
                     }
                     (false, None) => {}
                 }
@@ -141,14 +172,17 @@ fn parse(text: &str, mut each: impl FnMut(Event) -> bool) {
                 unsafe_yaml::YAML_SCALAR_EVENT => Event::Value {
                     anchor: anchor(raw.data.scalar.anchor),
                     collection: false,
+                    bytes: raw.data.scalar.length,
                 },
                 unsafe_yaml::YAML_SEQUENCE_START_EVENT => Event::Value {
                     anchor: anchor(raw.data.sequence_start.anchor),
                     collection: true,
+                    bytes: 0,
                 },
                 unsafe_yaml::YAML_MAPPING_START_EVENT => Event::Value {
                     anchor: anchor(raw.data.mapping_start.anchor),
                     collection: true,
+                    bytes: 0,
                 },
                 unsafe_yaml::YAML_SEQUENCE_END_EVENT | unsafe_yaml::YAML_MAPPING_END_EVENT => Event::End,
                 unsafe_yaml::YAML_ALIAS_EVENT => {
@@ -201,14 +235,27 @@ mod tests {
     #[test]
     fn short_values_and_repeated_anchors_are_refused_and_others_pass() {
         let dense = format!("a: [{}]\n", ["1"; 400_000].join(", "));
-        assert_eq!(cost(&dense), Cost::TooManyEvents);
+        assert_eq!(cost(&dense, Limits::whole(&dense)), Cost::TooManyEvents);
         let sparse = format!("a: [{}]\n", ["123456789"; 100_000].join(", "));
-        assert_eq!(cost(&sparse), Cost::Within);
+        assert_eq!(cost(&sparse, Limits::whole(&sparse)), Cost::Within);
         let square = format!(
             "a: &a [{}]\nb: [{}]\n",
             ["0"; 3000].join(", "),
             ["*a"; 3000].join(", ")
         );
-        assert_eq!(cost(&square), Cost::TooManyValues);
+        assert_eq!(cost(&square, Limits::whole(&square)), Cost::TooManyValues);
+    }
+
+    #[test]
+    fn an_alias_of_a_long_scalar_weighs_its_length() {
+        // Found by review: a scalar anchor weighed one value whatever its length, so 30 000
+        // aliases of a 100 kB string (a 190 kB file) stood for 3 GB of strings.
+        let long = "x".repeat(100_000);
+        let aliases = format!("a: &a {long}\nb: [{}]\n", ["*a"; 30].join(", "));
+        assert_eq!(cost(&aliases, Limits::whole(&aliases)), Cost::TooManyValues);
+        let written_out = format!("a: {long}\nb: [{}]\n", [long.as_str(); 30].join(", "));
+        assert_eq!(cost(&written_out, Limits::whole(&written_out)), Cost::Within);
+        let c = counted(&format!("k: &s {}\nv: [*s, *s]\n", "y".repeat(80)));
+        assert_eq!(c.values, 1 + 2 + 11 + 1 + 2 * 11, "80 bytes weigh 10 values more");
     }
 }
