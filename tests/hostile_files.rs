@@ -176,6 +176,121 @@ fn a_tr4_zlib_bomb_is_refused_within_the_memory_limit() {
     }
 }
 
+/// The TR4 fixture's level data chunk: where its header is in the file and the inflated data.
+fn tr4_level_data(file: &[u8]) -> (usize, Vec<u8>) {
+    let mut at = 10;
+    for _ in 0..3 {
+        at += 8 + u32_at(file, at + 4);
+    }
+    let compressed = u32_at(file, at + 4);
+    let mut data = Vec::new();
+    flate2::read::ZlibDecoder::new(&file[at + 8..at + 8 + compressed])
+        .read_to_end(&mut data)
+        .unwrap();
+    (at, data)
+}
+
+/// Record sizes of the object tables forged by [`tr4_with_object_tables`]: mesh data words,
+/// mesh pointers, animations, state changes, dispatches, command words, mesh tree words,
+/// frame words, models.
+const TR4_OBJECT_TABLES: [usize; 9] = [2, 4, 40, 6, 8, 2, 4, 2, 18];
+
+/// The TR4 fixture's object tables from mesh data to models (each a 32-bit count and its
+/// records, in the file's order).
+fn tr4_object_tables() -> Vec<Vec<u8>> {
+    let (_, data) = tr4_level_data(&wadforge_fixtures::levels::tr4_level());
+    let mut at = wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr4);
+    TR4_OBJECT_TABLES
+        .iter()
+        .map(|&size| {
+            let end = table_after(&data, at, &[size]);
+            let table = data[at..end].to_vec();
+            at = end;
+            table
+        })
+        .collect()
+}
+
+/// The TR4 fixture with its object tables from mesh data to models replaced by `tables`, its
+/// level data compressed again.
+fn tr4_with_object_tables(tables: &[Vec<u8>]) -> Vec<u8> {
+    let file = wadforge_fixtures::levels::tr4_level();
+    let (at, data) = tr4_level_data(&file);
+    let start = wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr4);
+    let rest = table_after(&data, start, &TR4_OBJECT_TABLES);
+    let level_data = [&data[..start], &tables.concat(), &data[rest..]].concat();
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(&level_data).unwrap();
+    let zlib = z.finish().unwrap();
+    let mut out = file[..at].to_vec();
+    out.extend_from_slice(&(level_data.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(zlib.len() as u32).to_le_bytes());
+    out.extend_from_slice(&zlib);
+    out.extend_from_slice(&file[at + 8 + u32_at(&file, at + 4)..]);
+    out
+}
+
+/// A table of `count` records of `record` bytes.
+fn table_of(count: usize, record: &[u8]) -> Vec<u8> {
+    let mut t = (count as u32).to_le_bytes().to_vec();
+    for _ in 0..count {
+        t.extend_from_slice(record);
+    }
+    t
+}
+
+#[test]
+fn keyframes_inflated_from_a_small_tr4_are_decoded_in_proportion_to_the_file() {
+    // Found by review: the keyframe budget counted the inflated frame words, and zlib expands
+    // repeated words a thousand times: a model of 246 joints whose 5 animations each play
+    // 16 MB of one-axis keyframes (a 270 kB file) took the reader 310 MB.
+    let joints = 246;
+    let keyframe_words = 9 + joints; // box, offset, one word an angle
+    let keyframes = (16 << 20) / (2 * keyframe_words);
+    let mut animation = vec![0u8; 40];
+    animation[4] = 1; // frame duration
+    animation[5] = keyframe_words as u8;
+    animation[26..28].copy_from_slice(&((keyframes - 1) as u16).to_le_bytes()); // frame end
+    let mut keyframe = vec![0u8; 18];
+    for _ in 0..joints {
+        keyframe.extend_from_slice(&0x4000u16.to_le_bytes()); // about X alone, angle 0
+    }
+    let mut model = vec![0u8; 18];
+    model[..4].copy_from_slice(&7u32.to_le_bytes()); // WOLF
+    model[4..6].copy_from_slice(&(joints as u16).to_le_bytes());
+    let tables = [
+        tr4_object_tables()[0].clone(),
+        table_of(joints, &0u32.to_le_bytes()), // every mesh pointer names the first mesh
+        table_of(5, &animation),
+        table_of(0, &[]),
+        table_of(0, &[]),
+        table_of(0, &[]),
+        table_of((joints - 1) * 4, &0u32.to_le_bytes()),
+        table_of(keyframes * keyframe_words, &[]),
+        table_of(1, &model),
+    ];
+    let mut tables = tables.to_vec();
+    // The frame words themselves, after their count.
+    tables[7].extend(std::iter::repeat_n(&keyframe, keyframes).flatten());
+    let bytes = tr4_with_object_tables(&tables);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("frames.tr4");
+    std::fs::write(&path, &bytes).unwrap();
+    let run = measured(&["info", s(&path)]);
+    eprintln!(
+        "{} bytes: peak {} bytes, {:?}",
+        bytes.len(),
+        run.peak_bytes,
+        run.took
+    );
+    refused_within_limits(
+        &run,
+        bytes.len() as u64,
+        "decode their keyframe data more than 5 times over",
+    );
+    assert!(run.stderr.contains("frames.tr4"), "{}", run.stderr);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

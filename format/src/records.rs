@@ -443,20 +443,25 @@ pub(crate) struct AnimationTables<'a, E: FileError> {
 }
 
 impl<'a, E: FileError> AnimationTables<'a, E> {
+    /// `file_len` bounds what the budgets count each table at: the tables of a compressed
+    /// level (TR4) are inflated and may be far larger than its file, and what decoding them
+    /// takes must stay in proportion to the file.
     pub fn new(
         animations: View<'a, E>,
         (state_changes, dispatches, commands): (View<'a, E>, View<'a, E>, View<'a, E>),
-        animation_count: usize,
-        lateral: bool,
+        (animation_count, lateral): (usize, bool),
+        file_len: usize,
     ) -> Self {
-        let budget =
-            |records: usize| Cell::new(records.saturating_mul(DECODINGS_PER_RECORD) + DECODING_SLACK);
+        let budget = |records: usize, size: usize| {
+            let records = records.min(file_len / size);
+            Cell::new(records.saturating_mul(DECODINGS_PER_RECORD) + DECODING_SLACK)
+        };
         AnimationTables {
             left: DecodingLeft {
-                animations: budget(animation_count),
-                state_changes: budget(state_changes.len() / STATE_CHANGE_SIZE),
-                dispatches: budget(dispatches.len() / DISPATCH_SIZE),
-                command_words: budget(commands.len() / 2),
+                animations: budget(animation_count, AnimationRecord::size(lateral)),
+                state_changes: budget(state_changes.len() / STATE_CHANGE_SIZE, STATE_CHANGE_SIZE),
+                dispatches: budget(dispatches.len() / DISPATCH_SIZE, DISPATCH_SIZE),
+                command_words: budget(commands.len() / 2, 2),
             },
             animations,
             state_changes,
@@ -486,10 +491,12 @@ pub(crate) const KEYFRAME_DECODINGS_PER_WORD: usize = 5;
 /// Keyframe words the animations may decode whatever the keyframe data holds.
 pub(crate) const KEYFRAME_SLACK_WORDS: usize = 65_536;
 
-/// Keyframe words the animations of a file with `words` words of keyframe data may decode.
-pub(crate) fn keyframe_words_decodable(words: usize) -> Cell<usize> {
+/// Keyframe words the animations of a file of `file_len` bytes with `words` words of keyframe
+/// data may decode (a compressed level's keyframe data counts as no more than its file holds).
+pub(crate) fn keyframe_words_decodable(words: usize, file_len: usize) -> Cell<usize> {
     Cell::new(
         words
+            .min(file_len / 2)
             .saturating_mul(KEYFRAME_DECODINGS_PER_WORD)
             .saturating_add(KEYFRAME_SLACK_WORDS),
     )

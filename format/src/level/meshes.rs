@@ -117,22 +117,14 @@ pub(super) struct LevelMeshes {
 }
 
 /// Reads the meshes of `t`, one per distinct pointer offset, in offset order, and makes their
-/// polygons' samples; coloured faces' samples go on page `colour_page`.
+/// polygons' samples; coloured faces' samples go on page `colour_page`. Each mesh is textured
+/// as soon as it is decoded: holding every stored polygon until all are read took a compressed
+/// level's meshes twice the memory.
 pub(super) fn read_meshes(
     t: &Tables,
     object_textures: &[ObjectTexture],
     colour_page: u16,
 ) -> Result<LevelMeshes, LevelError> {
-    let MeshTable {
-        meshes: raw_meshes,
-        offsets,
-        mesh_of_pointer,
-    } = records::mesh_table(&t.objects.mesh_data, &t.objects.pointers, |offset| {
-        let mesh = decode_mesh(&t.objects.mesh_data, offset, t.game)?;
-        let end = mesh.end;
-        Ok((mesh, end))
-    })?;
-
     // Polygons and their samples, made in first-use order.
     let mut texturing = Texturing {
         object_textures,
@@ -141,8 +133,13 @@ pub(super) fn read_meshes(
         approximate: Vec::new(),
         any_colour: false,
     };
-    let mut meshes = Vec::with_capacity(raw_meshes.len());
-    for (m, raw) in raw_meshes.into_iter().enumerate() {
+    let mut m = 0;
+    let MeshTable {
+        meshes,
+        mesh_of_pointer,
+        ..
+    } = records::mesh_table(&t.objects.mesh_data, &t.objects.pointers, |offset| {
+        let raw = decode_mesh(&t.objects.mesh_data, offset, t.game)?;
         let polygons = raw
             .polygons
             .iter()
@@ -152,17 +149,19 @@ pub(super) fn read_meshes(
                     t.objects
                         .mesh_data
                         .error(poly.texture_at, problem)
-                        .within(|| format!("mesh {m} (offset {}), polygon {p}", offsets[m]))
+                        .within(|| format!("mesh {m} (offset {offset}), polygon {p}"))
                 })
             })
             .collect::<Result<_, _>>()?;
-        meshes.push(Mesh {
+        m += 1;
+        let mesh = Mesh {
             sphere: raw.sphere,
             vertices: raw.vertices,
             shading: raw.shading,
             polygons,
-        });
-    }
+        };
+        Ok((mesh, raw.end))
+    })?;
     Ok(LevelMeshes {
         meshes,
         mesh_of_pointer,

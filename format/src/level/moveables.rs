@@ -24,14 +24,14 @@ pub(super) fn read_moveables(
         tables: AnimationTables::new(
             o.animations,
             (o.state_changes, o.dispatches, o.commands),
-            o.animation_count,
-            t.game == Game::Tr4,
+            (o.animation_count, t.game == Game::Tr4),
+            t.file_len,
         ),
         frames: Frames {
             game: t.game,
             data: o.frames,
             fill_budget: Cell::new(t.file_len / 2),
-            decodable: crate::records::keyframe_words_decodable(o.frames.len() / 2),
+            decodable: crate::records::keyframe_words_decodable(o.frames.len() / 2, t.file_len),
         },
     };
     let records: Vec<ModelRecord> = (0..o.model_count)

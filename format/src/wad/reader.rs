@@ -38,13 +38,13 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
     let tables = AnimationTables::new(
         sections.animations,
         (sections.state_changes, sections.dispatches, sections.commands),
-        sections.animation_count,
-        true,
+        (sections.animation_count, true),
+        usize::MAX, // the tables are the file's own bytes
     );
     let mut d = Decoder {
         own_keyframes: own_keyframes(&tables, &sections.keyframes)?,
         read_on: READ_ON_PER_WORD * sections.keyframes.len() / 2,
-        keyframe_words_decodable: records::keyframe_words_decodable(sections.keyframes.len() / 2),
+        keyframe_words_decodable: records::keyframe_words_decodable(sections.keyframes.len() / 2, usize::MAX),
         tables,
         links: sections.links,
         keyframes: sections.keyframes,
