@@ -25,7 +25,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             args.tr_units_per_metre
         );
     }
-    let objects = crate::input::read(args.file)?;
+    let mut objects = crate::input::read(args.file)?;
+    let skewed = std::mem::take(&mut objects.skewed);
     let model = &objects.model;
     prepare_output_dir(args.out, args.force)?;
 
@@ -47,7 +48,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             format: objects.format.into(),
             version: objects.version,
         },
-        skewed: objects.skewed.clone(),
+        skewed,
         input_bytes: objects.bytes,
     };
     let count = model.moveables.len() + model.statics.len();

@@ -80,9 +80,10 @@ pub fn read(path: &Path) -> anyhow::Result<Objects> {
         description: format!("{name} level"),
         version: level.version,
         notes,
+        // Consumed, so that the two lists are not held at once (a level may skew a million).
         skewed: level
             .approximate
-            .iter()
+            .into_iter()
             .map(|a| ((a.mesh, a.polygon), a.corners))
             .collect(),
         layout: None,

@@ -152,7 +152,7 @@ fn a_tr4_zlib_bomb_is_refused_within_the_memory_limit() {
             "textile counts that claim a gigabyte of pages",
             [4096, 0, 0],
             GIB as u32,
-            "bytes wadforge inflates from a file of this size (25165824 + 8 per file byte",
+            "bytes wadforge inflates from a file of this size (16777216 + 8 per file byte",
         ),
         (
             "a chunk that claims 4 GB",
@@ -289,6 +289,81 @@ fn keyframes_inflated_from_a_small_tr4_are_decoded_in_proportion_to_the_file() {
         "decode their keyframe data more than 5 times over",
     );
     assert!(run.stderr.contains("frames.tr4"), "{}", run.stderr);
+}
+
+/// A TR4 mesh of three vertices and `faces` faces, quads or triangles, all on object texture
+/// `texture`.
+fn tr4_mesh_of_faces(faces: usize, quads: bool, texture: u16) -> Vec<u8> {
+    let mut mesh = vec![0u8; 10]; // bounding sphere
+    mesh.extend_from_slice(&3i16.to_le_bytes());
+    mesh.extend_from_slice(&[0; 18]); // three vertices
+    mesh.extend_from_slice(&(-3i16).to_le_bytes());
+    mesh.extend_from_slice(&[0; 6]); // three shades
+    let corners: &[u16] = if quads { &[0, 1, 2, 0] } else { &[0, 1, 2] };
+    for list_of_quads in [true, false] {
+        let count = if list_of_quads == quads { faces } else { 0 };
+        mesh.extend_from_slice(&(count as i16).to_le_bytes());
+        for _ in 0..count {
+            for c in corners.iter().chain([&texture, &0]) {
+                mesh.extend_from_slice(&c.to_le_bytes()); // corners, texture, effects
+            }
+        }
+    }
+    if mesh.len() % 4 != 0 {
+        mesh.extend_from_slice(&[0, 0]); // meshes start at 32-bit boundaries
+    }
+    mesh
+}
+
+/// The TR4 fixture with `count` more meshes of `mesh` (and a mesh pointer to each).
+fn tr4_with_more_meshes(mesh: &[u8], count: usize) -> Vec<u8> {
+    let mut tables = tr4_object_tables();
+    let (words, pointers) = (u32_at(&tables[0], 0), u32_at(&tables[1], 0));
+    tables[0][..4].copy_from_slice(&((words + count * mesh.len() / 2) as u32).to_le_bytes());
+    tables[1][..4].copy_from_slice(&((pointers + count) as u32).to_le_bytes());
+    for m in 0..count {
+        tables[0].extend_from_slice(mesh);
+        tables[1].extend_from_slice(&((words * 2 + m * mesh.len()) as u32).to_le_bytes());
+    }
+    tr4_with_object_tables(&tables)
+}
+
+#[test]
+fn meshes_inflated_from_a_small_tr4_are_bounded_by_the_file() {
+    // Repeated faces compress a thousand times over: a 294 kB file's level data inflated to
+    // 22 MB of quads (1.8 million) took info 76 MB; triangles mapped skewed took import 335 MB
+    // (each polygon's exact corners held three times over, at 40 to 80 bytes each).
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("meshes.tr4");
+    for (what, quads, texture) in [("quads", true, 0), ("triangles mapped skewed", false, 5)] {
+        let mesh = tr4_mesh_of_faces(i16::MAX as usize, quads, texture);
+        // As many as the file's polygons may be (262 144 plus one per 8 bytes), and as many as
+        // its level data may inflate to (16 MiB plus 8 bytes per byte of the file).
+        for (count, refused) in [(8, false), ((15 << 20) / mesh.len(), true)] {
+            let bytes = tr4_with_more_meshes(&mesh, count);
+            std::fs::write(&path, &bytes).unwrap();
+            for command in ["info", "import"] {
+                let out = tmp.path().join(format!("{command}{count}{quads}"));
+                let mut args = vec![command, s(&path)];
+                if command == "import" {
+                    args.extend(["-q", "-o", s(&out)]);
+                }
+                let run = measured(&args);
+                eprintln!(
+                    "{what} in {count} meshes, {command}: {} bytes, peak {} bytes, {:?}",
+                    bytes.len(),
+                    run.peak_bytes,
+                    run.took
+                );
+                if refused {
+                    refused_within_limits(&run, bytes.len() as u64, "polygons a level of this size may");
+                } else {
+                    assert!(run.success, "{what}, {command}: {}", run.stderr);
+                    within_limits(command, &run, bytes.len() as u64);
+                }
+            }
+        }
+    }
 }
 
 fn example() -> PathBuf {

@@ -51,4 +51,12 @@ pub enum TooMuchWork {
         crate::records::DECODING_SLACK
     )]
     AnimationDecodings,
+    #[error(
+        "the meshes up to this one hold more than the {allowed} polygons a level of this size may ({} plus \
+         one per {} bytes of the file; game levels hold a few per kilobyte): the file is corrupt or made to \
+         cost far more work than its size",
+        crate::level::POLYGON_SLACK,
+        crate::level::FILE_BYTES_PER_POLYGON
+    )]
+    LevelPolygons { allowed: usize },
 }

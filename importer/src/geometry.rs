@@ -18,10 +18,7 @@ pub const TR_NORMAL: &str = "_TR_NORMAL";
 /// Name of the float attribute holding TR shades as stored (0 light … 8191 dark).
 pub const TR_SHADE: &str = "_TR_SHADE";
 
-/// The exact UV corners of polygons whose sample only bounds their mapping (a level's skewed
-/// textures), by mesh index and polygon index: texel edges of the sample's page, in vertex
-/// order. Their glTF UVs are these, so the glTF shows the level's mapping and build resamples it.
-pub type SkewedCorners = HashMap<(usize, usize), [[u16; 2]; 4]>;
+pub use crate::skewed::SkewedCorners;
 
 /// One TR mesh placed in the file: the joint it follows and where its pivot sits in the bind pose.
 pub(crate) struct Part<'a> {

@@ -26,6 +26,7 @@ mod geometry;
 mod manifest;
 mod names;
 mod object;
+mod skewed;
 pub mod space;
 mod stored;
 mod texture_budget;

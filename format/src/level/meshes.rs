@@ -9,6 +9,7 @@
 //!   order, polygons in file order), one per distinct rectangle; a coloured face's sample is its
 //!   colour's cell on the colour page.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use super::bytes::View;
@@ -18,6 +19,32 @@ use super::texture::{self, ApproximateMapping, ObjectTexture};
 use crate::catalog::Game;
 use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
+use crate::TooMuchWork;
+
+/// Polygons the meshes of any level may hold. A TR4 level's meshes are inflated from zlib,
+/// which repeats a face a thousand times for a few bytes; game levels hold a few polygons per
+/// kilobyte of file, and every polygon read costs some 20 bytes (more where its mapping is
+/// skewed), so they are bounded by the file's size. TR1–TR3 files hold their polygons in 8
+/// bytes or more each: the bound never binds them.
+pub(crate) const POLYGON_SLACK: usize = 262_144;
+/// See [`POLYGON_SLACK`].
+pub(crate) const FILE_BYTES_PER_POLYGON: usize = 8;
+
+/// The polygons a level's meshes may hold, and how many of them are left.
+struct PolygonBudget {
+    allowed: usize,
+    left: Cell<usize>,
+}
+
+impl PolygonBudget {
+    fn of_file(file_len: usize) -> PolygonBudget {
+        let allowed = POLYGON_SLACK + file_len / FILE_BYTES_PER_POLYGON;
+        PolygonBudget {
+            allowed,
+            left: Cell::new(allowed),
+        }
+    }
+}
 
 /// The kind of face a stored polygon is.
 #[derive(Clone, Copy)]
@@ -46,7 +73,7 @@ struct RawMesh {
 
 /// Decodes the mesh at byte `start` of the mesh data. A coloured face's colour is the low byte
 /// of its texture word (TR1's 8-bit palette) or the high byte (TR2/TR3's 16-bit palette).
-fn decode_mesh(view: &View, start: usize, game: Game) -> Result<RawMesh, LevelError> {
+fn decode_mesh(view: &View, start: usize, game: Game, budget: &PolygonBudget) -> Result<RawMesh, LevelError> {
     let colour_shift = if game == Game::Tr1 { 0 } else { 8 };
     let MeshHead {
         sphere,
@@ -73,6 +100,13 @@ fn decode_mesh(view: &View, start: usize, game: Game) -> Result<RawMesh, LevelEr
         let corners = if is_quad { 4 } else { 3 };
         let size = (corners + 1 + tr4 as usize) * 2;
         let count = view.i16(at)?.max(0) as usize;
+        match budget.left.get().checked_sub(count) {
+            Some(left) => budget.left.set(left),
+            None => {
+                let allowed = budget.allowed;
+                return Err(view.error(at, Problem::TooMuchWork(TooMuchWork::LevelPolygons { allowed })));
+            }
+        }
         at += 2;
         view.slice(at, count * size)?;
         polygons.reserve(count);
@@ -134,12 +168,13 @@ pub(super) fn read_meshes(
         any_colour: false,
     };
     let mut m = 0;
+    let polygons = PolygonBudget::of_file(t.file_len);
     let MeshTable {
         meshes,
         mesh_of_pointer,
         ..
     } = records::mesh_table(&t.objects.mesh_data, &t.objects.pointers, |offset| {
-        let raw = decode_mesh(&t.objects.mesh_data, offset, t.game)?;
+        let raw = decode_mesh(&t.objects.mesh_data, offset, t.game, &polygons)?;
         let polygons = raw
             .polygons
             .iter()

@@ -26,6 +26,7 @@ mod tr4;
 
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
+pub(crate) use meshes::{FILE_BYTES_PER_POLYGON, POLYGON_SLACK};
 pub use texture::ApproximateMapping;
 
 use crate::catalog::Game;
