@@ -366,6 +366,50 @@ fn meshes_inflated_from_a_small_tr4_are_bounded_by_the_file() {
     }
 }
 
+#[test]
+fn alpha_tested_textures_covering_their_page_over_and_over_read_within_the_limits() {
+    // Found by review: TR1's alpha-tested object textures make index 0 of their rectangle
+    // transparent, and each rectangle was filled texel by texel: 400 000 page-sized ones (an
+    // 8 MB file) made 26 billion steps, 10 s.
+    let mut file = wadforge_fixtures::levels::tr1_level();
+    let header = 8 + 65_536 * u32_at(&file, 4);
+    let tables = header + wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr1);
+    // Mesh data, mesh pointers, animations, state changes, dispatches, commands, mesh trees,
+    // frames, models, statics; then the object textures.
+    let textures = table_after(&file, tables, &[2, 4, 32, 6, 8, 2, 4, 2, 18, 32]);
+    let count = u32_at(&file, textures);
+    let mut page_sized = vec![1, 0, 0, 0]; // alpha-tested, on tile 0
+    for [x, y] in [[0u16, 0], [0xFFFF, 0], [0xFFFF, 0xFFFF], [0, 0xFFFF]] {
+        page_sized.extend_from_slice(&x.to_le_bytes());
+        page_sized.extend_from_slice(&y.to_le_bytes());
+    }
+    let more = 400_000;
+    file[textures..textures + 4].copy_from_slice(&((count + more) as u32).to_le_bytes());
+    let end = textures + 4 + 20 * count;
+    let tail = file.split_off(end);
+    file.extend(std::iter::repeat_n(&page_sized, more).flatten());
+    file.extend(tail);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("alpha.phd");
+    std::fs::write(&path, &file).unwrap();
+    for command in ["info", "gallery"] {
+        let out = tmp.path().join(command);
+        let mut args = vec![command, s(&path)];
+        if command == "gallery" {
+            args.extend(["-q", "-o", s(&out)]);
+        }
+        let run = measured(&args);
+        eprintln!(
+            "{command}: {} bytes, peak {} bytes, {:?}",
+            file.len(),
+            run.peak_bytes,
+            run.took
+        );
+        assert!(run.success, "{command}: {}", run.stderr);
+        within_limits(command, &run, file.len() as u64);
+    }
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

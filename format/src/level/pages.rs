@@ -53,27 +53,21 @@ fn tr1_pages(t: &Tables, object_textures: &[ObjectTexture]) -> (Vec<Page>, Palet
 fn paletted_pages(textiles: &[u8], palette: &Palette, textures: &[ObjectTexture]) -> Vec<Page> {
     let texels = PAGE_SIZE * PAGE_SIZE;
     let count = textiles.len() / texels;
-    let mut transparent = vec![false; count * texels];
+    let mut rectangles: Vec<Vec<[u16; 4]>> = vec![Vec::new(); count];
     for t in textures.iter().filter(|t| t.attribute == 1) {
-        let tile = t.tile as usize;
-        if tile >= count {
-            continue;
-        }
-        let [x0, y0, x1, y1] = bounds(&t.edges(t.used_corners()));
-        for y in y0 as usize..(y1 as usize).min(PAGE_SIZE) {
-            for x in x0 as usize..(x1 as usize).min(PAGE_SIZE) {
-                transparent[tile * texels + y * PAGE_SIZE + x] = true;
-            }
+        if let Some(tile) = rectangles.get_mut(t.tile as usize) {
+            tile.push(bounds(&t.edges(t.used_corners())));
         }
     }
+    let mut coverage = Coverage::default();
     textiles
         .chunks_exact(texels)
-        .enumerate()
-        .map(|(tile, indices)| {
-            let mask = &transparent[tile * texels..(tile + 1) * texels];
+        .zip(&rectangles)
+        .map(|(indices, rectangles)| {
+            coverage.cover(rectangles);
             let mut rgb = vec![0u8; texels * 3];
-            for ((texel, &index), &clear) in rgb.chunks_exact_mut(3).zip(indices).zip(mask) {
-                let colour = if index == 0 && clear {
+            for (i, (texel, &index)) in rgb.chunks_exact_mut(3).zip(indices).enumerate() {
+                let colour = if index == 0 && coverage.covered(i % PAGE_SIZE, i / PAGE_SIZE) {
                     &MAGENTA
                 } else {
                     &palette[index as usize]
@@ -83,6 +77,62 @@ fn paletted_pages(textiles: &[u8], palette: &Palette, textures: &[ObjectTexture]
             Page::from_rgb(rgb).expect("a whole page of texels")
         })
         .collect()
+}
+
+/// Which texels of a page some rectangles cover, in time linear in the rectangles: each adds
+/// its corners to a difference table, whose running sums count the rectangles over each
+/// texel. Filling each rectangle took a file of many page-sized ones some 65 536 steps each.
+struct Coverage {
+    counts: Vec<u32>,
+}
+
+const EDGES: usize = PAGE_SIZE + 1;
+
+impl Default for Coverage {
+    fn default() -> Self {
+        Coverage {
+            counts: vec![0; EDGES * EDGES],
+        }
+    }
+}
+
+impl Coverage {
+    /// Counts `rectangles` (`[x0, y0, x1, y1]`, texel edges; past the page is clipped).
+    fn cover(&mut self, rectangles: &[[u16; 4]]) {
+        let counts = &mut self.counts;
+        counts.fill(0);
+        for r in rectangles {
+            let [x0, y0, x1, y1] = r.map(|e| (e as usize).min(PAGE_SIZE));
+            if x0 >= x1 || y0 >= y1 {
+                continue;
+            }
+            // Wrapping: the table's sums are right modulo 2^32, and a texel's count is at most
+            // the number of rectangles.
+            counts[y0 * EDGES + x0] = counts[y0 * EDGES + x0].wrapping_add(1);
+            counts[y0 * EDGES + x1] = counts[y0 * EDGES + x1].wrapping_sub(1);
+            counts[y1 * EDGES + x0] = counts[y1 * EDGES + x0].wrapping_sub(1);
+            counts[y1 * EDGES + x1] = counts[y1 * EDGES + x1].wrapping_add(1);
+        }
+        for y in 0..EDGES {
+            for x in 0..EDGES {
+                let mut sum = counts[y * EDGES + x];
+                if x > 0 {
+                    sum = sum.wrapping_add(counts[y * EDGES + x - 1]);
+                }
+                if y > 0 {
+                    sum = sum.wrapping_add(counts[(y - 1) * EDGES + x]);
+                }
+                if x > 0 && y > 0 {
+                    sum = sum.wrapping_sub(counts[(y - 1) * EDGES + x - 1]);
+                }
+                counts[y * EDGES + x] = sum;
+            }
+        }
+    }
+
+    fn covered(&self, x: usize, y: usize) -> bool {
+        self.counts[y * EDGES + x] != 0
+    }
 }
 
 /// TR2/TR3: the 16-bit textiles as pages, and the 16-bit palette coloured faces index.
@@ -144,4 +194,43 @@ pub(super) fn colour_page(palette: &Palette) -> Page {
         }
     }
     Page::from_rgb(rgb).expect("a whole page of texels")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coverage_is_the_union_of_the_rectangles() {
+        // Overlapping, touching, empty, past the page, and repeated rectangles, against filling
+        // each one.
+        let rectangles = [
+            [0, 0, 256, 1],
+            [10, 10, 20, 30],
+            [15, 25, 40, 26],
+            [15, 25, 40, 26],
+            [20, 10, 21, 11],
+            [50, 50, 50, 90],
+            [250, 250, 300, 400],
+            [100, 0, 99, 5],
+        ];
+        let mut filled = vec![false; PAGE_SIZE * PAGE_SIZE];
+        for r in &rectangles {
+            let [x0, y0, x1, y1] = r.map(|e| (e as usize).min(PAGE_SIZE));
+            for y in y0..y1.max(y0) {
+                for x in x0..x1.max(x0) {
+                    filled[y * PAGE_SIZE + x] = true;
+                }
+            }
+        }
+        let mut coverage = Coverage::default();
+        coverage.cover(&rectangles);
+        let covered: Vec<bool> = (0..PAGE_SIZE * PAGE_SIZE)
+            .map(|i| coverage.covered(i % PAGE_SIZE, i / PAGE_SIZE))
+            .collect();
+        assert_eq!(covered, filled);
+        assert!(covered.iter().any(|&c| c) && covered.iter().any(|&c| !c));
+        coverage.cover(&[]);
+        assert!(!coverage.covered(0, 0), "each page starts uncovered");
+    }
 }
