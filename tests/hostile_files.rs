@@ -410,6 +410,48 @@ fn alpha_tested_textures_covering_their_page_over_and_over_read_within_the_limit
     }
 }
 
+#[test]
+fn a_moveable_of_tens_of_thousands_of_animations_is_written_within_the_limits() {
+    // Found by review: laying out a WAD's keyframe data compared each animation with every
+    // earlier one of its moveable (20 000 one-keyframe animations: 200 million comparisons).
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = wad_of_many_animations(1, 20_000, 1, None, 1);
+    let wad = tmp.path().join("many.wad");
+    std::fs::write(&wad, &bytes).unwrap();
+    let into = tmp.path().join("into.wad");
+    std::fs::write(
+        &into,
+        wadforge_format::wad::write(&standard_on_one_page(), None).unwrap(),
+    )
+    .unwrap();
+    let (read, _) = wadforge_format::wad::read(&bytes).unwrap();
+    let id = read
+        .moveables
+        .iter()
+        .find(|m| m.animations.len() == 20_000)
+        .unwrap()
+        .id
+        .to_string();
+    let out = tmp.path().join("out.wad");
+    let other = read.moveables[0].id.to_string();
+    let removed = tmp.path().join("removed.wad");
+    for args in [
+        vec!["remove", s(&wad), "--only", &other, "-o", s(&removed)],
+        vec!["copy", s(&wad), s(&into), "--only", &id, "-o", s(&out)],
+    ] {
+        let run = measured(&args);
+        eprintln!(
+            "{}: {} bytes, peak {} bytes, {:?}",
+            args[0],
+            bytes.len(),
+            run.peak_bytes,
+            run.took
+        );
+        assert!(run.success, "{}: {}", args[0], run.stderr);
+        within_limits(args[0], &run, bytes.len() as u64);
+    }
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }
