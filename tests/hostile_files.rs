@@ -452,6 +452,47 @@ fn a_moveable_of_tens_of_thousands_of_animations_is_written_within_the_limits() 
     }
 }
 
+#[test]
+fn moveables_sharing_an_id_import_each_to_files_of_its_own() {
+    // Found by review: objects of one id wrote the same files, from several threads at once (the
+    // import failed with "No such file or directory" as one renamed the other's temporary file
+    // away).
+    let mut wad = standard_on_one_page();
+    wad.moveables.retain(|m| m.id != 0 && m.id != 8 && m.id != 9);
+    let count = 300;
+    for id in std::iter::repeat_n(0, count).chain([8]) {
+        wad.moveables.push(wadforge_format::Moveable {
+            id,
+            meshes: Vec::new(),
+            links: Vec::new(),
+            animations: Vec::new(),
+        });
+    }
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("laras.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = tmp.path().join("out");
+    let run = measured(&["import", "-q", s(&path), "-o", s(&out)]);
+    eprintln!(
+        "import: {} bytes, peak {} bytes, {:?}",
+        bytes.len(),
+        run.peak_bytes,
+        run.took
+    );
+    assert!(run.success, "{}", run.stderr);
+    within_limits("import", &run, bytes.len() as u64);
+    let laras = std::fs::read_dir(out.join("moveables"))
+        .unwrap()
+        .filter(|f| {
+            let name = f.as_ref().unwrap().file_name().into_string().unwrap();
+            name.starts_with("000_LARA") && name.ends_with(".yaml")
+        })
+        .count();
+    assert_eq!(laras, count, "a manifest for each");
+    assert!(out.join(format!("moveables/000_LARA_{count}.yaml")).is_file());
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

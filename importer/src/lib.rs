@@ -369,6 +369,9 @@ struct Importer<'a> {
     space: Space,
     moveable_slots: Vec<String>,
     static_slots: Vec<String>,
+    /// File names (without extension) of each moveable's and static's files.
+    moveable_stems: Vec<String>,
+    static_stems: Vec<String>,
     bones: Vec<Vec<String>>,
     dressing: Vec<Option<(usize, Option<usize>)>>,
     owners: Owners,
@@ -392,6 +395,8 @@ impl<'a> Importer<'a> {
             .collect();
         let dressing = plan_dressing(wad, game);
         let owners = plan_owners(wad, &dressing, &bones);
+        let moveable_stems = file_stems(wad.moveables.iter().map(|m| m.id), &moveable_slots);
+        let static_stems = file_stems(wad.statics.iter().map(|s| s.id), &static_slots);
         Importer {
             wad,
             options,
@@ -400,6 +405,8 @@ impl<'a> Importer<'a> {
             },
             moveable_slots,
             static_slots,
+            moveable_stems,
+            static_stems,
             bones,
             dressing,
             owners,
@@ -420,18 +427,13 @@ impl<'a> Importer<'a> {
     /// The files of one object: its glTF (and a dressed skeleton's placeholders glTF) and its
     /// manifest.
     fn object_files(&self, object: &Object) -> ObjectFiles {
-        let wad = self.wad;
         let (kind, stem, slot) = match *object {
             Object::Moveable(i) => (
                 "moveables",
-                format!("{:03}_{}", wad.moveables[i].id, self.moveable_slots[i]),
+                self.moveable_stems[i].clone(),
                 &self.moveable_slots[i],
             ),
-            Object::Static(i) => (
-                "statics",
-                format!("{:03}_{}", wad.statics[i].id, self.static_slots[i]),
-                &self.static_slots[i],
-            ),
+            Object::Static(i) => ("statics", self.static_stems[i].clone(), &self.static_slots[i]),
         };
         let mut phases = ImportPhases::default();
         let yaml = format!("{kind}/{stem}.yaml");
@@ -679,6 +681,24 @@ fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
     }
 }
 
+/// The file name of each object of one kind: its id and slot (`007_WOLF`), and a number after
+/// those of a file that holds two objects of one id (`007_WOLF_2`; `check` reports them), so that
+/// no two objects write one file. (The slot follows from the id, so a numbered name is never
+/// another object's plain one.)
+fn file_stems(ids: impl Iterator<Item = u32>, slots: &[String]) -> Vec<String> {
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    ids.zip(slots)
+        .map(|(id, slot)| {
+            let n = seen.entry(id).or_default();
+            *n += 1;
+            match *n {
+                1 => format!("{id:03}_{slot}"),
+                n => format!("{id:03}_{slot}_{n}"),
+            }
+        })
+        .collect()
+}
+
 /// For each moveable, the moveables (indices) that dress it: its catalogue body (and joints) when
 /// they are in the file with the same mesh count and its own meshes are placeholders: every one
 /// shown by an undressed object (TR4's LARA wears LARA_SKIN's thigh at every joint), or one mesh
@@ -686,7 +706,13 @@ fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
 /// meshes). A moveable with meshes of its own (a weapon animation's hands holding guns) stays
 /// undressed and shows them.
 fn plan_dressing(wad: &Wad, game: Game) -> Vec<Option<(usize, Option<usize>)>> {
-    let index_of = |id: u32| wad.moveables.iter().position(|m| m.id == id);
+    // The first moveable of each id, found at once: searching for each moveable's body made a
+    // file of many moveables of one id take a search of all for each.
+    let mut first_of_id = HashMap::new();
+    for (i, m) in wad.moveables.iter().enumerate() {
+        first_of_id.entry(m.id).or_insert(i);
+    }
+    let index_of = |id: u32| first_of_id.get(&id).copied();
     let candidates: Vec<Option<(usize, Option<usize>)>> = wad
         .moveables
         .iter()
