@@ -453,7 +453,7 @@ fn a_moveable_of_tens_of_thousands_of_animations_is_written_within_the_limits() 
 }
 
 #[test]
-fn moveables_sharing_an_id_import_each_to_files_of_its_own() {
+fn moveables_sharing_an_id_import_and_draw_each_to_files_of_its_own() {
     // Found by review: objects of one id wrote the same files, from several threads at once (the
     // import failed with "No such file or directory" as one renamed the other's temporary file
     // away).
@@ -491,6 +491,83 @@ fn moveables_sharing_an_id_import_each_to_files_of_its_own() {
         .count();
     assert_eq!(laras, count, "a manifest for each");
     assert!(out.join(format!("moveables/000_LARA_{count}.yaml")).is_file());
+    // The gallery names its pictures the same way (it failed, or wrote a truncated picture).
+    let gallery = tmp.path().join("gallery");
+    let run = measured(&["gallery", "-q", s(&path), "-o", s(&gallery)]);
+    assert!(run.success, "{}", run.stderr);
+    let pictures = std::fs::read_dir(gallery.join("moveables")).unwrap();
+    let laras = pictures
+        .filter(|f| {
+            f.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("000_LARA")
+        })
+        .count();
+    assert_eq!(laras, count, "a picture for each");
+}
+
+#[test]
+fn animations_naming_others_of_tens_of_thousands_of_moveables_check_and_edit_within_the_limits() {
+    // Found by review: each reference to another moveable's animation searched all moveables
+    // for the one whose range holds it (check, copy, remove, diff), and copy's placing of each
+    // searched all output objects: 32 000 moveables each naming the last one's animation.
+    let mut wad = standard_on_one_page();
+    let animated = animated_copy(&wad);
+    let mut animation = animated.animations[0].clone();
+    animation.state_changes.clear();
+    animation.commands.clear();
+    animation.keyframes.clear();
+    let count: i32 = 32_000; // a WAD's animation table holds at most 32 768 before its last moveable
+    let first_id = 100_000;
+    for i in 0..count {
+        let mut a = animation.clone();
+        // Relative to its own first animation: the last moveable's, one each in table order.
+        a.next_animation = count - 1 - i;
+        a.next_frame = a.frame_start;
+        wad.moveables.push(wadforge_format::Moveable {
+            id: first_id + i as u32,
+            meshes: Vec::new(),
+            links: Vec::new(),
+            animations: vec![a],
+        });
+    }
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("references.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let into = tmp.path().join("into.wad");
+    std::fs::write(
+        &into,
+        wadforge_format::wad::write(&standard_on_one_page(), None).unwrap(),
+    )
+    .unwrap();
+    let (out, last) = (
+        tmp.path().join("out.wad"),
+        (first_id + count as u32 - 1).to_string(),
+    );
+    for args in [
+        vec!["check", s(&path)],
+        vec!["remove", s(&path), "--only", &last, "-o", s(&out)],
+        vec!["copy", s(&into), s(&path), "--only", "0", "-o", s(&out)],
+    ] {
+        let run = measured(&args);
+        eprintln!(
+            "{}: {} bytes, peak {} bytes, {:?}",
+            args[0],
+            bytes.len(),
+            run.peak_bytes,
+            run.took
+        );
+        assert!(
+            run.success || args[0] == "check" && run.stderr.is_empty(),
+            "{}: {}",
+            args[0],
+            run.stderr
+        );
+        within_limits(args[0], &run, bytes.len() as u64);
+    }
 }
 
 fn example() -> PathBuf {

@@ -64,6 +64,7 @@ pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<F
     let mut c = Checker {
         wad,
         game,
+        bodies: Bodies::of(wad),
         findings: Vec::new(),
         check_boxes: posing <= posing_allowed(input_bytes),
     };
@@ -121,6 +122,7 @@ pub fn has_errors(findings: &[Finding]) -> bool {
 struct Checker<'a> {
     wad: &'a Wad,
     game: Game,
+    bodies: Bodies,
     findings: Vec<Finding>,
     /// Whether posing every keyframe's body fits in the file's budget.
     check_boxes: bool,
@@ -129,10 +131,11 @@ struct Checker<'a> {
 /// The vertex poses checking or fixing every keyframe box of `wad` takes: each keyframe times
 /// the vertices of the body it poses.
 fn box_posing(wad: &Wad, game: Game) -> u64 {
+    let bodies = Bodies::of(wad);
     wad.moveables
         .iter()
         .filter_map(|m| {
-            let body = body_meshes(wad, game, m)?;
+            let body = body_meshes(wad, game, &bodies, m)?;
             let vertices: u64 = body.iter().map(|mesh| mesh.vertices.len() as u64).sum();
             let keyframes: u64 = m.animations.iter().map(|a| a.keyframes.len() as u64).sum();
             Some(keyframes.saturating_mul(vertices))
@@ -333,7 +336,7 @@ impl Checker<'_> {
             );
         }
         self.link_stack(m, &name);
-        let body = body_meshes(self.wad, self.game, m);
+        let body = body_meshes(self.wad, self.game, &self.bodies, m);
         for (a, (animation, t)) in m.animations.iter().zip(targets).enumerate() {
             let place = format!("{name}, animation {a}");
             self.next_animation(i, animation, t.next, &place);
@@ -521,16 +524,26 @@ fn link_stack_limit(game: Game) -> usize {
     }
 }
 
+/// The first moveable of each id and mesh count, found at once: searching all moveables for
+/// each one's body made a file of many moveables of one id take a search of all for each.
+struct Bodies(HashMap<(u32, usize), usize>);
+
+impl Bodies {
+    fn of(wad: &Wad) -> Bodies {
+        let mut first = HashMap::new();
+        for (i, m) in wad.moveables.iter().enumerate() {
+            first.entry((m.id, m.meshes.len())).or_insert(i);
+        }
+        Bodies(first)
+    }
+}
+
 /// The meshes that dress `m`'s joints: its own, or those of the moveable its slot takes its body
 /// from (TR4 LARA wears LARA_SKIN), when that moveable is in the WAD with as many meshes.
-fn body_meshes<'a>(wad: &'a Wad, game: Game, m: &'a Moveable) -> Option<Vec<&'a Mesh>> {
+fn body_meshes<'a>(wad: &'a Wad, game: Game, bodies: &Bodies, m: &'a Moveable) -> Option<Vec<&'a Mesh>> {
     let skin = catalog::body_from(game, m.id)
-        .and_then(|id| {
-            wad.moveables
-                .iter()
-                .find(|s| s.id == id && s.meshes.len() == m.meshes.len())
-        })
-        .unwrap_or(m);
+        .and_then(|id| bodies.0.get(&(id, m.meshes.len())))
+        .map_or(m, |&i| &wad.moveables[i]);
     skin.meshes.iter().map(|&k| wad.meshes.get(k)).collect()
 }
 
@@ -611,11 +624,12 @@ pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuch
             }
         }
     }
+    let bodies = Bodies::of(wad);
     let boxes: Vec<Vec<Vec<Option<BoundingBox>>>> = wad
         .moveables
         .iter()
         .map(|m| {
-            let body = body_meshes(wad, game, m);
+            let body = body_meshes(wad, game, &bodies, m);
             m.animations
                 .iter()
                 .map(|a| {

@@ -110,11 +110,7 @@ pub fn merge(
         dest: &kept.mesh_map,
         src: &src_mesh_map,
     };
-    let sides = Sides {
-        dest,
-        src: src.map(|(s, _)| s),
-        entries: &moveable_entries,
-    };
+    let sides = Sides::new(dest, src.map(|(s, _)| s), &moveable_entries);
     let broken = place_moveables(&mut out, &sides, &meshes);
     place_statics(&mut out, &sides, &static_entries, &meshes);
     Ok(Merged {
@@ -339,6 +335,34 @@ struct Sides<'a> {
     dest: &'a Input<'a>,
     src: Option<&'a Input<'a>>,
     entries: &'a [Entry],
+    /// Where each entry, and the first incoming object of each id, is in `entries`: found at
+    /// once for each reference (a search of all entries for each made a file of many
+    /// references into many objects quadratic).
+    positions: HashMap<Entry, usize>,
+    first_incoming_of_id: HashMap<u32, usize>,
+    incoming_at: HashMap<usize, usize>,
+}
+
+impl<'a> Sides<'a> {
+    fn new(dest: &'a Input<'a>, src: Option<&'a Input<'a>>, entries: &'a [Entry]) -> Self {
+        let (mut positions, mut first_incoming_of_id, mut incoming_at) =
+            (HashMap::new(), HashMap::new(), HashMap::new());
+        for (position, &e) in entries.iter().enumerate() {
+            positions.entry(e).or_insert(position);
+            if let Entry::Src(j, id) = e {
+                first_incoming_of_id.entry(id).or_insert(position);
+                incoming_at.entry(j).or_insert(position);
+            }
+        }
+        Sides {
+            dest,
+            src,
+            entries,
+            positions,
+            first_incoming_of_id,
+            incoming_at,
+        }
+    }
 }
 
 impl Sides<'_> {
@@ -352,20 +376,12 @@ impl Sides<'_> {
         let d = self.dest.wad;
         let position = match entry {
             Entry::Dest(_) => self
-                .entries
-                .iter()
-                .position(|e| *e == Entry::Dest(t.moveable))
-                .or_else(|| {
-                    let id = d.moveables[t.moveable].id;
-                    self.entries
-                        .iter()
-                        .position(|e| matches!(*e, Entry::Src(_, i) if i == id))
-                }),
-            Entry::Src(..) => self
-                .entries
-                .iter()
-                .position(|e| matches!(*e, Entry::Src(j, _) if j == t.moveable)),
-        }?;
+                .positions
+                .get(&Entry::Dest(t.moveable))
+                .or_else(|| self.first_incoming_of_id.get(&d.moveables[t.moveable].id)),
+            Entry::Src(..) => self.incoming_at.get(&t.moveable),
+        }
+        .copied()?;
         let length = match self.entries[position] {
             Entry::Dest(i) => d.moveables[i].animations.len(),
             Entry::Src(j, _) => self.src.map_or(0, |s| s.wad.moveables[j].animations.len()),

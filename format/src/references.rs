@@ -6,6 +6,8 @@
 //! objects between files, such a reference is resolved to (moveable, animation) with the
 //! positions the file had, and encoded again for the positions of the file written.
 
+use std::collections::HashMap;
+
 use crate::wad::Layout;
 use crate::{Moveable, Wad};
 
@@ -56,6 +58,15 @@ pub fn layout_starts(wad: &Wad, layout: &Layout) -> Vec<usize> {
 /// `starts` in the file's table. References within the object's own range stay its own (even
 /// where another object shares the range).
 pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
+    // The first moveable (in order) whose range holds each place of the table, found at once for
+    // each reference: a search of all moveables for each made many references into many
+    // moveables quadratic. Ranges hold each decoded animation once, so this is as large as they.
+    let mut first_owner: HashMap<usize, usize> = HashMap::new();
+    for (m, other) in moveables.iter().enumerate() {
+        for a in 0..other.animations.len() {
+            first_owner.entry(starts[m] + a).or_insert(m);
+        }
+    }
     let target = |owner: usize, relative: i32| -> Option<AnimationRef> {
         let own = &moveables[owner];
         if relative >= 0 && (relative as usize) < own.animations.len() {
@@ -69,12 +80,9 @@ pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
             return None;
         }
         let absolute = absolute as usize;
-        moveables.iter().enumerate().find_map(|(m, other)| {
-            let start = starts[m];
-            (absolute >= start && absolute < start + other.animations.len()).then_some(AnimationRef {
-                moveable: m,
-                animation: absolute - start,
-            })
+        first_owner.get(&absolute).map(|&m| AnimationRef {
+            moveable: m,
+            animation: absolute - starts[m],
         })
     };
     moveables

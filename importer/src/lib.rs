@@ -685,7 +685,7 @@ fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
 /// those of a file that holds two objects of one id (`007_WOLF_2`; `check` reports them), so that
 /// no two objects write one file. (The slot follows from the id, so a numbered name is never
 /// another object's plain one.)
-fn file_stems(ids: impl Iterator<Item = u32>, slots: &[String]) -> Vec<String> {
+pub fn file_stems(ids: impl Iterator<Item = u32>, slots: &[String]) -> Vec<String> {
     let mut seen: HashMap<u32, usize> = HashMap::new();
     ids.zip(slots)
         .map(|(id, slot)| {

@@ -145,17 +145,23 @@ pub fn gallery_into(
 fn moveable_cards<'a>(source: &Source<'a>) -> Vec<MoveableCard<'a>> {
     let wad = source.wad;
     let dressings = wadforge_importer::dressings(wad, source.game);
+    let slots: Vec<String> = wad
+        .moveables
+        .iter()
+        .map(|m| catalog::moveable_slot(source.game, m.id))
+        .collect();
+    let safe: Vec<String> = slots.iter().map(|s| file_safe(s)).collect();
+    let stems = wadforge_importer::file_stems(wad.moveables.iter().map(|m| m.id), &safe);
     wad.moveables
         .iter()
+        .zip(slots.into_iter().zip(stems))
         .enumerate()
-        .map(|(index, m)| {
-            let slot = catalog::moveable_slot(source.game, m.id);
+        .map(|(index, (m, (slot, stem)))| {
             let dressing = dressings.get(index).copied().flatten();
             let figure = match dressing {
                 Some(d) => Figure::dressed(m, &wad.moveables[d.body], d.joints.map(|j| &wad.moveables[j])),
                 None => Figure::own(m),
             };
-            let stem = format!("{:03}_{}", m.id, file_safe(&slot));
             let animations = m
                 .animations
                 .iter()
@@ -177,16 +183,16 @@ fn moveable_cards<'a>(source: &Source<'a>) -> Vec<MoveableCard<'a>> {
         .collect()
 }
 
-/// The path of each static's picture.
+/// The path of each static's picture (numbered after the first of an id, as import names files).
 fn static_pictures(source: &Source) -> Vec<String> {
-    source
-        .wad
-        .statics
+    let statics = &source.wad.statics;
+    let slots: Vec<String> = statics
         .iter()
-        .map(|s| {
-            let slot = catalog::static_slot(source.game, s.id);
-            format!("statics/{:03}_{}.png", s.id, file_safe(&slot))
-        })
+        .map(|s| file_safe(&catalog::static_slot(source.game, s.id)))
+        .collect();
+    wadforge_importer::file_stems(statics.iter().map(|s| s.id), &slots)
+        .into_iter()
+        .map(|stem| format!("statics/{stem}.png"))
         .collect()
 }
 
