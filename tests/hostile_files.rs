@@ -570,6 +570,60 @@ fn animations_naming_others_of_tens_of_thousands_of_moveables_check_and_edit_wit
     }
 }
 
+#[test]
+fn thousands_of_moveables_dressed_in_one_large_body_are_refused_at_once() {
+    // Found by review: no mesh pointer counts the body a dressed moveable shows (TR4's LARA wears
+    // LARA_SKIN), so 2000 moveables of Lara's id on one empty mesh, each dressed in a body of
+    // 60 000 polygons (a 0.9 MB WAD), had import and the gallery draw 120 million polygons.
+    let mut wad = standard_on_one_page();
+    wad.moveables.retain(|m| ![0, 8, 9].contains(&m.id));
+    let textured = wad.meshes.iter().position(|m| !m.polygons.is_empty()).unwrap();
+    let mut large = wad.meshes[textured].clone();
+    large.polygons = large.polygons.iter().cycle().take(30_000).cloned().collect();
+    let mut empty = large.clone();
+    empty.polygons.clear();
+    empty.vertices.clear();
+    empty.shading = wadforge_format::Shading::Normals(Vec::new());
+    let mut other = large.clone();
+    other.vertices[0][0] ^= 1; // not the same mesh, which the writer would store once
+    let first = wad.meshes.len();
+    wad.meshes.extend([large, other, empty]);
+    let joints = |meshes: Vec<usize>| wadforge_format::Moveable {
+        id: 0,
+        links: vec![Default::default(); meshes.len() - 1],
+        meshes,
+        animations: Vec::new(),
+    };
+    let copies = 2000;
+    wad.moveables
+        .extend(std::iter::repeat_n(joints(vec![first + 2; 2]), copies));
+    wad.moveables.push(wadforge_format::Moveable {
+        id: 8, // LARA_SKIN: the body of LARA (0)
+        ..joints(vec![first, first + 1])
+    });
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("dressed.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    for command in ["import", "gallery"] {
+        let out = tmp.path().join(command);
+        let run = measured(&[command, "-q", s(&path), "-o", s(&out)]);
+        eprintln!(
+            "{command}: {} bytes, peak {} bytes, {:?}",
+            bytes.len(),
+            run.peak_bytes,
+            run.took
+        );
+        refused_within_limits(&run, bytes.len() as u64, "dressing included, more than");
+    }
+    // Dressed once, as game files dress Lara, it imports.
+    wad.moveables
+        .drain(wad.moveables.len() - copies..wad.moveables.len() - 2);
+    std::fs::write(&path, wadforge_format::wad::write(&wad, None).unwrap()).unwrap();
+    let run = measured(&["import", "-q", s(&path), "-o", s(&tmp.path().join("once"))]);
+    assert!(run.success, "{}", run.stderr);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

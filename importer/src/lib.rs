@@ -22,6 +22,7 @@ mod animation_budget;
 mod atlas;
 mod buffer;
 mod document;
+mod draw_budget;
 mod geometry;
 mod manifest;
 mod names;
@@ -43,6 +44,7 @@ pub use animation_budget::AnimationsTooLarge;
 use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
+pub use draw_budget::DrawsTooMany;
 pub use geometry::{SkewedCorners, TR_NORMAL, TR_SHADE};
 pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
 
@@ -140,6 +142,8 @@ pub enum ImportError {
     Textures(#[from] texture_budget::TexturesTooLarge),
     #[error(transparent)]
     Animations(#[from] AnimationsTooLarge),
+    #[error(transparent)]
+    Draws(#[from] DrawsTooMany),
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -259,6 +263,12 @@ fn import_each<D: Send>(
         .collect();
     let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
+    draw_budget::check(
+        wad,
+        objects
+            .iter()
+            .map(|o| (importer.object_name(o), importer.drawn_meshes(o))),
+    )?;
     texture_budget::check(
         wad,
         objects
@@ -571,6 +581,18 @@ impl<'a> Importer<'a> {
         }
     }
 
+    /// The meshes `object`'s files draw, dressing included.
+    fn drawn_meshes(&self, object: &Object) -> Vec<usize> {
+        let wad = self.wad;
+        match *object {
+            Object::Moveable(i) => {
+                let dressing = self.dressing[i].map(|(body, joints)| Dressing { body, joints });
+                draw_budget::drawn_meshes(wad, &wad.moveables[i], dressing).collect()
+            }
+            Object::Static(i) => vec![wad.statics[i].mesh],
+        }
+    }
+
     /// What moveable `i`'s glTF shows: its own meshes, or those of the moveables dressing it.
     fn shows(&self, i: usize) -> object::Shows<'a> {
         let wad = self.wad;
@@ -843,6 +865,22 @@ pub fn dressings(wad: &Wad, game: Game) -> Vec<Option<Dressing>> {
         .into_iter()
         .map(|d| d.map(|(body, joints)| Dressing { body, joints }))
         .collect()
+}
+
+/// Checks what the objects of `wad` draw in a picture each, dressed as import dresses them
+/// (`dressings`), against what the file's meshes allow (see [`DrawsTooMany`]).
+pub fn dressed_draws_fit(wad: &Wad, dressings: &[Option<Dressing>]) -> Result<(), DrawsTooMany> {
+    let moveables = wad.moveables.iter().enumerate().map(|(i, m)| {
+        let dressing = dressings.get(i).copied().flatten();
+        let drawn = draw_budget::drawn_meshes(wad, m, dressing).collect();
+        (format!("moveable #{i} (id {})", m.id), drawn)
+    });
+    let statics = wad
+        .statics
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("static #{i} (id {})", s.id), vec![s.mesh]));
+    draw_budget::check(wad, moveables.chain(statics))
 }
 
 /// The moveable a catalogue body id names, if present (used by tests).

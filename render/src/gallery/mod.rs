@@ -114,7 +114,9 @@ pub fn gallery_into(
     options: &Options,
     deliver: &(dyn Fn(OutputFile) -> std::io::Result<()> + Sync),
 ) -> std::io::Result<Vec<WrittenFile>> {
-    let cards = moveable_cards(source);
+    let dressings = wadforge_importer::dressings(source.wad, source.game);
+    wadforge_importer::dressed_draws_fit(source.wad, &dressings).map_err(std::io::Error::other)?;
+    let cards = moveable_cards(source, &dressings);
     let static_pictures = static_pictures(source);
     let frame_cap = frame_cap(source.wad, &cards);
     let jobs = jobs(source.wad, &cards, frame_cap);
@@ -142,9 +144,11 @@ pub fn gallery_into(
 
 /// A card per moveable: its slot, how it is dressed, and the paths of its picture and
 /// animations.
-fn moveable_cards<'a>(source: &Source<'a>) -> Vec<MoveableCard<'a>> {
+fn moveable_cards<'a>(
+    source: &Source<'a>,
+    dressings: &[Option<wadforge_importer::Dressing>],
+) -> Vec<MoveableCard<'a>> {
     let wad = source.wad;
-    let dressings = wadforge_importer::dressings(wad, source.game);
     let slots: Vec<String> = wad
         .moveables
         .iter()
