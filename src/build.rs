@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use wadforge_format::{wad, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
-use crate::output::{write_atomically, write_wad_atomically};
+use crate::output::{refuse_companion_extension, resolved, write_atomically, write_wad_atomically};
 use crate::progress::Progress;
 
 pub struct BuildArgs<'a> {
@@ -32,17 +32,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    if args.out.starts_with(args.dir)
-        && args
-            .out
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "glb" || e == "gltf")
-    {
-        bail!(
-            "{} would overwrite a file of the manifest directory; choose another output",
-            args.out.display()
-        );
-    }
+    refuse_companion_extension(args.out)?;
+    refuse_writing_into(args.dir, args.out, args.pages)?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
     let built = wadforge_exporter::build(&manifests, base.as_ref(), &mut |done, _, slot| {
         progress.set(done as u64, slot)
@@ -81,6 +72,35 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// Refuses outputs that could replace a file of the manifest directory `dir`: the WAD named as
+/// a file build reads (manifests, glTF files and the buffers and images beside them), or the
+/// pages written into the directory. Paths are compared resolved (`./DIR/x.glb`, links).
+fn refuse_writing_into(dir: &Path, out: &Path, pages: Option<&Path>) -> anyhow::Result<()> {
+    const READ_BY_BUILD: [&str; 9] = ["yaml", "yml", "glb", "gltf", "bin", "png", "jpg", "jpeg", "webp"];
+    let Ok(dir) = std::fs::canonicalize(dir) else {
+        return Ok(()); // load has read it; a directory gone since cannot be written over
+    };
+    let ext = out.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let read_by_build = ext.is_some_and(|e| READ_BY_BUILD.contains(&e.as_str()));
+    if read_by_build && resolved(out).is_some_and(|o| o.starts_with(&dir)) {
+        bail!(
+            "{} would overwrite a file of the manifest directory; choose another output",
+            out.display()
+        );
+    }
+    if let Some(pages) = pages {
+        let inside = std::fs::canonicalize(pages).map_or_else(|_| resolved(pages), Some);
+        if inside.is_some_and(|p| p.starts_with(&dir)) {
+            bail!(
+                "--pages {} is inside the manifest directory, whose images its pages could replace; choose a \
+                 folder outside it",
+                pages.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn refuse_overwrite(out: &Path, input: &Path) -> anyhow::Result<()> {

@@ -165,6 +165,7 @@ fn write_outputs(out: &Path, model: &Wad, encoded: &EncodedWad, base: &Path) -> 
 /// Refuses an output that is an input, or that shares a name (and so the `.was`, `.swd`, `.sam`
 /// and `.sfx`) with one.
 fn refuse_overwrite(out: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    crate::output::refuse_companion_extension(out)?;
     for input in inputs {
         let stem = |p: &Path| p.with_extension("");
         if out == *input

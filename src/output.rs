@@ -39,3 +39,31 @@ pub fn prepare_output_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
         Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.display())),
     }
 }
+
+/// Extensions of the files written beside an output WAD (its slot names; the base's sprites and
+/// sounds).
+const BESIDE_THE_WAD: [&str; 4] = ["was", "swd", "sam", "sfx"];
+
+/// Refuses an output WAD named with the extension of a file written beside it: `-o out.sfx`
+/// would have the WAD written, then the sounds written over it.
+pub fn refuse_companion_extension(out: &Path) -> anyhow::Result<()> {
+    let ext = out.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if let Some(ext) = ext.filter(|e| BESIDE_THE_WAD.contains(&e.as_str())) {
+        bail!(
+            "{} ends in .{ext}, the name of a file wadforge writes beside the WAD (.was, .swd, .sam, .sfx); \
+             name the WAD .wad",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// `path` with its folder resolved (links, `.` and `..`), for comparing where outputs go with
+/// where inputs are; the file itself need not exist. `None` when the folder does not exist.
+pub fn resolved(path: &Path) -> Option<std::path::PathBuf> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+}

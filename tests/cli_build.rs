@@ -279,3 +279,70 @@ fn pages_are_written_on_request() {
         }
     }
 }
+
+/// A copy of the bundled example in `to`.
+fn example_copy(to: &Path) {
+    let from = repo().join("examples/switch_and_plant");
+    for entry in walk(&from) {
+        let target = to.join(entry.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, target).unwrap();
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn build_never_writes_over_a_file_of_its_directory_however_the_output_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dir");
+    example_copy(&dir);
+    let contents = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        walk(dir)
+            .into_iter()
+            .map(|f| (f.clone(), std::fs::read(&f).unwrap()))
+            .collect()
+    };
+    let before = contents(&dir);
+    let glb = "moveables/306_SWITCH_TYPE1.glb";
+    for (args, message) in [
+        // The directory's own glTF, named from elsewhere (`./dir`, not `dir`).
+        (
+            vec!["-o", "./dir/moveables/306_SWITCH_TYPE1.glb"],
+            "would overwrite a file of the manifest directory",
+        ),
+        (
+            vec!["-o", "out.wad", "--pages", "./dir/moveables"],
+            "is inside the manifest directory",
+        ),
+        // The sounds written beside the WAD would replace it.
+        (vec!["-o", "out.sfx"], "name the WAD .wad"),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_wadforge"))
+            .current_dir(tmp.path())
+            .args(["build", "-q", "dir"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?} was accepted");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+    assert_eq!(
+        contents(&dir),
+        before,
+        "{glb} and every other file are as they were"
+    );
+    assert!(!tmp.path().join("out.sfx").exists() && !tmp.path().join("out.wad").exists());
+}

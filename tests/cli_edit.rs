@@ -167,7 +167,8 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
     let garbage = tmp.path().join("garbage.wad");
     std::fs::write(&garbage, b"\x81\0\0\0 not a wad").unwrap();
     let out = tmp.path().join("out.wad");
-    let cases: [(&[&str], &str); 6] = [
+    let sounds = tmp.path().join("out.sfx");
+    let cases: [(&[&str], &str); 7] = [
         (
             &["copy", s(&src), s(&dest), "-o", s(&out), "--only", "NO_SUCH_SLOT"],
             "--only names NO_SUCH_SLOT",
@@ -220,6 +221,11 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
             &["copy", s(&src), s(&dest), "-o", s(&dest), "--only", "CROCODILE"],
             "never writes over its inputs",
         ),
+        // The destination's sounds, copied beside the output, would replace it.
+        (
+            &["copy", s(&src), s(&dest), "-o", s(&sounds), "--only", "CROCODILE"],
+            "name the WAD .wad",
+        ),
     ];
     let before = std::fs::read(&dest).unwrap();
     for (args, message) in cases {
@@ -227,7 +233,7 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
         assert!(
-            !out.exists() && !out.with_extension("was").exists(),
+            !out.exists() && !out.with_extension("was").exists() && !sounds.exists(),
             "{args:?} wrote something"
         );
     }
