@@ -2179,6 +2179,41 @@ fn a_pipe_named_like_an_input_is_refused_not_waited_on() {
 }
 
 #[test]
+fn meshes_under_a_long_chain_of_nodes_build_within_the_limits() {
+    // Found by review: the joint an unskinned mesh hangs from was found by walking up its
+    // ancestors for each of its vertices (100 meshes under a chain of 150 000 nodes below a bone;
+    // the reads budget keeps more meshes of one buffer out).
+    let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.glb", |glb| {
+        edit_glb_json(glb, |json| {
+            let bone = json["skins"][0]["joints"][1].as_u64().unwrap();
+            let nodes = json["nodes"].as_array_mut().unwrap();
+            let first = nodes.len();
+            let (chain, meshes) = (150_000, 100);
+            let mut children = nodes[bone as usize]["children"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            children.push(first.into());
+            nodes[bone as usize]["children"] = children.into();
+            for c in 0..chain {
+                let below: Vec<usize> = if c + 1 < chain {
+                    vec![first + c + 1]
+                } else {
+                    (first + chain..first + chain + meshes).collect()
+                };
+                nodes.push(serde_json::json!({"children": below}));
+            }
+            for _ in 0..meshes {
+                nodes.push(serde_json::json!({"mesh": 0}));
+            }
+        })
+    });
+    eprintln!("build: peak {} bytes, {:?}", run.peak_bytes, run.took);
+    assert!(run.success, "{}", run.stderr);
+    within_limits("build", &run, size);
+}
+
+#[test]
 fn a_gltf_whose_nodes_are_their_own_ancestors_or_have_two_parents_is_refused() {
     // Found by review: the walks from a mesh or joint up to its joint followed parents with no
     // end, so a node listed as a child of its own child made build loop forever.

@@ -7,13 +7,15 @@ use wadforge_format::Mesh;
 
 use crate::geometry::{gather, RawMesh, Target};
 use crate::input::{MeshNode, Primitive, Scene};
-use crate::skeleton::{world_rest, Skeleton};
+use crate::skeleton::{joints_above, world_rest, Skeleton};
 use crate::texture::RgbaImage;
 
 /// A moveable's scene with its skeleton, its images added to the build's.
 pub(crate) struct BoneMeshes<'a> {
     scene: &'a Scene,
     skeleton: &'a Skeleton,
+    /// The joint (TR mesh index) each node hangs from: its nearest ancestor that is a joint.
+    joint_above: Vec<Option<usize>>,
     first_image: usize,
     solid: Vec<(usize, usize)>,
     tr_units_per_metre: f64,
@@ -31,6 +33,10 @@ impl<'a> BoneMeshes<'a> {
         BoneMeshes {
             scene,
             skeleton,
+            joint_above: {
+                let joints = skeleton.nodes.iter().enumerate().map(|(j, &n)| (n, j)).collect();
+                joints_above(scene, &joints)
+            },
             first_image,
             solid,
             tr_units_per_metre,
@@ -39,14 +45,7 @@ impl<'a> BoneMeshes<'a> {
 
     /// The joint an unskinned mesh node hangs from (a mesh parented to a bone).
     fn hanging_from(&self, node: usize) -> Option<usize> {
-        let mut n = self.scene.nodes[node].parent;
-        while let Some(p) = n {
-            if let Some(j) = self.skeleton.nodes.iter().position(|&x| x == p) {
-                return Some(j);
-            }
-            n = self.scene.nodes[p].parent;
-        }
-        None
+        self.joint_above.get(node).copied().flatten()
     }
 
     /// The mesh nodes that show the bones' meshes: skinned ones and those parented to bones,

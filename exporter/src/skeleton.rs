@@ -70,14 +70,14 @@ pub(crate) fn skeleton(
         .map(|&m| parents_in_manifest[m].map_or(0, |p| tr_of_manifest[&p]))
         .collect();
     let tr_nodes: Vec<usize> = order.iter().map(|&m| nodes[m]).collect();
+    let mut tr_of_node = HashMap::new();
+    for (t, &n) in tr_nodes.iter().enumerate() {
+        tr_of_node.entry(n).or_insert(t);
+    }
     let mut skin_to_tr = HashMap::new();
     for m in &skins {
         let skin = m.skin.as_ref().expect("filtered to skinned meshes");
-        let map = skin
-            .joints
-            .iter()
-            .map(|n| tr_nodes.iter().position(|t| t == n))
-            .collect();
+        let map = skin.joints.iter().map(|n| tr_of_node.get(n).copied()).collect();
         skin_to_tr.insert(m.node, map);
     }
     Ok((
@@ -159,17 +159,41 @@ fn joint_nodes(
 /// Parent of each manifest bone (by index): its nearest ancestor node that is a joint.
 fn parents_of(scene: &Scene, nodes: &[usize]) -> Vec<Option<usize>> {
     let index_of_node: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let parent_of = |i: usize| {
-        let mut n = scene.nodes[nodes[i]].parent;
-        while let Some(p) = n {
-            if let Some(&j) = index_of_node.get(&p) {
-                return Some(j);
+    let above = joints_above(scene, &index_of_node);
+    nodes.iter().map(|&n| above.get(n).copied().flatten()).collect()
+}
+
+/// The joint each node of `scene` hangs from: its nearest ancestor that `joints` (node → joint)
+/// holds. Each node is walked once (walking up from every bone, or every vertex of a mesh, under
+/// a long chain of nodes took a build billions of steps); the reader refused cycles.
+pub(crate) fn joints_above(scene: &Scene, joints: &HashMap<usize, usize>) -> Vec<Option<usize>> {
+    let count = scene.nodes.len();
+    let mut above: Vec<Option<Option<usize>>> = vec![None; count];
+    let mut chain = Vec::new();
+    for start in 0..count {
+        // Up from `start` to a node whose answer is known, a joint's child, or a root.
+        let mut n = Some(start);
+        let mut found = None;
+        while let Some(i) = n {
+            if let Some(known) = above[i] {
+                found = known;
+                break;
             }
-            n = scene.nodes[p].parent;
+            chain.push(i);
+            match scene.nodes[i].parent {
+                Some(p) if joints.contains_key(&p) => {
+                    found = Some(joints[&p]);
+                    break;
+                }
+                parent => n = parent,
+            }
         }
-        None
-    };
-    (0..nodes.len()).map(parent_of).collect()
+        // Every node walked hangs from what the top of the walk found.
+        for i in chain.drain(..) {
+            above[i] = Some(found);
+        }
+    }
+    above.into_iter().map(Option::flatten).collect()
 }
 
 /// The manifest bones in depth-first order from their one root, children in manifest order: the
@@ -185,15 +209,19 @@ fn depth_first(parents_in_manifest: &[Option<usize>], bones: &[String]) -> Resul
             names.join(", ")
         ));
     }
+    // Each bone's children in manifest order, gathered once (filtering all bones for each bone
+    // made a skeleton of 65 000 bones take billions of steps).
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (c, parent) in parents_in_manifest.iter().enumerate() {
+        if let Some(p) = *parent {
+            children[p].push(c);
+        }
+    }
     let mut order = Vec::with_capacity(count);
     let mut stack = vec![roots[0]];
     while let Some(i) = stack.pop() {
         order.push(i);
-        let mut children: Vec<usize> = (0..count)
-            .filter(|&c| parents_in_manifest[c] == Some(i))
-            .collect();
-        children.reverse();
-        stack.extend(children);
+        stack.extend(children[i].iter().rev());
     }
     Ok(order)
 }
