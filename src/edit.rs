@@ -63,6 +63,12 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
     for b in &copied.broken {
         eprintln!("warning: {b}");
     }
+    if copied.broken_unlisted > 0 {
+        eprintln!(
+            "warning: {} more references lost their target and now point at their own animation (not listed)",
+            copied.broken_unlisted
+        );
+    }
     report_sounds(args.dest, &copied.sounds);
     eprintln!(
         "wrote {}: {} moveables, {} statics, {} pages, {} samples, {} bytes",
@@ -109,6 +115,12 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
     );
     for b in &removed.broken {
         eprintln!("warning: {b}");
+    }
+    if removed.broken_unlisted > 0 {
+        eprintln!(
+            "warning: {} more references lost their target and now point at their own animation (not listed)",
+            removed.broken_unlisted
+        );
     }
     eprintln!(
         "wrote {}: {} moveables, {} statics, {} pages, {} samples, {} bytes",

@@ -284,3 +284,34 @@ fn check_exits_0_on_a_sound_file_1_on_an_error_and_fix_writes_a_wad_that_passes(
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }
+
+#[test]
+fn check_lists_the_first_findings_of_a_rule_and_counts_the_rest() {
+    // A file may break a rule once every few bytes; each finding held took some 300 bytes.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut wad = wadforge_fixtures::standard();
+    let unknown = |id| wadforge_format::Moveable {
+        id,
+        ..Default::default()
+    };
+    wad.moveables.extend((0..300).map(|i| unknown(100_000 + i)));
+    let path = write(&tmp.path().join("unknown.wad"), &wad);
+    let o = wadforge(&["check", s(&path), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let of_rule: Vec<&serde_json::Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "unknown-slot")
+        .collect();
+    assert_eq!(of_rule.len(), 201, "200 listed and one that counts the rest");
+    let last = of_rule.last().unwrap();
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("100 more findings of this rule"),
+        "{last}"
+    );
+    assert_eq!(last["severity"], of_rule[0]["severity"]);
+}

@@ -64,6 +64,7 @@ pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<F
     let mut c = Checker {
         wad,
         game,
+        per_rule: HashMap::new(),
         bodies: Bodies::of(wad),
         findings: Vec::new(),
         check_boxes: posing <= posing_allowed(input_bytes),
@@ -111,6 +112,21 @@ pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<F
             "split the objects over several WADs or make them smaller",
         );
     }
+    let mut unlisted: Vec<(&'static str, usize, Severity)> = (c.per_rule.iter())
+        .filter_map(|(&rule, &(_, more))| more.map(|(count, worst)| (rule, count, worst)))
+        .collect();
+    unlisted.sort();
+    for (rule, count, worst) in unlisted {
+        c.findings.push(Finding {
+            severity: worst,
+            rule,
+            place: "the file".into(),
+            message: format!(
+                "{count} more findings of this rule, past the first {LISTED_PER_RULE}, are not listed"
+            ),
+            fix: "fix those listed and check again".into(),
+        });
+    }
     c.findings
 }
 
@@ -119,9 +135,16 @@ pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
 }
 
+/// Findings of one rule listed; past them, a finding says how many more there are.
+pub const LISTED_PER_RULE: usize = 200;
+
+/// Per rule: the findings listed, and the count and worst severity of those not listed.
+type RuleCount = (usize, Option<(usize, Severity)>);
+
 struct Checker<'a> {
     wad: &'a Wad,
     game: Game,
+    per_rule: HashMap<&'static str, RuleCount>,
     bodies: Bodies,
     findings: Vec<Finding>,
     /// Whether posing every keyframe's body fits in the file's budget.
@@ -145,6 +168,16 @@ fn box_posing(wad: &Wad, game: Game) -> u64 {
 
 impl Checker<'_> {
     fn push(&mut self, severity: Severity, rule: &'static str, place: String, message: String, fix: &str) {
+        let (listed, unlisted) = self.per_rule.entry(rule).or_insert((0, None));
+        if *listed == LISTED_PER_RULE {
+            // Held no longer: a file may break a rule once for every few bytes of it, and each
+            // finding takes some 300 bytes.
+            let (count, worst) = unlisted.get_or_insert((0, severity));
+            *count += 1;
+            *worst = (*worst).max(severity);
+            return;
+        }
+        *listed += 1;
         self.findings.push(Finding {
             severity,
             rule,

@@ -17,6 +17,8 @@ pub struct Copied {
     pub objects: Vec<CopiedObject>,
     /// Animation references of the output that lost their target.
     pub broken: Vec<BrokenReference>,
+    /// References that lost their target past those listed in `broken`.
+    pub broken_unlisted: usize,
     pub textures: TextureReport,
     /// Sound ids the copied animations play, with the objects that play each.
     pub sounds: BTreeMap<u16, BTreeSet<String>>,
@@ -57,6 +59,7 @@ pub fn copy(
         wad: merged.wad,
         objects,
         broken: merged.broken,
+        broken_unlisted: merged.broken_unlisted,
         textures: merged.textures,
         sounds: sounds_played(src, &incoming),
     })

@@ -37,6 +37,10 @@ impl<'a> Input<'a> {
     }
 }
 
+/// References that lost their target listed; past them, only counted (a file may hold one for
+/// every 8 bytes, and each listed takes some 230 bytes).
+pub const LISTED_BROKEN: usize = 200;
+
 /// An animation reference that lost its target.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct BrokenReference {
@@ -62,7 +66,9 @@ impl std::fmt::Display for BrokenReference {
 /// The assembled WAD and what happened on the way.
 pub struct Merged {
     pub wad: Wad,
+    /// The first [`LISTED_BROKEN`] references that lost their target, and how many more did.
     pub broken: Vec<BrokenReference>,
+    pub broken_unlisted: usize,
     pub textures: TextureReport,
     /// Meshes, samples and pages of the destination that nothing used any more.
     pub dropped_meshes: usize,
@@ -111,11 +117,12 @@ pub fn merge(
         src: &src_mesh_map,
     };
     let sides = Sides::new(dest, src.map(|(s, _)| s), &moveable_entries);
-    let broken = place_moveables(&mut out, &sides, &meshes);
+    let (broken, broken_unlisted) = place_moveables(&mut out, &sides, &meshes);
     place_statics(&mut out, &sides, &static_entries, &meshes);
     Ok(Merged {
         wad: out,
         broken,
+        broken_unlisted,
         textures,
         dropped_meshes: kept.keep_mesh.iter().filter(|k| !**k).count(),
         dropped_samples: kept.keep_sample.iter().filter(|k| !**k).count(),
@@ -410,13 +417,14 @@ impl Sides<'_> {
 }
 
 /// Adds the moveables in the output's order, their references encoded for the output's table;
-/// returns the references whose target is not in the output.
-fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> Vec<BrokenReference> {
+/// returns the references whose target is not in the output (the first [`LISTED_BROKEN`], and
+/// how many more).
+fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<BrokenReference>, usize) {
     let dest_targets = references::resolve(&sides.dest.wad.moveables, &sides.dest.starts);
     let src_targets = sides
         .src
         .map(|s| references::resolve(&s.wad.moveables, &s.starts));
-    let mut broken = Vec::new();
+    let (mut broken, mut unlisted) = (Vec::new(), 0);
     let mut all_targets = Vec::with_capacity(sides.entries.len());
     for &entry in sides.entries {
         let (moveable, targets, owner) = match entry {
@@ -443,7 +451,9 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> Vec<Broke
         };
         let mut relink = |a: usize, t: Option<AnimationRef>, reference: String| {
             let placed = t.and_then(|t| sides.place_of(entry, t));
-            if placed.is_none() {
+            if placed.is_none() && broken.len() == LISTED_BROKEN {
+                unlisted += 1;
+            } else if placed.is_none() {
                 broken.push(BrokenReference {
                     object: owner.clone(),
                     animation: a,
@@ -471,7 +481,7 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> Vec<Broke
         out.moveables.push(moveable);
     }
     references::encode(&mut out.moveables, &all_targets);
-    broken
+    (broken, unlisted)
 }
 
 fn place_statics(out: &mut Wad, sides: &Sides, static_entries: &[Entry], meshes: &MeshMaps) {

@@ -14,6 +14,8 @@ pub struct Removed {
     pub removed: Vec<String>,
     /// References of the remaining objects into the removed objects' animations.
     pub broken: Vec<BrokenReference>,
+    /// References that lost their target past those listed in `broken`.
+    pub broken_unlisted: usize,
     pub dropped_meshes: usize,
     pub dropped_samples: usize,
     /// Pages dropped because no sample used them any more, or saved by packing the samples again.
@@ -32,6 +34,7 @@ pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError
     Ok(Removed {
         removed: selection.iter().map(|o| o.describe(wad.wad, wad.game)).collect(),
         broken: merged.broken,
+        broken_unlisted: merged.broken_unlisted,
         dropped_meshes: merged.dropped_meshes,
         dropped_samples: merged.dropped_samples,
         dropped_pages: merged.dropped_pages + (pages_before - out.pages.len()),

@@ -96,3 +96,28 @@ fn references_into_a_removed_objects_animations_are_reported() {
     );
     assert!(b.to_string().contains("now points at animation 1 itself"));
 }
+
+#[test]
+fn references_past_the_listed_ones_are_counted() {
+    // Each reference listed takes some 230 bytes, where a file may hold one in 8 bytes.
+    let mut wad = wadforge_fixtures::standard();
+    let switch = wad.moveables.iter().position(|m| m.id == 306).unwrap();
+    let lever = wad.moveables.iter().position(|m| m.id == 318).unwrap();
+    let starts = canonical_starts(&wad.moveables);
+    let to_lever = starts[lever] as i32 - starts[switch] as i32;
+    let animation = &mut wad.moveables[switch].animations[1];
+    animation.next_animation = to_lever;
+    let dispatch = wadforge_format::Dispatch {
+        frame_start: animation.frame_start,
+        frame_end: animation.frame_start + 1,
+        next_animation: to_lever,
+        next_frame: 0,
+    };
+    animation.state_changes.push(wadforge_format::StateChange {
+        state: 1,
+        dispatches: vec![dispatch; 299],
+    });
+    let removed = remove(&Input::canonical(&wad, TR4), &[ObjectRef::Moveable(lever)]).unwrap();
+    assert_eq!(removed.broken.len(), wadforge_edit::merge::LISTED_BROKEN);
+    assert_eq!(removed.broken.len() + removed.broken_unlisted, 300);
+}
