@@ -9,7 +9,8 @@ use wadforge_format::catalog::{self, Game};
 
 use crate::input::Objects;
 
-/// Difference lines shown per object in text; JSON lists them all.
+/// Difference lines shown per object in text; JSON lists them all, up to
+/// [`wadforge_diff::LISTED_DIFFERENCES`] in the report (each object counts the rest).
 const LINES_PER_OBJECT: usize = 20;
 
 pub struct DiffArgs<'a> {
@@ -75,6 +76,13 @@ struct JsonObject<'a> {
     slot: String,
     identical: bool,
     differences: &'a [Difference],
+    /// Differences past the 100 000 a report lists: counted only.
+    #[serde(skip_serializing_if = "is_zero")]
+    unlisted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn print_json(args: DiffArgs, game: Game, report: &Report) -> io::Result<()> {
@@ -92,6 +100,7 @@ fn print_json(args: DiffArgs, game: Game, report: &Report) -> io::Result<()> {
                 slot: slot(game, object.kind, object.id),
                 identical: object.is_identical(),
                 differences: &object.differences,
+                unlisted: object.unlisted,
             })
             .collect(),
     };

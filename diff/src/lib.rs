@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use wadforge_format::references::{canonical_starts, resolve};
 use wadforge_format::{Static, Wad};
 
-pub use report::{Difference, Field, ObjectDiff, ObjectKind, Report};
+pub use report::{Difference, Field, ObjectDiff, ObjectKind, Report, LISTED_DIFFERENCES};
 pub use texture::{polygon_texture, PolygonTexels};
 
 use animation::Side;
@@ -86,10 +86,11 @@ pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) 
         b,
         options,
         texels: Default::default(),
+        room: LISTED_DIFFERENCES,
     };
     let mut objects = Vec::new();
     for (id, x, y) in pairs(&a.moveables, &b.moveables, |m| m.id) {
-        let differences = match (x, y) {
+        let (differences, unlisted) = match (x, y) {
             (Some(x), Some(y)) => {
                 let side_a = Side {
                     moveables: &a.moveables,
@@ -101,25 +102,31 @@ pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) 
                     owner: y,
                     targets: &targets.1[y],
                 };
-                moveable(&mut inputs, &side_a, &side_b)
+                let r = moveable(&mut inputs, &side_a, &side_b);
+                inputs.listed(r)
             }
-            _ => presence(x.is_some()),
+            _ => (presence(x.is_some()), 0),
         };
         objects.push(ObjectDiff {
             kind: ObjectKind::Moveable,
             id,
             differences,
+            unlisted,
         });
     }
     for (id, x, y) in pairs(&a.statics, &b.statics, |s| s.id) {
-        let differences = match (x, y) {
-            (Some(x), Some(y)) => static_object(&mut inputs, &a.statics[x], &b.statics[y]),
-            _ => presence(x.is_some()),
+        let (differences, unlisted) = match (x, y) {
+            (Some(x), Some(y)) => {
+                let r = static_object(&mut inputs, &a.statics[x], &b.statics[y]);
+                inputs.listed(r)
+            }
+            _ => (presence(x.is_some()), 0),
         };
         objects.push(ObjectDiff {
             kind: ObjectKind::Static,
             id,
             differences,
+            unlisted,
         });
     }
     Report { objects }
@@ -153,14 +160,15 @@ fn presence(in_a: bool) -> Vec<Difference> {
     } else {
         (MISSING, PRESENT)
     };
-    let mut r = Recorder::default();
+    // One an object, always listed.
+    let mut r = Recorder::with_room(1);
     r.differ("", Field::Object, a, b);
     r.differences
 }
 
-fn moveable(inputs: &mut Inputs, side_a: &Side, side_b: &Side) -> Vec<Difference> {
+fn moveable(inputs: &mut Inputs, side_a: &Side, side_b: &Side) -> Recorder {
     let (a, b) = (&side_a.moveables[side_a.owner], &side_b.moveables[side_b.owner]);
-    let mut r = Recorder::default();
+    let mut r = Recorder::with_room(inputs.room);
     let scope = inputs.options.scope;
     if scope.geometry() {
         r.count("", Field::MeshCount, a.meshes.len(), b.meshes.len());
@@ -172,11 +180,11 @@ fn moveable(inputs: &mut Inputs, side_a: &Side, side_b: &Side) -> Vec<Difference
         animation::links(&mut r, &a.links, &b.links);
         animation::animations(&mut r, inputs.options.angle_tolerance, side_a, side_b);
     }
-    r.differences
+    r
 }
 
-fn static_object(inputs: &mut Inputs, a: &Static, b: &Static) -> Vec<Difference> {
-    let mut r = Recorder::default();
+fn static_object(inputs: &mut Inputs, a: &Static, b: &Static) -> Recorder {
+    let mut r = Recorder::with_room(inputs.room);
     if inputs.options.scope.geometry() {
         r.compare(
             "",
@@ -193,5 +201,5 @@ fn static_object(inputs: &mut Inputs, a: &Static, b: &Static) -> Vec<Difference>
         r.compare("", Field::Flags, a.flags, b.flags);
         mesh::compare_mesh_indices(&mut r, inputs, "mesh", a.mesh, b.mesh);
     }
-    r.differences
+    r
 }

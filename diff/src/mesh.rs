@@ -14,6 +14,16 @@ pub(crate) struct Inputs<'a> {
     pub b: &'a Wad,
     pub options: &'a Options,
     pub texels: TexelCache,
+    /// Differences the report may still list.
+    pub room: usize,
+}
+
+impl Inputs<'_> {
+    /// An object's differences, listed and not, its listed ones taken from the room left.
+    pub fn listed(&mut self, r: Recorder) -> (Vec<crate::report::Difference>, usize) {
+        self.room -= r.differences.len();
+        (r.differences, r.unlisted)
+    }
 }
 
 /// Compares the meshes `a` and `b` (indices into each file's mesh list) at `place`.
@@ -133,13 +143,15 @@ fn texture(r: &mut Recorder, inputs: &mut Inputs, place: &str, a: &Polygon, b: &
         .texels
         .compare((inputs.a, a.texture.sample), (inputs.b, b.texture.sample))
     {
+        let listed_before = r.differences.len();
         r.differ(
             &at(place, format_args!("texel ({}, {})", m.x, m.y)),
             Field::Texels,
             hex(m.a),
             hex(m.b),
         );
-        if let Some(d) = r.differences.last_mut() {
+        if r.differences.len() > listed_before {
+            let d = r.differences.last_mut().expect("just listed");
             d.note = Some(format!("{} of {} texels differ", m.count, m.total));
         }
     }

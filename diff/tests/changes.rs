@@ -638,3 +638,35 @@ fn json_lists_every_difference() {
     assert_eq!(d["b"], format!("({}, {}, {})", v[0], v[1], v[2]));
     assert_eq!(d["a"], format!("({}, {}, {})", v[0], v[1], v[2] - 7));
 }
+
+#[test]
+fn a_report_lists_its_first_differences_and_counts_the_rest() {
+    // A difference is a few bytes of a file and some 200 bytes listed.
+    let a = wadforge_fixtures::standard();
+    let mut b = a.clone();
+    let m = b.moveables.iter_mut().find(|m| !m.animations.is_empty()).unwrap();
+    let keyframe = m.animations[0].keyframes[0].clone();
+    let joints = keyframe.rotations.len();
+    let keyframes = wadforge_diff::LISTED_DIFFERENCES / joints + 100;
+    m.animations[0].keyframes = vec![keyframe; keyframes];
+    let mut a = a;
+    let id = m.id;
+    let original = a.moveables.iter_mut().find(|m| m.id == id).unwrap();
+    let mut turned = m.animations[0].keyframes[0].clone();
+    for r in &mut turned.rotations {
+        r.y = r.y.wrapping_add(1024);
+    }
+    original.animations[0].keyframes = vec![turned; keyframes];
+    let report = diff(&a, &b, &Options::default());
+    let listed: usize = report.objects.iter().map(|o| o.differences.len()).sum();
+    let all: usize = report.objects.iter().map(|o| o.count()).sum();
+    assert_eq!(listed, wadforge_diff::LISTED_DIFFERENCES);
+    assert!(all >= keyframes * joints, "{all}");
+    let text = {
+        let mut out = Vec::new();
+        report.write_text(&mut out, |_, id| id.to_string(), 3).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    assert!(text.contains(&format!("{all} differences")), "{text}");
+    assert!(text.contains(&format!("… and {} more", all - 3)), "{text}");
+}
