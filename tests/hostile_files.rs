@@ -624,6 +624,81 @@ fn thousands_of_moveables_dressed_in_one_large_body_are_refused_at_once() {
     assert!(run.success, "{}", run.stderr);
 }
 
+#[test]
+fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
+    // Found by review: each sample a copy needed looked over every page of the destination for
+    // free space, making each page's table again, and searched all samples for its record:
+    // 16 384 distinct one-texel samples into a WAD of 10 full pages.
+    use wadforge_format::{Page, Polygon, PolygonTexture, Sample};
+    let count: usize = 16_384;
+    let mut src = standard_on_one_page();
+    let mut page = Page::filled([0, 0, 0]);
+    for k in 0..count {
+        page.set_texel(k % 256, k / 256, [k as u8, (k >> 8) as u8, 7]);
+    }
+    src.pages = vec![page];
+    let one_texel = |k: usize| Sample {
+        x: (k % 256) as u8,
+        y: (k / 256) as u8,
+        page: 0,
+        flip_x: -1,
+        flip_y: -1,
+        width: 1,
+        height: 1,
+    };
+    src.samples = (0..count).map(one_texel).collect();
+    let moveable = src.moveables.iter().position(|m| m.id == 51).unwrap();
+    let mesh = src.moveables[moveable].meshes[0];
+    let quad = src.meshes[mesh]
+        .polygons
+        .iter()
+        .find(|p| p.is_quad)
+        .copied()
+        .unwrap();
+    src.meshes[mesh].polygons = (0..count)
+        .map(|k| Polygon {
+            texture: PolygonTexture {
+                sample: k as u16,
+                ..quad.texture
+            },
+            ..quad
+        })
+        .collect();
+    for m in src.meshes.iter_mut().filter(|m| !m.polygons.is_empty()) {
+        for p in &mut m.polygons {
+            p.texture.sample %= count as u16;
+        }
+    }
+    let mut dest = standard_on_one_page();
+    while dest.pages.len() < 10 {
+        dest.pages.push(Page::filled([1, 2, 3]));
+    }
+    let full = |page: usize| Sample {
+        page: page as u16,
+        x: 0,
+        y: 0,
+        width: 256,
+        height: 256,
+        ..one_texel(0)
+    };
+    dest.samples.extend((0..dest.pages.len()).map(full));
+    let dest_bytes = wadforge_format::wad::write(&dest, None).unwrap();
+    let src_bytes = wadforge_format::wad::write(&src, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (src_path, dest_path) = (tmp.path().join("src.wad"), tmp.path().join("dest.wad"));
+    std::fs::write(&src_path, &src_bytes).unwrap();
+    std::fs::write(&dest_path, &dest_bytes).unwrap();
+    let out = tmp.path().join("out.wad");
+    let run = measured(&["copy", s(&src_path), s(&dest_path), "--only", "51", "-o", s(&out)]);
+    let input = (src_bytes.len() + dest_bytes.len()) as u64;
+    eprintln!(
+        "copy: {input} bytes, peak {} bytes, {:?}",
+        run.peak_bytes, run.took
+    );
+    assert!(run.success, "{}", run.stderr);
+    within_limits("copy", &run, input);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

@@ -48,13 +48,22 @@ pub fn samples_by_texels(wad: &Wad) -> HashMap<Texels, usize> {
 /// Which texels of each page a sample covers.
 pub struct FreeSpace {
     covered: Vec<Vec<bool>>,
+    /// Each page's summed-area table, made when first needed after the page changed.
+    sums: Vec<Option<Vec<u32>>>,
+    /// Per page, sizes it had no room for: covering only takes room, so no larger size fits
+    /// either. Without this, thousands of samples looked over every full page, each making its
+    /// table again (32 768 small samples and 10 full pages: 40 billion steps).
+    no_room: Vec<Vec<(usize, usize)>>,
 }
 
 impl FreeSpace {
     /// The space of `wad`'s pages that none of its samples covers.
     pub fn of(wad: &Wad) -> Self {
+        let pages = wad.pages.len();
         let mut space = FreeSpace {
-            covered: vec![vec![false; PAGE_SIZE * PAGE_SIZE]; wad.pages.len()],
+            covered: vec![vec![false; PAGE_SIZE * PAGE_SIZE]; pages],
+            sums: vec![None; pages],
+            no_room: vec![Vec::new(); pages],
         };
         for s in &wad.samples {
             space.cover(
@@ -72,6 +81,7 @@ impl FreeSpace {
         let Some(grid) = self.covered.get_mut(page) else {
             return;
         };
+        self.sums[page] = None;
         for y in y0..(y0 + h).min(PAGE_SIZE) {
             for x in x0..(x0 + w).min(PAGE_SIZE) {
                 grid[y * PAGE_SIZE + x] = true;
@@ -85,26 +95,38 @@ impl FreeSpace {
             return None;
         }
         for page in 0..self.covered.len() {
-            let grid = &self.covered[page];
+            if self.no_room[page].iter().any(|&(fw, fh)| w >= fw && h >= fh) {
+                continue;
+            }
             // Summed-area table: the covered texels of any rectangle in four look-ups.
             let n = PAGE_SIZE + 1;
-            let mut sum = vec![0u32; n * n];
-            for y in 0..PAGE_SIZE {
-                let mut row = 0;
-                for x in 0..PAGE_SIZE {
-                    row += grid[y * PAGE_SIZE + x] as u32;
-                    sum[(y + 1) * n + x + 1] = sum[y * n + x + 1] + row;
+            let grid = &self.covered[page];
+            let sum = self.sums[page].get_or_insert_with(|| {
+                let mut sum = vec![0u32; n * n];
+                for y in 0..PAGE_SIZE {
+                    let mut row = 0;
+                    for x in 0..PAGE_SIZE {
+                        row += grid[y * PAGE_SIZE + x] as u32;
+                        sum[(y + 1) * n + x + 1] = sum[y * n + x + 1] + row;
+                    }
                 }
-            }
+                sum
+            });
             let covered = |x: usize, y: usize| {
                 sum[(y + h) * n + x + w] + sum[y * n + x] - sum[y * n + x + w] - sum[(y + h) * n + x]
             };
-            for y in 0..=PAGE_SIZE - h {
-                for x in 0..=PAGE_SIZE - w {
-                    if covered(x, y) == 0 {
-                        self.cover(page, x, y, w, h);
-                        return Some((page, x, y));
-                    }
+            let found = (0..=PAGE_SIZE - h)
+                .flat_map(|y| (0..=PAGE_SIZE - w).map(move |x| (x, y)))
+                .find(|&(x, y)| covered(x, y) == 0);
+            match found {
+                Some((x, y)) => {
+                    self.cover(page, x, y, w, h);
+                    return Some((page, x, y));
+                }
+                None => {
+                    // Keep only the least sizes: a smaller one makes a larger one redundant.
+                    self.no_room[page].retain(|&(fw, fh)| !(fw >= w && fh >= h));
+                    self.no_room[page].push((w, h));
                 }
             }
         }
@@ -135,6 +157,10 @@ pub fn place(wad: &mut Wad, wanted: &[(Texels, Sample)]) -> Result<(Vec<usize>, 
     let mut placed: HashMap<&Texels, (u16, u8, u8)> = HashMap::new();
     let mut homeless: Vec<usize> = Vec::new();
     let mut free = FreeSpace::of(wad);
+    let mut index: HashMap<Sample, usize> = HashMap::new();
+    for (i, &s) in wad.samples.iter().enumerate() {
+        index.entry(s).or_insert(i);
+    }
     let mut order: Vec<usize> = (0..wanted.len()).collect();
     // Tall samples first: rows of similar height waste least space.
     order.sort_by_key(|&i| {
@@ -161,7 +187,7 @@ pub fn place(wad: &mut Wad, wanted: &[(Texels, Sample)]) -> Result<(Vec<usize>, 
             homeless.push(i);
             continue;
         };
-        result[i] = sample_at(wad, record, spot);
+        result[i] = sample_at(wad, &mut index, record, spot);
     }
     if !homeless.is_empty() {
         let images: Vec<SampleImage> = homeless
@@ -178,7 +204,7 @@ pub fn place(wad: &mut Wad, wanted: &[(Texels, Sample)]) -> Result<(Vec<usize>, 
         wad.pages.extend(packed.pages);
         for (&i, p) in homeless.iter().zip(&packed.placements) {
             let spot = ((first_page + p.page as usize) as u16, p.x, p.y);
-            result[i] = sample_at(wad, &wanted[i].1, spot);
+            result[i] = sample_at(wad, &mut index, &wanted[i].1, spot);
         }
     }
     Ok((result, report))
@@ -192,17 +218,21 @@ fn paint(page: &mut Page, x0: usize, y0: usize, (w, _, rgb): &Texels) {
 }
 
 /// The sample of `wad` at `spot` with `record`'s size and flips: an existing record if one is
-/// exactly that, else a new one.
-fn sample_at(wad: &mut Wad, record: &Sample, (page, x, y): (u16, u8, u8)) -> usize {
+/// exactly that (found through `index`, the first of each record), else a new one.
+fn sample_at(
+    wad: &mut Wad,
+    index: &mut HashMap<Sample, usize>,
+    record: &Sample,
+    (page, x, y): (u16, u8, u8),
+) -> usize {
     let wanted = Sample {
         page,
         x,
         y,
         ..*record
     };
-    if let Some(i) = wad.samples.iter().position(|s| *s == wanted) {
-        return i;
-    }
-    wad.samples.push(wanted);
-    wad.samples.len() - 1
+    *index.entry(wanted).or_insert_with(|| {
+        wad.samples.push(wanted);
+        wad.samples.len() - 1
+    })
 }
