@@ -699,6 +699,55 @@ fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
     within_limits("copy", &run, input);
 }
 
+#[test]
+fn removing_from_a_wad_of_overlapping_page_sized_samples_stays_within_the_limits() {
+    // Found by review: remove packed every sample again to see whether fewer pages would do,
+    // cutting each one's texels and making every page packing needed: 270 overlapping samples
+    // of 129×129 on one page need a page each.
+    let mut wad = standard_on_one_page();
+    let count = 270; // what the sample budget allows a one-page file, about
+    let first = wad.samples.len();
+    let template = wad.samples[0];
+    wad.samples.extend((0..count).map(|k| wadforge_format::Sample {
+        page: 0,
+        x: (k % 127) as u8,
+        y: (k / 127) as u8,
+        width: 129,
+        height: 129,
+        ..template
+    }));
+    let moveable = wad.moveables.iter().position(|m| m.id == 51).unwrap();
+    let mesh = wad.moveables[moveable].meshes[0];
+    let quad = wad.meshes[mesh]
+        .polygons
+        .iter()
+        .find(|p| p.is_quad)
+        .copied()
+        .unwrap();
+    wad.meshes[mesh].polygons = (0..count)
+        .map(|k| {
+            let mut p = quad;
+            p.texture.sample = (first + k) as u16;
+            p
+        })
+        .collect();
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("overlapping.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let other = wadforge_format::catalog::static_slot(wadforge_format::catalog::Game::Tr4, wad.statics[0].id);
+    let out = tmp.path().join("out.wad");
+    let run = measured(&["remove", s(&path), "--only", &other, "-o", s(&out)]);
+    eprintln!(
+        "remove: {} bytes, peak {} bytes, {:?}",
+        bytes.len(),
+        run.peak_bytes,
+        run.took
+    );
+    assert!(run.success, "{}", run.stderr);
+    within_limits("remove", &run, bytes.len() as u64);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

@@ -1,7 +1,7 @@
 //! `remove`: objects out of a WAD, and what only they used.
 
 use wadforge_format::Wad;
-use wadforge_packer::{pack_samples, SampleImage};
+use wadforge_packer::{pack_samples, pages_needed, SampleImage};
 
 use crate::merge::{merge, BrokenReference, Input};
 use crate::select::ObjectRef;
@@ -46,6 +46,21 @@ pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError
 /// Packs every sample of `wad` onto new pages if that takes fewer pages than it has; samples
 /// keep their index, size and flips. Leaves the WAD alone when a sample cannot be read.
 fn repack_if_smaller(wad: &mut Wad) -> bool {
+    // Distinct rectangles show distinct texels at most: when they need as many pages as there
+    // are, packing cannot save one (unless different rectangles hold the same texels, which it
+    // leaves be). Checked first, by sizes alone, because packing cuts every sample's texels and
+    // makes every page it needs: a file of overlapping page-sized samples made it take pages by
+    // the hundred.
+    let rectangles: std::collections::BTreeSet<(u16, u8, u8, u16, u16)> = (wad.samples.iter())
+        .map(|s| (s.page, s.x, s.y, s.width, s.height))
+        .collect();
+    let sizes: Vec<(u32, u32)> = rectangles
+        .iter()
+        .map(|&(_, _, _, w, h)| (u32::from(w), u32::from(h)))
+        .collect();
+    if pages_needed(&sizes).is_ok_and(|n| n >= wad.pages.len()) {
+        return false;
+    }
     let Ok(texels) = (0..wad.samples.len())
         .map(|i| texture::texels(wad, i))
         .collect::<Result<Vec<_>, _>>()
