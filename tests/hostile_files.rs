@@ -107,6 +107,34 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// [`measured`], saying what the run took of an input of `input_bytes` in the test's log.
+fn measured_logged(args: &[&str], input_bytes: u64) -> Run {
+    let run = measured(args);
+    eprintln!(
+        "{}: {input_bytes} bytes, peak {} bytes, {:?}",
+        args[0], run.peak_bytes, run.took
+    );
+    run
+}
+
+/// Runs `command` (`info`, or one that writes `out`: `import`, `gallery`) on `input`, measured
+/// (and says what it took, for the test's log).
+fn measured_on(command: &str, input: &Path, out: &Path) -> Run {
+    let mut args = vec![command, s(input)];
+    if command != "info" {
+        args.extend(["-q", "-o", s(out)]);
+    }
+    let run = measured(&args);
+    let bytes = std::fs::metadata(input).map_or(0, |m| m.len());
+    eprintln!(
+        "{command} {}: {bytes} bytes, peak {} bytes, {:?}",
+        input.display(),
+        run.peak_bytes,
+        run.took
+    );
+    run
+}
+
 /// zlib bytes of `n` zero bytes: about n / 1030 bytes.
 fn zeros_compressed(n: u64) -> Vec<u8> {
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
@@ -343,17 +371,10 @@ fn meshes_inflated_from_a_small_tr4_are_bounded_by_the_file() {
             let bytes = tr4_with_more_meshes(&mesh, count);
             std::fs::write(&path, &bytes).unwrap();
             for command in ["info", "import"] {
-                let out = tmp.path().join(format!("{command}{count}{quads}"));
-                let mut args = vec![command, s(&path)];
-                if command == "import" {
-                    args.extend(["-q", "-o", s(&out)]);
-                }
-                let run = measured(&args);
-                eprintln!(
-                    "{what} in {count} meshes, {command}: {} bytes, peak {} bytes, {:?}",
-                    bytes.len(),
-                    run.peak_bytes,
-                    run.took
+                let run = measured_on(
+                    command,
+                    &path,
+                    &tmp.path().join(format!("{command}{count}{quads}")),
                 );
                 if refused {
                     refused_within_limits(&run, bytes.len() as u64, "polygons a level of this size may");
@@ -393,21 +414,21 @@ fn alpha_tested_textures_covering_their_page_over_and_over_read_within_the_limit
     let path = tmp.path().join("alpha.phd");
     std::fs::write(&path, &file).unwrap();
     for command in ["info", "gallery"] {
-        let out = tmp.path().join(command);
-        let mut args = vec![command, s(&path)];
-        if command == "gallery" {
-            args.extend(["-q", "-o", s(&out)]);
-        }
-        let run = measured(&args);
-        eprintln!(
-            "{command}: {} bytes, peak {} bytes, {:?}",
-            file.len(),
-            run.peak_bytes,
-            run.took
-        );
+        let run = measured_on(command, &path, &tmp.path().join(command));
         assert!(run.success, "{command}: {}", run.stderr);
         within_limits(command, &run, file.len() as u64);
     }
+}
+
+/// The standard fixture on one page, written as `into.wad` in `dir` (a WAD to copy into).
+fn standard_on_one_page_in(dir: &Path) -> PathBuf {
+    let path = dir.join("into.wad");
+    std::fs::write(
+        &path,
+        wadforge_format::wad::write(&standard_on_one_page(), None).unwrap(),
+    )
+    .unwrap();
+    path
 }
 
 #[test]
@@ -418,12 +439,7 @@ fn a_moveable_of_tens_of_thousands_of_animations_is_written_within_the_limits() 
     let bytes = wad_of_many_animations(1, 20_000, 1, None, 1);
     let wad = tmp.path().join("many.wad");
     std::fs::write(&wad, &bytes).unwrap();
-    let into = tmp.path().join("into.wad");
-    std::fs::write(
-        &into,
-        wadforge_format::wad::write(&standard_on_one_page(), None).unwrap(),
-    )
-    .unwrap();
+    let into = standard_on_one_page_in(tmp.path());
     let (read, _) = wadforge_format::wad::read(&bytes).unwrap();
     let id = read
         .moveables
@@ -439,14 +455,7 @@ fn a_moveable_of_tens_of_thousands_of_animations_is_written_within_the_limits() 
         vec!["remove", s(&wad), "--only", &other, "-o", s(&removed)],
         vec!["copy", s(&wad), s(&into), "--only", &id, "-o", s(&out)],
     ] {
-        let run = measured(&args);
-        eprintln!(
-            "{}: {} bytes, peak {} bytes, {:?}",
-            args[0],
-            bytes.len(),
-            run.peak_bytes,
-            run.took
-        );
+        let run = measured_logged(&args, bytes.len() as u64);
         assert!(run.success, "{}: {}", args[0], run.stderr);
         within_limits(args[0], &run, bytes.len() as u64);
     }
@@ -537,12 +546,7 @@ fn animations_naming_others_of_tens_of_thousands_of_moveables_check_and_edit_wit
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("references.wad");
     std::fs::write(&path, &bytes).unwrap();
-    let into = tmp.path().join("into.wad");
-    std::fs::write(
-        &into,
-        wadforge_format::wad::write(&standard_on_one_page(), None).unwrap(),
-    )
-    .unwrap();
+    let into = standard_on_one_page_in(tmp.path());
     let (out, last) = (
         tmp.path().join("out.wad"),
         (first_id + count as u32 - 1).to_string(),
@@ -552,14 +556,7 @@ fn animations_naming_others_of_tens_of_thousands_of_moveables_check_and_edit_wit
         vec!["remove", s(&path), "--only", &last, "-o", s(&out)],
         vec!["copy", s(&into), s(&path), "--only", "0", "-o", s(&out)],
     ] {
-        let run = measured(&args);
-        eprintln!(
-            "{}: {} bytes, peak {} bytes, {:?}",
-            args[0],
-            bytes.len(),
-            run.peak_bytes,
-            run.took
-        );
+        let run = measured_logged(&args, bytes.len() as u64);
         assert!(
             run.success || args[0] == "check" && run.stderr.is_empty(),
             "{}: {}",
@@ -606,14 +603,7 @@ fn thousands_of_moveables_dressed_in_one_large_body_are_refused_at_once() {
     let path = tmp.path().join("dressed.wad");
     std::fs::write(&path, &bytes).unwrap();
     for command in ["import", "gallery"] {
-        let out = tmp.path().join(command);
-        let run = measured(&[command, "-q", s(&path), "-o", s(&out)]);
-        eprintln!(
-            "{command}: {} bytes, peak {} bytes, {:?}",
-            bytes.len(),
-            run.peak_bytes,
-            run.took
-        );
+        let run = measured_on(command, &path, &tmp.path().join(command));
         refused_within_limits(&run, bytes.len() as u64, "dressing included, more than");
     }
     // Dressed once, as game files dress Lara, it imports.
@@ -624,12 +614,27 @@ fn thousands_of_moveables_dressed_in_one_large_body_are_refused_at_once() {
     assert!(run.success, "{}", run.stderr);
 }
 
+/// Gives the CROCODILE's first mesh one quad on each of `samples`.
+fn crocodile_quads_on_samples(wad: &mut wadforge_format::Wad, samples: std::ops::Range<usize>) {
+    let moveable = wad.moveables.iter().position(|m| m.id == 51).unwrap();
+    let mesh = wad.moveables[moveable].meshes[0];
+    let polygons = &mut wad.meshes[mesh].polygons;
+    let quad = polygons.iter().find(|p| p.is_quad).copied().unwrap();
+    *polygons = samples
+        .map(|k| {
+            let mut p = quad;
+            p.texture.sample = k as u16;
+            p
+        })
+        .collect();
+}
+
 #[test]
 fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
     // Found by review: each sample a copy needed looked over every page of the destination for
     // free space, making each page's table again, and searched all samples for its record:
     // 16 384 distinct one-texel samples into a WAD of 10 full pages.
-    use wadforge_format::{Page, Polygon, PolygonTexture, Sample};
+    use wadforge_format::{Page, Sample};
     let count: usize = 16_384;
     let mut src = standard_on_one_page();
     let mut page = Page::filled([0, 0, 0]);
@@ -647,23 +652,7 @@ fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
         height: 1,
     };
     src.samples = (0..count).map(one_texel).collect();
-    let moveable = src.moveables.iter().position(|m| m.id == 51).unwrap();
-    let mesh = src.moveables[moveable].meshes[0];
-    let quad = src.meshes[mesh]
-        .polygons
-        .iter()
-        .find(|p| p.is_quad)
-        .copied()
-        .unwrap();
-    src.meshes[mesh].polygons = (0..count)
-        .map(|k| Polygon {
-            texture: PolygonTexture {
-                sample: k as u16,
-                ..quad.texture
-            },
-            ..quad
-        })
-        .collect();
+    crocodile_quads_on_samples(&mut src, 0..count);
     for m in src.meshes.iter_mut().filter(|m| !m.polygons.is_empty()) {
         for p in &mut m.polygons {
             p.texture.sample %= count as u16;
@@ -716,21 +705,7 @@ fn removing_from_a_wad_of_overlapping_page_sized_samples_stays_within_the_limits
         height: 129,
         ..template
     }));
-    let moveable = wad.moveables.iter().position(|m| m.id == 51).unwrap();
-    let mesh = wad.moveables[moveable].meshes[0];
-    let quad = wad.meshes[mesh]
-        .polygons
-        .iter()
-        .find(|p| p.is_quad)
-        .copied()
-        .unwrap();
-    wad.meshes[mesh].polygons = (0..count)
-        .map(|k| {
-            let mut p = quad;
-            p.texture.sample = (first + k) as u16;
-            p
-        })
-        .collect();
+    crocodile_quads_on_samples(&mut wad, first..first + count);
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("overlapping.wad");
@@ -771,27 +746,31 @@ fn example_copy(dir: &Path) -> u64 {
     total
 }
 
+/// Builds a copy of the bundled example whose text file `file` `edit` changed (asserting it
+/// did); the run and the directory's size with the edit.
+fn build_with_edited_text(file: &str, edit: impl FnOnce(&str) -> String) -> (Run, u64) {
+    let mut grown = 0;
+    let (run, size) = build_with_damaged(file, |bytes| {
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let edited = edit(&text);
+        assert_ne!(edited, text);
+        grown = edited.len().saturating_sub(text.len()) as u64;
+        *bytes = edited.into_bytes();
+    });
+    (run, size + grown)
+}
+
 #[test]
 fn a_yaml_alias_bomb_in_a_manifest_is_refused_within_the_memory_limit() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let size = example_copy(&dir);
-    let manifest = dir.join("statics/000_PLANT0.yaml");
     let mut laughs = String::from("  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for level in 1..9 {
         let below = format!("*l{}", level - 1);
         laughs += &format!("  l{level}: &l{level} [{}]\n", [below.as_str(); 10].join(", "));
     }
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let bombed = text.replacen("  id: ", &format!("{laughs}  id: "), 1);
-    assert_ne!(bombed, text);
-    std::fs::write(&manifest, &bombed).unwrap();
-    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
-    refused_within_limits(
-        &run,
-        size + laughs.len() as u64,
-        "aliases (`*name`) expand this file",
-    );
+    let (run, size) = build_with_edited_text("statics/000_PLANT0.yaml", |text| {
+        text.replacen("  id: ", &format!("{laughs}  id: "), 1)
+    });
+    refused_within_limits(&run, size, "aliases (`*name`) expand this file");
     assert!(run.stderr.contains("000_PLANT0.yaml"), "{}", run.stderr);
 }
 
@@ -799,14 +778,9 @@ fn a_yaml_alias_bomb_in_a_manifest_is_refused_within_the_memory_limit() {
 fn aliases_of_a_long_string_in_a_project_are_refused_within_the_memory_limit() {
     // Found by review: a string anchor weighed one value whatever its length, so 30 000 aliases
     // of a 100 kB file name (a 190 kB project) stood for 3 GB of names.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("dir");
-    let size = example_copy(&dir);
-    let project = dir.join("wadforge.yaml");
-    let text = std::fs::read_to_string(&project).unwrap();
     let long = format!("{}.yaml", "x".repeat(100_000));
-    let aliased = text
-        .replacen(
+    let (run, size) = build_with_edited_text("wadforge.yaml", |text| {
+        text.replacen(
             "source: {file: standard.wad",
             &format!("source: {{file: &long {long}"),
             1,
@@ -815,15 +789,9 @@ fn aliases_of_a_long_string_in_a_project_are_refused_within_the_memory_limit() {
             "objects: [",
             &format!("objects: [{}, ", ["*long"; 30_000].join(", ")),
             1,
-        );
-    assert_ne!(aliased, text);
-    std::fs::write(&project, &aliased).unwrap();
-    let run = measured(&["build", "-q", s(&dir), "-o", s(&tmp.path().join("out.wad"))]);
-    refused_within_limits(
-        &run,
-        size + (aliased.len() - text.len()) as u64,
-        "aliases (`*name`) expand this file",
-    );
+        )
+    });
+    refused_within_limits(&run, size, "aliases (`*name`) expand this file");
     assert!(run.stderr.contains("wadforge.yaml"), "{}", run.stderr);
 }
 
@@ -1451,46 +1419,27 @@ fn moveables_sharing_animations(wad: &[u8], copies: usize, keyframes: bool) -> V
 
 #[test]
 fn moveables_naming_the_same_animations_over_and_over_are_refused_at_once() {
+    // With keyframes, the keyframe budget refuses them. Found by review: animations without
+    // keyframes, state changes or commands cost no other budget, so 2700 moveables naming 1600 of
+    // them (a 100 kB file) made 4.3 million animations, about 450 MB.
     let tmp = tempfile::tempdir().unwrap();
     let plain = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
-    let bytes = moveables_sharing_animations(&plain, 5000, true);
-    let wad = tmp.path().join("shared.wad");
-    std::fs::write(&wad, &bytes).unwrap();
-    let run = measured(&["info", s(&wad)]);
-    refused_within_limits(
-        &run,
-        bytes.len() as u64,
-        "decode their keyframe data more than 5 times over",
-    );
-    assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
-    // Shared as little as real files share, the forged file reads.
-    let few = tmp.path().join("few.wad");
-    std::fs::write(&few, moveables_sharing_animations(&plain, 2, true)).unwrap();
-    let run = measured(&["info", s(&few)]);
-    assert!(run.success, "{}", run.stderr);
-}
-
-#[test]
-fn moveables_naming_the_same_animations_without_keyframes_over_and_over_are_refused_at_once() {
-    // Found by review: animations without keyframes, state changes or commands cost no other
-    // budget, so 2700 moveables naming 1600 of them (a 100 kB file) made 4.3 million animations,
-    // about 450 MB.
-    let tmp = tempfile::tempdir().unwrap();
-    let plain = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
-    let bytes = moveables_sharing_animations(&plain, 5000, false);
-    let wad = tmp.path().join("shared.wad");
-    std::fs::write(&wad, &bytes).unwrap();
-    let run = measured(&["info", s(&wad)]);
-    refused_within_limits(
-        &run,
-        bytes.len() as u64,
-        "name the animation records more than 4 times over",
-    );
-    assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
-    let few = tmp.path().join("few.wad");
-    std::fs::write(&few, moveables_sharing_animations(&plain, 2, false)).unwrap();
-    let run = measured(&["info", s(&few)]);
-    assert!(run.success, "{}", run.stderr);
+    for (keyframes, message) in [
+        (true, "decode their keyframe data more than 5 times over"),
+        (false, "name the animation records more than 4 times over"),
+    ] {
+        let bytes = moveables_sharing_animations(&plain, 5000, keyframes);
+        let wad = tmp.path().join("shared.wad");
+        std::fs::write(&wad, &bytes).unwrap();
+        let run = measured(&["info", s(&wad)]);
+        refused_within_limits(&run, bytes.len() as u64, message);
+        assert!(run.stderr.contains("shared.wad"), "{}", run.stderr);
+        // Shared as little as real files share, the forged file reads.
+        let few = tmp.path().join("few.wad");
+        std::fs::write(&few, moveables_sharing_animations(&plain, 2, keyframes)).unwrap();
+        let run = measured(&["info", s(&few)]);
+        assert!(run.success, "{}", run.stderr);
+    }
 }
 
 /// `wad` (a WAD file) forged so that every animation names all state changes and every state
