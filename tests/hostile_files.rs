@@ -723,6 +723,54 @@ fn removing_from_a_wad_of_overlapping_page_sized_samples_stays_within_the_limits
     within_limits("remove", &run, bytes.len() as u64);
 }
 
+#[test]
+fn a_gallery_of_thousands_of_polygons_each_filling_the_picture_stays_within_the_limits() {
+    // Found by review: the gallery's work counted polygons, not the pixels they cover, so 16 384
+    // quads each filling the picture, over 1700 keyframes (a 0.4 MB WAD), took hundreds of
+    // millions of pixel tests a frame (minutes; 1.6 s now).
+    let mut wad = standard_on_one_page();
+    let mut animated = animated_copy(&wad);
+    let textured = wad
+        .meshes
+        .iter()
+        .position(|m| m.polygons.iter().any(|p| p.is_quad))
+        .unwrap();
+    let mut square = wad.meshes[textured].clone();
+    let quad = *square.polygons.iter().find(|p| p.is_quad).unwrap();
+    square.vertices = vec![[-500, -500, 0], [500, -500, 0], [500, 500, 0], [-500, 500, 0]];
+    square.shading = wadforge_format::Shading::Shades(vec![0; 4]);
+    // Both windings: half face the view, whichever side it sees.
+    square.polygons = (0..16_384)
+        .map(|k| wadforge_format::Polygon {
+            vertices: if k % 2 == 0 { [0, 1, 2, 3] } else { [3, 2, 1, 0] },
+            ..quad
+        })
+        .collect();
+    wad.meshes.push(square);
+    animated.meshes = vec![wad.meshes.len() - 1];
+    animated.links.clear();
+    let mut animation = animated.animations[0].clone();
+    let mut keyframe = animation.keyframes[0].clone();
+    keyframe.rotations.truncate(1);
+    animation.keyframes = vec![keyframe; 1700];
+    (
+        animation.frame_duration,
+        animation.frame_start,
+        animation.frame_end,
+    ) = (1, 0, 1699);
+    (animation.next_animation, animation.next_frame) = (0, 0);
+    animation.state_changes.clear();
+    animated.animations = vec![animation];
+    wad.moveables.push(animated);
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("filled.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    let run = measured_on("gallery", &path, &tmp.path().join("gallery"));
+    assert!(run.success, "{}", run.stderr);
+    within_limits("gallery", &run, bytes.len() as u64);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

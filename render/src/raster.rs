@@ -97,6 +97,30 @@ impl Canvas {
         bounds.map(|(x0, y0, x1, y1)| (x0 as u32, y0 as u32, (x1 - x0 + 1) as u32, (y1 - y0 + 1) as u32))
     }
 
+    /// The pixels [`Canvas::draw`] looks at for `t`: its bounding box within the canvas.
+    pub fn box_pixels(&self, t: &ScreenTriangle) -> usize {
+        let [p0, p1, p2] = t.points;
+        let span = |lo: f32, hi: f32, size: usize| {
+            let (lo, hi) = (lo.floor().max(0.0), hi.ceil().min(size as f32));
+            if hi > lo {
+                (hi - lo) as usize
+            } else {
+                0
+            }
+        };
+        let width = span(
+            p0[0].min(p1[0]).min(p2[0]),
+            p0[0].max(p1[0]).max(p2[0]),
+            self.width,
+        );
+        let height = span(
+            p0[1].min(p1[1]).min(p2[1]),
+            p0[1].max(p1[1]).max(p2[1]),
+            self.height,
+        );
+        width * height
+    }
+
     /// Draws one triangle (either winding) over the pixels whose centres it covers.
     pub fn draw(&mut self, t: &ScreenTriangle, pages: &[Page]) {
         let [p0, p1, p2] = t.points;

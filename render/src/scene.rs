@@ -293,21 +293,30 @@ fn corner_points(corners: &[u16], camera: &[[f64; 3]]) -> Option<[[f64; 3]; 4]> 
     Some(points)
 }
 
+/// How many times over a picture's triangles may look at its pixels (each its bounding box).
+/// Game objects look at theirs 1 to 6 times over (5.5 at most in a real TR1 level's gallery);
+/// thousands of polygons each filling the picture would take billions of pixel tests a frame.
+pub const MOST_OVERDRAW: usize = 16;
+
 /// Draws projected triangles into `canvas` with `framing`: opaque ones first, additive ones
-/// after, so that what they add to is already there.
+/// after, so that what they add to is already there. Triangles past [`MOST_OVERDRAW`] times the
+/// canvas's pixels are left out.
 pub fn draw(projected: &Projected, framing: &Framing, canvas: &mut Canvas, wad: &Wad) {
+    let mut left = MOST_OVERDRAW * (canvas.width() * canvas.height()) as usize;
     for additive in [false, true] {
         for t in projected.triangles.iter().filter(|t| t.additive == additive) {
-            canvas.draw(
-                &ScreenTriangle {
-                    points: t.points.map(|p| framing.to_pixel(p)),
-                    texels: t.texels,
-                    light: t.light,
-                    texture: t.texture,
-                    additive: t.additive,
-                },
-                &wad.pages,
-            );
+            let t = ScreenTriangle {
+                points: t.points.map(|p| framing.to_pixel(p)),
+                texels: t.texels,
+                light: t.light,
+                texture: t.texture,
+                additive: t.additive,
+            };
+            match left.checked_sub(canvas.box_pixels(&t)) {
+                Some(rest) => left = rest,
+                None => continue,
+            }
+            canvas.draw(&t, &wad.pages);
         }
     }
 }
