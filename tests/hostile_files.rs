@@ -771,6 +771,35 @@ fn a_gallery_of_thousands_of_polygons_each_filling_the_picture_stays_within_the_
     within_limits("gallery", &run, bytes.len() as u64);
 }
 
+#[test]
+fn a_file_of_thousands_of_empty_objects_is_refused_by_import_and_gallery_at_once() {
+    // Found by review: each object's files (a glTF and a manifest, or a picture) cost a fixed
+    // time, and an empty moveable is 18 bytes: 58 000 of them (1 MB) took minutes.
+    let mut wad = standard_on_one_page();
+    let first = 100_000;
+    wad.moveables.extend((0..5000).map(|i| wadforge_format::Moveable {
+        id: first + i,
+        ..Default::default()
+    }));
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("empty.wad");
+    std::fs::write(&path, &bytes).unwrap();
+    for command in ["import", "gallery"] {
+        let run = measured_on(command, &path, &tmp.path().join(command));
+        refused_within_limits(
+            &run,
+            bytes.len() as u64,
+            "more than the 4096 wadforge makes files or pictures of",
+        );
+    }
+    // A few of them, chosen, import.
+    let only = format!("{first},{}", first + 1);
+    let out = tmp.path().join("some");
+    let run = measured(&["import", "-q", s(&path), "-o", s(&out), "--only", &only]);
+    assert!(run.success, "{}", run.stderr);
+}
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/switch_and_plant")
 }

@@ -144,6 +144,12 @@ pub enum ImportError {
     Animations(#[from] AnimationsTooLarge),
     #[error(transparent)]
     Draws(#[from] DrawsTooMany),
+    #[error(
+        "the file holds {objects} objects, more than the {MOST_OBJECTS} wadforge makes files or pictures of at once \
+         (game files hold a few hundred; each object is a glTF and a manifest): choose some with --only, or split \
+         the file with `wadforge remove`"
+    )]
+    TooManyObjects { objects: usize },
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -262,6 +268,7 @@ fn import_each<D: Send>(
         .map(|s| catalog::static_slot(game, s.id))
         .collect();
     let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
+    objects_fit(objects.len())?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
     draw_budget::check(
         wad,
@@ -865,6 +872,20 @@ pub fn dressings(wad: &Wad, game: Game) -> Vec<Option<Dressing>> {
         .into_iter()
         .map(|d| d.map(|(body, joints)| Dressing { body, joints }))
         .collect()
+}
+
+/// Objects one import or gallery makes files of: game files hold a few hundred (TR4's
+/// catalogue has 465 moveable and 70 static slots), and each object's files cost a fixed time
+/// whatever it holds, so a file of tens of thousands of empty objects (18 bytes each) would take
+/// minutes.
+pub const MOST_OBJECTS: usize = 4096;
+
+/// Refuses more than [`MOST_OBJECTS`] objects.
+pub fn objects_fit(objects: usize) -> Result<(), ImportError> {
+    if objects > MOST_OBJECTS {
+        return Err(ImportError::TooManyObjects { objects });
+    }
+    Ok(())
 }
 
 /// Checks what the objects of `wad` draw in a picture each, dressed as import dresses them

@@ -114,8 +114,10 @@ pub fn gallery_into(
     options: &Options,
     deliver: &(dyn Fn(OutputFile) -> std::io::Result<()> + Sync),
 ) -> std::io::Result<Vec<WrittenFile>> {
-    let dressings = wadforge_importer::dressings(source.wad, source.game);
-    wadforge_importer::dressed_draws_fit(source.wad, &dressings).map_err(std::io::Error::other)?;
+    let wad = source.wad;
+    wadforge_importer::objects_fit(wad.moveables.len() + wad.statics.len()).map_err(std::io::Error::other)?;
+    let dressings = wadforge_importer::dressings(wad, source.game);
+    wadforge_importer::dressed_draws_fit(wad, &dressings).map_err(std::io::Error::other)?;
     let cards = moveable_cards(source, &dressings);
     let static_pictures = static_pictures(source);
     let frame_cap = frame_cap(source.wad, &cards);
