@@ -327,7 +327,11 @@ impl Document {
         drop(root);
         match format {
             GltfFormat::Glb => {
-                let head = glb_head(json, self.bin.len());
+                let head = glb_head(json, self.bin.len()).ok_or_else(|| {
+                    std::io::Error::other(format!(
+                        "{stem}.glb would be 4 GiB or more, past what a GLB can hold; import it with --gltf (a .gltf and a .bin)"
+                    ))
+                })?;
                 files.push((format!("{stem}.glb"), self.bin.finish(head)?));
             }
             GltfFormat::Separate => {
@@ -344,7 +348,7 @@ impl Document {
 /// What comes before the buffer in a GLB of `json` and a buffer of `bin_len` bytes (a multiple
 /// of 4): the header, the JSON chunk, and the binary chunk's header when there is a buffer. Made
 /// in `json`'s allocation (a large object's JSON holds its meshes as stored, base64-encoded).
-fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Vec<u8> {
+fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Option<Vec<u8>> {
     const HEADER: usize = 12;
     const CHUNK_HEADER: usize = 8;
     while json.len() % 4 != 0 {
@@ -356,7 +360,7 @@ fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Vec<u8> {
     let mut head = [0; HEADER + CHUNK_HEADER];
     head[..4].copy_from_slice(b"glTF");
     head[4..8].copy_from_slice(&2u32.to_le_bytes());
-    head[8..12].copy_from_slice(&u32::try_from(length).expect("a GLB under 4 GiB").to_le_bytes());
+    head[8..12].copy_from_slice(&u32::try_from(length).ok()?.to_le_bytes());
     head[12..16].copy_from_slice(&(json_len as u32).to_le_bytes());
     head[16..].copy_from_slice(b"JSON");
     json.splice(0..0, head);
@@ -364,7 +368,7 @@ fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Vec<u8> {
         json.extend_from_slice(&(bin_len as u32).to_le_bytes());
         json.extend_from_slice(b"BIN\0");
     }
-    json
+    Some(json)
 }
 
 /// A top-level entry of the document: a JSON value or a typed list.
