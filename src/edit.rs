@@ -268,7 +268,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         for f in &findings {
             println!("{f}");
         }
-        let count = |s| findings.iter().filter(|f| f.severity == s).count();
+        let count = |s| -> usize {
+            findings
+                .iter()
+                .filter(|f| f.severity == s)
+                .map(|f| f.count())
+                .sum()
+        };
         use wadforge_edit::check::Severity;
         println!(
             "{}: {} errors, {} warnings, {} notes",

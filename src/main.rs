@@ -198,7 +198,7 @@ struct DiffCommand {
     a: PathBuf,
     /// The second .wad or TR1–TR4 level (never modified).
     b: PathBuf,
-    /// Print the report as JSON, every difference listed.
+    /// Print the report as JSON, every difference listed (up to 100 000; more are counted).
     #[arg(long)]
     json: bool,
     /// Normals still equal when each component differs by at most this (16300 = unit length).

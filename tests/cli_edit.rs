@@ -314,4 +314,17 @@ fn check_lists_the_first_findings_of_a_rule_and_counts_the_rest() {
         "{last}"
     );
     assert_eq!(last["severity"], of_rule[0]["severity"]);
+    assert_eq!(last["more"], 100);
+    // The summary counts every finding, listed or not.
+    let warnings: u64 = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "warning")
+        .map(|f| f["more"].as_u64().unwrap_or(1))
+        .sum();
+    assert!(warnings >= 300, "{warnings}");
+    let o = wadforge(&["check", s(&path)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(text.contains(&format!(" {warnings} warnings")), "{text}");
 }

@@ -38,6 +38,20 @@ pub struct Finding {
     pub message: String,
     /// What to do.
     pub fix: String,
+    /// For the finding that stands for those of its rule not listed: how many (0 otherwise).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Finding {
+    /// How many findings this one stands for.
+    pub fn count(&self) -> usize {
+        self.more.max(1)
+    }
 }
 
 impl std::fmt::Display for Finding {
@@ -125,6 +139,7 @@ pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<F
                 "{count} more findings of this rule, past the first {LISTED_PER_RULE}, are not listed"
             ),
             fix: "fix those listed and check again".into(),
+            more: count,
         });
     }
     c.findings
@@ -184,6 +199,7 @@ impl Checker<'_> {
             place,
             message,
             fix: fix.to_string(),
+            more: 0,
         });
     }
 

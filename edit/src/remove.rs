@@ -46,18 +46,22 @@ pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError
 /// Packs every sample of `wad` onto new pages if that takes fewer pages than it has; samples
 /// keep their index, size and flips. Leaves the WAD alone when a sample cannot be read.
 fn repack_if_smaller(wad: &mut Wad) -> bool {
-    // Distinct rectangles show distinct texels at most: when they need as many pages as there
-    // are, packing cannot save one (unless different rectangles hold the same texels, which it
-    // leaves be). Checked first, by sizes alone, because packing cuts every sample's texels and
-    // makes every page it needs: a file of overlapping page-sized samples made it take pages by
-    // the hundred.
-    let rectangles: std::collections::BTreeSet<(u16, u8, u8, u16, u16)> = (wad.samples.iter())
-        .map(|s| (s.page, s.x, s.y, s.width, s.height))
-        .collect();
-    let sizes: Vec<(u32, u32)> = rectangles
-        .iter()
-        .map(|&(_, _, _, w, h)| (u32::from(w), u32::from(h)))
-        .collect();
+    // Packing keeps one of each set of texels. Whether that saves a page is checked first, by
+    // the sizes of the distinct sets (told apart by a hash of their texels, each cut and
+    // dropped in turn), because packing holds every sample's texels and makes every page it
+    // needs: a file of overlapping page-sized samples made it take pages by the hundred.
+    use std::hash::BuildHasher;
+    let hasher = std::hash::RandomState::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut sizes: Vec<(u32, u32)> = Vec::new();
+    for i in 0..wad.samples.len() {
+        let Ok((w, h, rgb)) = texture::texels(wad, i) else {
+            return false;
+        };
+        if seen.insert(hasher.hash_one((w, h, &rgb))) {
+            sizes.push((u32::from(w), u32::from(h)));
+        }
+    }
     if pages_needed(&sizes).is_ok_and(|n| n >= wad.pages.len()) {
         return false;
     }

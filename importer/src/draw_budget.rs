@@ -24,7 +24,7 @@ pub const SLACK: usize = 65_536;
     "{object}: the objects up to this one draw {drawn} vertices and polygons, dressing included, more than \
      the {allowed} the file's meshes allow ({} times what they hold, plus {}); objects are dressed in one body \
      far more often than in any game file: the file is corrupt or made to cost far more than its size \
-     (leave objects out with --only)",
+     (import the others with --only, or leave objects out with `wadforge remove`)",
     DRAWS_PER_STORED,
     SLACK
 )]

@@ -146,8 +146,8 @@ pub enum ImportError {
     Draws(#[from] DrawsTooMany),
     #[error(
         "the file holds {objects} objects, more than the {MOST_OBJECTS} wadforge makes files or pictures of at once \
-         (game files hold a few hundred; each object is a glTF and a manifest): choose some with --only, or split \
-         the file with `wadforge remove`"
+         (game files hold a few hundred; each object is a glTF and a manifest, or a picture): import some with \
+         --only, or split the file with `wadforge remove`"
     )]
     TooManyObjects { objects: usize },
     #[error("cannot write {}", path.display())]

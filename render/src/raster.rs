@@ -97,9 +97,14 @@ impl Canvas {
         bounds.map(|(x0, y0, x1, y1)| (x0 as u32, y0 as u32, (x1 - x0 + 1) as u32, (y1 - y0 + 1) as u32))
     }
 
-    /// The pixels [`Canvas::draw`] looks at for `t`: its bounding box within the canvas.
+    /// The pixels [`Canvas::draw`] looks at for `t`: its bounding box within the canvas (none
+    /// for a triangle without area, which it leaves at once).
     pub fn box_pixels(&self, t: &ScreenTriangle) -> usize {
         let [p0, p1, p2] = t.points;
+        let area = edge(p0, p1, p2);
+        if !area.is_finite() || area.abs() < 1e-9 {
+            return 0;
+        }
         let span = |lo: f32, hi: f32, size: usize| {
             let (lo, hi) = (lo.floor().max(0.0), hi.ceil().min(size as f32));
             if hi > lo {

@@ -196,7 +196,7 @@ fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], store
     // The stored zero-normal vertices by position, so that each built vertex looks at those at
     // its own position only (comparing each with all took billions of steps for two meshes of
     // 65 000 zero normals). A stored mesh has a few vertices at one position (seams); more than
-    // [`SAME_POSITION`] are not looked at.
+    // [`SAME_POSITION`] directions there are not looked at.
     const SAME_POSITION: usize = 16;
     let mut stored_zeros: HashMap<[i16; 3], Vec<[f64; 3]>> = HashMap::new();
     let zeros: Vec<([i16; 3], [f64; 3])> = match stored {
@@ -219,7 +219,8 @@ fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], store
     };
     for (v, computed) in zeros {
         let at = stored_zeros.entry(v).or_default();
-        if at.len() < SAME_POSITION {
+        let known = at.iter().any(|&c| same_direction(c, computed));
+        if !known && at.len() < SAME_POSITION {
             at.push(computed);
         }
     }

@@ -184,7 +184,7 @@ pub(super) fn read_meshes(
                     t.objects
                         .mesh_data
                         .error(poly.texture_at, problem)
-                        .within(|| format!("mesh {m} (offset {offset}), polygon {p}"))
+                        .within(|| format!("mesh {m}, polygon {p}"))
                 })
             })
             .collect::<Result<_, _>>()?;
