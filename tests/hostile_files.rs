@@ -204,20 +204,6 @@ fn a_tr4_zlib_bomb_is_refused_within_the_memory_limit() {
     }
 }
 
-/// The TR4 fixture's level data chunk: where its header is in the file and the inflated data.
-fn tr4_level_data(file: &[u8]) -> (usize, Vec<u8>) {
-    let mut at = 10;
-    for _ in 0..3 {
-        at += 8 + u32_at(file, at + 4);
-    }
-    let compressed = u32_at(file, at + 4);
-    let mut data = Vec::new();
-    flate2::read::ZlibDecoder::new(&file[at + 8..at + 8 + compressed])
-        .read_to_end(&mut data)
-        .unwrap();
-    (at, data)
-}
-
 /// Record sizes of the object tables forged by [`tr4_with_object_tables`]: mesh data words,
 /// mesh pointers, animations, state changes, dispatches, command words, mesh tree words,
 /// frame words, models.
@@ -226,7 +212,7 @@ const TR4_OBJECT_TABLES: [usize; 9] = [2, 4, 40, 6, 8, 2, 4, 2, 18];
 /// The TR4 fixture's object tables from mesh data to models (each a 32-bit count and its
 /// records, in the file's order).
 fn tr4_object_tables() -> Vec<Vec<u8>> {
-    let (_, data) = tr4_level_data(&wadforge_fixtures::levels::tr4_level());
+    let (_, data) = wadforge_fixtures::levels::tr4_level_data(&wadforge_fixtures::levels::tr4_level());
     let mut at = wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr4);
     TR4_OBJECT_TABLES
         .iter()
@@ -243,7 +229,7 @@ fn tr4_object_tables() -> Vec<Vec<u8>> {
 /// level data compressed again.
 fn tr4_with_object_tables(tables: &[Vec<u8>]) -> Vec<u8> {
     let file = wadforge_fixtures::levels::tr4_level();
-    let (at, data) = tr4_level_data(&file);
+    let (at, data) = wadforge_fixtures::levels::tr4_level_data(&file);
     let start = wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr4);
     let rest = table_after(&data, start, &TR4_OBJECT_TABLES);
     let level_data = [&data[..start], &tables.concat(), &data[rest..]].concat();

@@ -167,18 +167,7 @@ pub fn tr4_file(level_data: &[u8]) -> Vec<u8> {
 
 /// The inflated level data of a TR4 file made by the fixtures (the fourth chunk).
 pub fn tr4_level_data_of(file: &[u8]) -> Vec<u8> {
-    use std::io::Read;
-    let mut at = 10;
-    for _ in 0..3 {
-        let compressed = u32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
-        at += 8 + compressed;
-    }
-    let compressed = u32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
-    let mut out = Vec::new();
-    flate2::read::ZlibDecoder::new(&file[at + 8..at + 8 + compressed])
-        .read_to_end(&mut out)
-        .unwrap();
-    out
+    wadforge_fixtures::levels::tr4_level_data(file).1
 }
 
 /// Sets the version word of a level input to `version` (inputs shorter than it stay as they are).
