@@ -302,7 +302,19 @@ pub const MOST_OVERDRAW: usize = 16;
 /// after, so that what they add to is already there. Triangles past [`MOST_OVERDRAW`] times the
 /// canvas's pixels are left out.
 pub fn draw(projected: &Projected, framing: &Framing, canvas: &mut Canvas, wad: &Wad) {
-    let mut left = MOST_OVERDRAW * (canvas.width() * canvas.height()) as usize;
+    draw_within(projected, framing, canvas, wad, usize::MAX);
+}
+
+/// [`draw`], with the triangles past `most_pixels` looked at left out too; the pixels looked at.
+pub fn draw_within(
+    projected: &Projected,
+    framing: &Framing,
+    canvas: &mut Canvas,
+    wad: &Wad,
+    most_pixels: usize,
+) -> usize {
+    let most = most_pixels.min(MOST_OVERDRAW * (canvas.width() * canvas.height()) as usize);
+    let mut left = most;
     for additive in [false, true] {
         for t in projected.triangles.iter().filter(|t| t.additive == additive) {
             let t = ScreenTriangle {
@@ -318,5 +330,52 @@ pub fn draw(projected: &Projected, framing: &Framing, canvas: &mut Canvas, wad: 
             }
             canvas.draw(&t, &wad.pages);
         }
+    }
+    most - left
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `count` triangles each covering the box of the extents (-1, -1)..(1, 1).
+    fn picture_filling(count: usize) -> Projected {
+        let triangle = CameraTriangle {
+            points: [[-1.0, -1.0, 0.0], [1.0, -1.0, 0.0], [1.0, 1.0, 0.0]],
+            texels: [[0.0; 2]; 3],
+            light: [1.0; 3],
+            texture: None,
+            additive: false,
+        };
+        Projected {
+            triangles: vec![triangle; count],
+            extents: Extents {
+                min: [-1.0; 2],
+                max: [1.0; 2],
+            },
+        }
+    }
+
+    #[test]
+    fn drawing_looks_at_no_more_pixels_than_it_may() {
+        let projected = picture_filling(40);
+        let framing = Framing::fit(&projected.extents, 32, 0);
+        let wad = Wad::default();
+        let mut canvas = Canvas::new(32, 32);
+        let one = canvas.box_pixels(&ScreenTriangle {
+            points: projected.triangles[0].points.map(|p| framing.to_pixel(p)),
+            texels: [[0.0; 2]; 3],
+            light: [1.0; 3],
+            texture: None,
+            additive: false,
+        });
+        assert_eq!(one, 32 * 32, "each triangle's box is the canvas");
+        // Three and a half pictures' worth: three triangles.
+        let looked = draw_within(&projected, &framing, &mut canvas, &wad, 7 * one / 2);
+        assert_eq!(looked, 3 * one);
+        // Unbounded: at most MOST_OVERDRAW pictures' worth, of 40 triangles.
+        let looked = draw_within(&projected, &framing, &mut canvas, &wad, usize::MAX);
+        assert_eq!(looked, MOST_OVERDRAW * one);
+        assert!(canvas.drawn_bounds().is_some(), "something was drawn");
     }
 }
