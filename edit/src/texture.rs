@@ -146,68 +146,160 @@ pub struct TextureReport {
     pub new_pages: usize,
 }
 
-/// Gives each of `wanted` (texels with the sample record they come from) a sample of `wad`:
-/// one showing the same texels where there is one, else new texels in free page space, else on
-/// new pages. Returns the sample index for each.
+/// Gives each of `wanted` (texels with the sample record they come from) a sample of `wad`: one showing the same texels where there is one, else new texels in free page
+/// space, else on new pages. Returns the sample index for each.
+///
+/// New texels are brought sample by sample, except from a source page whose new samples name
+/// more texels than the rectangle round them holds (they overlap): that rectangle is brought
+/// once, each sample at its place in it. So a copy adds at most about the source's pages, not
+/// the 8 times over that its samples may name ([`wadforge_format`] refuses more).
 pub fn place(wad: &mut Wad, wanted: &[(Texels, Sample)]) -> Result<(Vec<usize>, TextureReport), EditError> {
     let existing = samples_by_texels(wad);
     let mut report = TextureReport::default();
     let mut result = vec![usize::MAX; wanted.len()];
-    // Where each distinct new set of texels went: (page, x, y).
-    let mut placed: HashMap<&Texels, (u16, u8, u8)> = HashMap::new();
-    let mut homeless: Vec<usize> = Vec::new();
-    let mut free = FreeSpace::of(wad);
     let mut index: HashMap<Sample, usize> = HashMap::new();
     for (i, &s) in wad.samples.iter().enumerate() {
         index.entry(s).or_insert(i);
     }
-    let mut order: Vec<usize> = (0..wanted.len()).collect();
-    // Tall samples first: rows of similar height waste least space.
-    order.sort_by_key(|&i| {
-        (
-            std::cmp::Reverse(wanted[i].0 .1),
-            std::cmp::Reverse(wanted[i].0 .0),
-        )
-    });
-    for i in order {
-        let (texels, record) = &wanted[i];
-        let spot = if let Some(&s) = existing.get(texels) {
+    // The first of each new set of texels, and which of them each wanted sample shows.
+    let mut first_of: HashMap<&Texels, usize> = HashMap::new();
+    let mut firsts: Vec<usize> = Vec::new();
+    for (i, (texels, record)) in wanted.iter().enumerate() {
+        if let Some(&s) = existing.get(texels) {
             report.reused += 1;
-            let s = &wad.samples[s];
-            (s.page, s.x, s.y)
-        } else if let Some(&spot) = placed.get(texels) {
-            spot
-        } else if let Some((page, x, y)) = free.take(texels.0 as usize, texels.1 as usize) {
-            let spot = (page as u16, x as u8, y as u8);
-            paint(&mut wad.pages[page], x, y, texels);
-            report.in_free_space += 1;
-            placed.insert(texels, spot);
-            spot
+            let s = wad.samples[s];
+            result[i] = sample_at(wad, &mut index, record, (s.page, s.x, s.y));
         } else {
-            homeless.push(i);
-            continue;
-        };
-        result[i] = sample_at(wad, &mut index, record, spot);
+            first_of.entry(texels).or_insert_with(|| {
+                firsts.push(i);
+                i
+            });
+        }
+    }
+    let units = units(wanted, &firsts);
+    // Where each unit went: (page, x, y).
+    let mut spots: Vec<Option<(usize, usize, usize)>> = vec![None; units.len()];
+    let mut homeless: Vec<usize> = Vec::new();
+    let mut free = FreeSpace::of(wad);
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    // Tall units first: rows of similar height waste least space.
+    order.sort_by_key(|&u| {
+        let (w, h, _) = &units[u].texels;
+        (std::cmp::Reverse(*h), std::cmp::Reverse(*w))
+    });
+    for u in order {
+        let texels = &units[u].texels;
+        match free.take(texels.0 as usize, texels.1 as usize) {
+            Some(spot) => {
+                paint(&mut wad.pages[spot.0], spot.1, spot.2, texels);
+                report.in_free_space += units[u].firsts.len();
+                spots[u] = Some(spot);
+            }
+            None => homeless.push(u),
+        }
     }
     if !homeless.is_empty() {
         let images: Vec<SampleImage> = homeless
             .iter()
-            .map(|&i| {
-                let (w, h, rgb) = &wanted[i].0;
+            .map(|&u| {
+                let (w, h, rgb) = &units[u].texels;
                 SampleImage::rgb(*w as u32, *h as u32, rgb)
             })
             .collect();
         let packed = pack_samples(&images).map_err(|e| EditError::Pack(e.to_string()))?;
         let first_page = wad.pages.len();
         report.new_pages = packed.pages.len();
-        report.on_new_pages = homeless.len();
+        report.on_new_pages = homeless.iter().map(|&u| units[u].firsts.len()).sum();
         wad.pages.extend(packed.pages);
-        for (&i, p) in homeless.iter().zip(&packed.placements) {
-            let spot = ((first_page + p.page as usize) as u16, p.x, p.y);
-            result[i] = sample_at(wad, &mut index, &wanted[i].1, spot);
+        for (&u, p) in homeless.iter().zip(&packed.placements) {
+            spots[u] = Some((first_page + p.page as usize, p.x as usize, p.y as usize));
+        }
+    }
+    // Each new set's spot: its unit's, moved to where it sits in the unit.
+    let mut spot_of_first: HashMap<usize, (u16, u8, u8)> = HashMap::new();
+    for (unit, spot) in units.iter().zip(&spots) {
+        let (page, x, y) = spot.expect("every unit is placed in free space or on new pages");
+        for &i in &unit.firsts {
+            let (dx, dy) = unit.offset(&wanted[i].1);
+            // Within a 256×256 page: the unit holds the sample and fits the page.
+            spot_of_first.insert(i, (page as u16, (x + dx) as u8, (y + dy) as u8));
+        }
+    }
+    for (i, (texels, record)) in wanted.iter().enumerate() {
+        if result[i] == usize::MAX {
+            let spot = spot_of_first[&first_of[texels]];
+            result[i] = sample_at(wad, &mut index, record, spot);
         }
     }
     Ok((result, report))
+}
+
+/// Texels brought at once, and the new sets of texels (`firsts`, indexes of `wanted`) they show.
+struct Unit {
+    texels: Texels,
+    /// Where the unit's texels sit on their source page: samples in it keep their place in it.
+    corner: (usize, usize),
+    firsts: Vec<usize>,
+}
+
+impl Unit {
+    fn offset(&self, record: &Sample) -> (usize, usize) {
+        (
+            usize::from(record.x).saturating_sub(self.corner.0),
+            usize::from(record.y).saturating_sub(self.corner.1),
+        )
+    }
+}
+
+/// The units `firsts` are brought in: one for each, except the samples of a source page that name
+/// more texels than the rectangle round them holds, which are brought as that rectangle (texels
+/// no sample shows black).
+fn units(wanted: &[(Texels, Sample)], firsts: &[usize]) -> Vec<Unit> {
+    // Per source page: the texels its new samples name, and the rectangle round them.
+    let mut pages: HashMap<u16, (usize, [usize; 4])> = HashMap::new();
+    for &i in firsts {
+        let s = &wanted[i].1;
+        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
+        let (x1, y1) = (x0 + usize::from(s.width), y0 + usize::from(s.height));
+        let (named, rect) = pages.entry(s.page).or_insert((0, [x0, y0, x1, y1]));
+        *named += usize::from(s.width) * usize::from(s.height);
+        *rect = [rect[0].min(x0), rect[1].min(y0), rect[2].max(x1), rect[3].max(y1)];
+    }
+    let mut regions: HashMap<u16, usize> = HashMap::new();
+    let mut units: Vec<Unit> = Vec::new();
+    for &i in firsts {
+        let (texels, s) = &wanted[i];
+        let (named, [x0, y0, x1, y1]) = pages[&s.page];
+        if named <= (x1 - x0) * (y1 - y0) {
+            units.push(Unit {
+                texels: texels.clone(),
+                corner: (usize::from(s.x), usize::from(s.y)),
+                firsts: vec![i],
+            });
+            continue;
+        }
+        let unit = *regions.entry(s.page).or_insert_with(|| {
+            units.push(Unit {
+                texels: (0, 0, Vec::new()),
+                corner: (x0, y0),
+                firsts: Vec::new(),
+            });
+            units.len() - 1
+        });
+        let (width, height) = (x1 - x0, y1 - y0);
+        let region = &mut units[unit];
+        if region.firsts.is_empty() {
+            region.texels = (width as u16, height as u16, vec![0; width * height * 3]);
+        }
+        let (dx, dy) = region.offset(s);
+        let (w, _, rgb) = texels;
+        for (k, row) in rgb.chunks_exact(usize::from(*w) * 3).enumerate() {
+            let at = ((dy + k) * width + dx) * 3;
+            region.texels.2[at..at + row.len()].copy_from_slice(row);
+        }
+        region.firsts.push(i);
+    }
+    units
 }
 
 fn paint(page: &mut Page, x0: usize, y0: usize, (w, _, rgb): &Texels) {
