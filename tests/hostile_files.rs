@@ -776,6 +776,11 @@ fn removing_from_a_wad_of_overlapping_page_sized_samples_stays_within_the_limits
 /// picture (every other one turned over, so that half face the view whichever side it sees),
 /// and an animated moveable on it alone with `animations` animations of `keyframes` keyframes.
 fn wad_of_picture_filling_quads(quads: usize, animations: usize, keyframes: u16) -> Vec<u8> {
+    wadforge_format::wad::write(&picture_filling_quads(quads, animations, keyframes), None).unwrap()
+}
+
+/// [`wad_of_picture_filling_quads`], as a model.
+fn picture_filling_quads(quads: usize, animations: usize, keyframes: u16) -> wadforge_format::Wad {
     let mut wad = standard_on_one_page();
     let mut animated = animated_copy(&wad);
     let textured = wad
@@ -809,7 +814,7 @@ fn wad_of_picture_filling_quads(quads: usize, animations: usize, keyframes: u16)
     animation.state_changes.clear();
     animated.animations = vec![animation; animations];
     wad.moveables.push(animated);
-    wadforge_format::wad::write(&wad, None).unwrap()
+    wad
 }
 
 /// Runs the gallery on `bytes` and asserts it stayed within the limits.
@@ -828,6 +833,23 @@ fn a_gallery_of_thousands_of_polygons_each_filling_the_picture_stays_within_the_
     // quads each filling the picture, over 1700 keyframes (a 0.4 MB WAD), took hundreds of
     // millions of pixel tests a frame (minutes; 1.6 s now).
     gallery_within_the_limits(&wad_of_picture_filling_quads(16_384, 1, 1700));
+}
+
+#[test]
+fn a_gallery_of_thousands_of_statics_each_drawing_the_picture_over_and_over_stays_within_the_limits() {
+    // Each picture's pixel work is capped at 16 times the picture, and the mesh draw bound lets
+    // 1750 statics draw one 32-quad mesh each (the reader refuses more): 1750 pictures at the cap.
+    let mut wad = picture_filling_quads(32, 1, 1);
+    let square = wad.meshes.len() - 1;
+    let static_ = wad.statics[0];
+    wad.statics = (0..1750)
+        .map(|id| wadforge_format::Static {
+            id,
+            mesh: square,
+            ..static_
+        })
+        .collect();
+    gallery_within_the_limits(&wadforge_format::wad::write(&wad, None).unwrap());
 }
 
 #[test]
