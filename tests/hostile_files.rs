@@ -819,12 +819,18 @@ fn picture_filling_quads(quads: usize, animations: usize, keyframes: u16) -> wad
 
 /// Runs the gallery on `bytes` and asserts it stayed within the limits.
 fn gallery_within_the_limits(bytes: &[u8]) {
+    within_the_limits("gallery", bytes);
+}
+
+/// Runs `command` (one that writes a directory: `import`, `gallery`) on `bytes` as a WAD and
+/// asserts it stayed within the limits.
+fn within_the_limits(command: &str, bytes: &[u8]) {
     let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("filled.wad");
+    let path = tmp.path().join("input.wad");
     std::fs::write(&path, bytes).unwrap();
-    let run = measured_on("gallery", &path, &tmp.path().join("gallery"));
+    let run = measured_on(command, &path, &tmp.path().join("out"));
     assert!(run.success, "{}", run.stderr);
-    within_limits("gallery", &run, bytes.len() as u64);
+    within_limits(command, &run, bytes.len() as u64);
 }
 
 #[test]
@@ -836,7 +842,7 @@ fn a_gallery_of_thousands_of_polygons_each_filling_the_picture_stays_within_the_
 }
 
 #[test]
-fn a_gallery_of_thousands_of_statics_each_drawing_the_picture_over_and_over_stays_within_the_limits() {
+fn thousands_of_statics_each_drawing_the_picture_over_and_over_import_and_draw_within_the_limits() {
     // Each picture's pixel work is capped at 16 times the picture, and the mesh draw bound lets
     // 1750 statics draw one 32-quad mesh each (the reader refuses more): 1750 pictures at the cap.
     let mut wad = picture_filling_quads(32, 1, 1);
@@ -849,7 +855,9 @@ fn a_gallery_of_thousands_of_statics_each_drawing_the_picture_over_and_over_stay
             ..static_
         })
         .collect();
-    gallery_within_the_limits(&wadforge_format::wad::write(&wad, None).unwrap());
+    let bytes = wadforge_format::wad::write(&wad, None).unwrap();
+    gallery_within_the_limits(&bytes);
+    within_the_limits("import", &bytes);
 }
 
 #[test]
