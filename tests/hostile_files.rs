@@ -843,12 +843,15 @@ fn a_gallery_of_thousands_of_polygons_each_filling_the_picture_stays_within_the_
 
 #[test]
 fn thousands_of_statics_each_drawing_the_picture_over_and_over_import_and_draw_within_the_limits() {
-    // Each picture's pixel work is capped at 16 times the picture, and the mesh draw bound lets
-    // 1750 statics draw one 32-quad mesh each (the reader refuses more): 1750 pictures at the cap.
-    let mut wad = picture_filling_quads(32, 1, 1);
+    // Found by review: each picture looked at up to 16 times its pixels, and a file may hold
+    // 4096 objects: 4090 statics of 11 picture-filling quads (0.35 MB) took 7.8 s of drawing.
+    // The stills now share 6 times their pixels on average. As many statics as a file may
+    // hold, each wanting 16 times its picture (8 quads, 16 triangles):
+    let mut wad = picture_filling_quads(8, 1, 1);
     let square = wad.meshes.len() - 1;
     let static_ = wad.statics[0];
-    wad.statics = (0..1750)
+    let statics = wadforge_importer::MOST_OBJECTS - wad.moveables.len();
+    wad.statics = (0..statics as u32)
         .map(|id| wadforge_format::Static {
             id,
             mesh: square,
@@ -858,6 +861,68 @@ fn thousands_of_statics_each_drawing_the_picture_over_and_over_import_and_draw_w
     let bytes = wadforge_format::wad::write(&wad, None).unwrap();
     gallery_within_the_limits(&bytes);
     within_the_limits("import", &bytes);
+}
+
+#[test]
+fn frames_and_stills_wanting_more_than_the_average_overdraw_share_it_and_none_is_left_blank() {
+    // Found by review: an animation's pixel allowance went first come, first served, so the
+    // frames of 12 layered picture-filling quads (6 facing the camera: 12 triangles, about twice
+    // the average) were drawn whole until the allowance ran out, and the last 20 of 60 were
+    // blank. Each frame and each still now gets what it wants up to one level, the same for all.
+    let mut wad = picture_filling_quads(12, 1, 60);
+    let square = wad.meshes.len() - 1;
+    for s in &mut wad.statics {
+        s.mesh = square;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("layers.wad");
+    std::fs::write(&path, wadforge_format::wad::write(&wad, None).unwrap()).unwrap();
+    let out = tmp.path().join("gallery");
+    let run = measured(&["gallery", "-q", s(&path), "-o", s(&out)]);
+    assert!(run.success, "{}", run.stderr);
+    let animated = wad.moveables.len() - 1;
+    let stem = std::fs::read_dir(out.join("animations"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(&format!("{:03}_", wad.moveables[animated].id))
+        })
+        .unwrap();
+    let frames = decoded_frames(&std::fs::read(stem.join("000.png")).unwrap());
+    assert_eq!(frames.len(), 60);
+    assert!(frames[0].pixels().any(|p| p[3] != 0), "the first frame draws");
+    for (k, frame) in frames.iter().enumerate() {
+        assert!(
+            frame == &frames[0],
+            "frame {k} of 60 keyframes alike differs from the first"
+        );
+    }
+    // Every static shows the same layers, each as the others.
+    let stills: Vec<Vec<u8>> = std::fs::read_dir(out.join("statics"))
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(stills.len() > 1);
+    assert!(
+        stills.iter().all(|still| still == &stills[0]),
+        "the statics' pictures differ"
+    );
+}
+
+/// Every frame of an animated PNG, as shown (each composed over what came before).
+fn decoded_frames(apng: &[u8]) -> Vec<image::RgbaImage> {
+    use image::AnimationDecoder;
+    image::codecs::png::PngDecoder::new(std::io::Cursor::new(apng))
+        .unwrap()
+        .apng()
+        .unwrap()
+        .into_frames()
+        .map(|f| f.unwrap().into_buffer())
+        .collect()
 }
 
 #[test]

@@ -97,33 +97,9 @@ impl Canvas {
         bounds.map(|(x0, y0, x1, y1)| (x0 as u32, y0 as u32, (x1 - x0 + 1) as u32, (y1 - y0 + 1) as u32))
     }
 
-    /// The pixels [`Canvas::draw`] looks at for `t`: its bounding box within the canvas (none
-    /// for a triangle without area, which it leaves at once).
+    /// The pixels [`Canvas::draw`] looks at for `t`: [`box_pixels`] on this canvas.
     pub fn box_pixels(&self, t: &ScreenTriangle) -> usize {
-        let [p0, p1, p2] = t.points;
-        let area = edge(p0, p1, p2);
-        if !area.is_finite() || area.abs() < 1e-9 {
-            return 0;
-        }
-        let span = |lo: f32, hi: f32, size: usize| {
-            let (lo, hi) = (lo.floor().max(0.0), hi.ceil().min(size as f32));
-            if hi > lo {
-                (hi - lo) as usize
-            } else {
-                0
-            }
-        };
-        let width = span(
-            p0[0].min(p1[0]).min(p2[0]),
-            p0[0].max(p1[0]).max(p2[0]),
-            self.width,
-        );
-        let height = span(
-            p0[1].min(p1[1]).min(p2[1]),
-            p0[1].max(p1[1]).max(p2[1]),
-            self.height,
-        );
-        width * height
+        box_pixels(t, self.width, self.height)
     }
 
     /// Draws one triangle (either winding) over the pixels whose centres it covers.
@@ -195,6 +171,27 @@ fn edge(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> f32 {
 fn texel_index(u: f32, start: u32, len: u32) -> usize {
     let last = (start + len.max(1) - 1).min(PAGE_SIZE as u32 - 1);
     (u.floor().max(0.0) as u32).clamp(start.min(last), last) as usize
+}
+
+/// The pixels [`Canvas::draw`] looks at for `t` on a `width`×`height` canvas: its bounding box
+/// within the canvas (none for a triangle without area, which it leaves at once).
+pub fn box_pixels(t: &ScreenTriangle, width: usize, height: usize) -> usize {
+    let [p0, p1, p2] = t.points;
+    let area = edge(p0, p1, p2);
+    if !area.is_finite() || area.abs() < 1e-9 {
+        return 0;
+    }
+    let span = |lo: f32, hi: f32, size: usize| {
+        let (lo, hi) = (lo.floor().max(0.0), hi.ceil().min(size as f32));
+        if hi > lo {
+            (hi - lo) as usize
+        } else {
+            0
+        }
+    };
+    let across = span(p0[0].min(p1[0]).min(p2[0]), p0[0].max(p1[0]).max(p2[0]), width);
+    let down = span(p0[1].min(p1[1]).min(p2[1]), p0[1].max(p1[1]).max(p2[1]), height);
+    across * down
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use wadforge_format::{Keyframe, Link, Mesh, MeshIndex, Moveable, Shading, Static
 use wadforge_importer::SkewedCorners;
 use wadforge_packer::corners::polygon_corners;
 
-use crate::raster::{Canvas, ScreenTriangle, TexelRect};
+use crate::raster::{self, Canvas, ScreenTriangle, TexelRect};
 use crate::view::{Extents, Framing, View};
 
 /// A mesh placed in TR space.
@@ -317,13 +317,7 @@ pub fn draw_within(
     let mut left = most;
     for additive in [false, true] {
         for t in projected.triangles.iter().filter(|t| t.additive == additive) {
-            let t = ScreenTriangle {
-                points: t.points.map(|p| framing.to_pixel(p)),
-                texels: t.texels,
-                light: t.light,
-                texture: t.texture,
-                additive: t.additive,
-            };
+            let t = on_screen(t, framing);
             match left.checked_sub(canvas.box_pixels(&t)) {
                 Some(rest) => left = rest,
                 None => continue,
@@ -332,6 +326,26 @@ pub fn draw_within(
         }
     }
     most - left
+}
+
+/// The pixels [`draw`] would look at for all of `projected` on a `width`×`height` canvas, were
+/// there no bound.
+pub fn pixels_wanted(projected: &Projected, framing: &Framing, (width, height): (u32, u32)) -> usize {
+    projected
+        .triangles
+        .iter()
+        .map(|t| raster::box_pixels(&on_screen(t, framing), width as usize, height as usize))
+        .fold(0, usize::saturating_add)
+}
+
+fn on_screen(t: &CameraTriangle, framing: &Framing) -> ScreenTriangle {
+    ScreenTriangle {
+        points: t.points.map(|p| framing.to_pixel(p)),
+        texels: t.texels,
+        light: t.light,
+        texture: t.texture,
+        additive: t.additive,
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
 use wadforge_importer::{Dressing, OutputFile, SkewedCorners};
 
 use crate::animated::{apng, Frame};
-use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
+use crate::scene::{self, placed_static, Figure, Lighting, Projected};
 use crate::view::{Extents, Framing, View};
 use crate::{pages, Canvas, MARGIN};
 
@@ -122,13 +122,15 @@ pub fn gallery_into(
     let static_pictures = static_pictures(source);
     let frame_cap = frame_cap(source.wad, &cards);
     let jobs = jobs(source.wad, &cards, frame_cap);
-    let drawing = Drawing {
+    let mut drawing = Drawing {
         source,
         options,
         cards: &cards,
         static_pictures: &static_pictures,
         frame_cap,
+        still_allowances: Vec::new(),
     };
+    drawing.still_allowances = drawing.still_allowances();
     let mut written = run_parallel(&jobs, options.threads, |job| drawing.draw(job), deliver)?;
     let paths: std::collections::HashSet<&str> = written.iter().map(|f| f.path.as_str()).collect();
     let page = html::page(source, &cards, &static_pictures, &paths);
@@ -276,6 +278,13 @@ fn jobs(wad: &Wad, cards: &[MoveableCard], frame_cap: usize) -> Vec<Job> {
     jobs
 }
 
+/// A picture of one object.
+#[derive(Clone, Copy)]
+enum Still {
+    Moveable(usize),
+    Static(usize),
+}
+
 /// What the drawing jobs share.
 struct Drawing<'a> {
     source: &'a Source<'a>,
@@ -284,24 +293,77 @@ struct Drawing<'a> {
     static_pictures: &'a [String],
     /// The most frames an animation shows.
     frame_cap: usize,
+    /// The pixels each still may look at: moveables' pictures first, then statics'.
+    still_allowances: Vec<usize>,
 }
 
 impl Drawing<'_> {
+    /// The pixels each still (moveables' pictures, then statics') may look at: what it wants,
+    /// up to [`AVERAGE_OVERDRAW`] times its picture on average over the file's stills, shared
+    /// as [`share`] does. Thousands of objects each drawing its picture over and over took
+    /// seconds more than any real file's gallery; real objects want far less than the average.
+    fn still_allowances(&self) -> Vec<usize> {
+        let size = self.options.picture_size;
+        let most = scene::MOST_OVERDRAW * (size * size) as usize;
+        let stills: Vec<Still> = (0..self.cards.len())
+            .map(Still::Moveable)
+            .chain((0..self.source.wad.statics.len()).map(Still::Static))
+            .collect();
+        let wanted: Vec<usize> = stills
+            .iter()
+            .map(|&still| {
+                let (projected, framing) = self.frame_still(still);
+                scene::pixels_wanted(&projected, &framing, (size, size)).min(most)
+            })
+            .collect();
+        share(&wanted, stills.len() * AVERAGE_OVERDRAW * (size * size) as usize)
+    }
+
+    /// A still's triangles and framing: a moveable in its first keyframe, or a static as placed.
+    fn frame_still(&self, still: Still) -> (Projected, Framing) {
+        let wad = self.source.wad;
+        let placed = match still {
+            Still::Moveable(i) => {
+                let card = &self.cards[i];
+                card.figure.pose(wad, &first_keyframe(card.moveable))
+            }
+            Still::Static(i) => placed_static(wad, &wad.statics[i]),
+        };
+        let projected = scene::project(
+            wad,
+            self.source.skewed,
+            &placed,
+            &View::three_quarter(),
+            &Lighting::default(),
+        );
+        let framing = Framing::fit(&projected.extents, self.options.picture_size, MARGIN);
+        (projected, framing)
+    }
+
+    /// A still's picture, looking at no more than the pixels allowed it.
+    fn still(&self, still: Still) -> Canvas {
+        let allowance = match still {
+            Still::Moveable(i) => self.still_allowances[i],
+            Still::Static(i) => self.still_allowances[self.cards.len() + i],
+        };
+        let (projected, framing) = self.frame_still(still);
+        let size = self.options.picture_size;
+        let mut canvas = Canvas::new(size, size);
+        scene::draw_within(&projected, &framing, &mut canvas, self.source.wad, allowance);
+        canvas
+    }
+
     /// The file of one job (`None` when there is nothing to draw).
     fn draw(&self, job: Job) -> Option<OutputFile> {
-        let (source, wad, size) = (self.source, self.source.wad, self.options.picture_size);
+        let (source, wad) = (self.source, self.source.wad);
         let view = View::three_quarter();
         match job {
             Job::Moveable(i) => {
-                let card = &self.cards[i];
-                let keyframe = first_keyframe(card.moveable);
-                let placed = card.figure.pose(wad, &keyframe);
-                let canvas = still(source, &placed, &view, size);
-                Some(png_file(&card.picture, &canvas))
+                let canvas = self.still(Still::Moveable(i));
+                Some(png_file(&self.cards[i].picture, &canvas))
             }
             Job::Static(i) => {
-                let placed = placed_static(wad, &wad.statics[i]);
-                let canvas = still(source, &placed, &view, size);
+                let canvas = self.still(Still::Static(i));
                 Some(png_file(&self.static_pictures[i], &canvas))
             }
             Job::Animation(i, a) => {
@@ -344,10 +406,6 @@ fn first_keyframe(m: &Moveable) -> Keyframe {
         .unwrap_or_default()
 }
 
-fn still(source: &Source, placed: &[Placed], view: &View, size: u32) -> Canvas {
-    crate::picture(source.wad, source.skewed, placed, view, size).canvas
-}
-
 /// Each keyframe of `animation` for its frame duration (at most `cap` of them, evenly spaced,
 /// each held as long as those it stands for), framed over the whole animation, on canvases of
 /// `size`. Keyframes are posed twice (once to frame them, once to draw them) so that only one
@@ -359,7 +417,6 @@ fn animate(
     view: &View,
     (size, cap): (u32, usize),
 ) -> Option<Vec<u8>> {
-    let lighting = Lighting::default();
     let step = animation.keyframes.len().div_ceil(cap.max(1)).max(1);
     let shown: Vec<&wadforge_format::Keyframe> = animation.keyframes.iter().step_by(step).collect();
     let mut extents = Extents::default();
@@ -368,23 +425,49 @@ fn animate(
     }
     let framing = Framing::fit(&extents, size, MARGIN);
     let ticks = u16::from(animation.frame_duration.max(1)).saturating_mul(step.min(u16::MAX as usize) as u16);
+    let lighting = Lighting::default();
     let mut projected = Projected::default();
-    let mut pixels_left = shown.len() * AVERAGE_OVERDRAW * (size * size) as usize;
-    let frames = shown.iter().map(|k| {
+    let project = |k: &wadforge_format::Keyframe, projected: &mut Projected| {
         let placed = figure.pose(source.wad, k);
-        scene::project_into(
-            &mut projected,
-            source.wad,
-            source.skewed,
-            &placed,
-            view,
-            &lighting,
-        );
+        scene::project_into(projected, source.wad, source.skewed, &placed, view, &lighting);
+    };
+    // Measured before drawing, so that frames that want more than the average share what
+    // lighter frames leave, and none is left blank for being drawn last.
+    let wanted: Vec<usize> = shown
+        .iter()
+        .map(|k| {
+            project(k, &mut projected);
+            let most = scene::MOST_OVERDRAW * (size * size) as usize;
+            scene::pixels_wanted(&projected, &framing, (size, size)).min(most)
+        })
+        .collect();
+    let allowances = share(&wanted, shown.len() * AVERAGE_OVERDRAW * (size * size) as usize);
+    let frames = shown.iter().zip(allowances).map(|(k, allowance)| {
+        project(k, &mut projected);
         let mut canvas = Canvas::new(size, size);
-        pixels_left -= scene::draw_within(&projected, &framing, &mut canvas, source.wad, pixels_left);
+        scene::draw_within(&projected, &framing, &mut canvas, source.wad, allowance);
         Frame { canvas, ticks }
     });
     apng(shown.len(), frames)
+}
+
+/// Shares `total` among frames that want `wanted` pixels each: each frame gets what it wants up
+/// to one level, the highest the total allows (water-filling), so frames within it are drawn
+/// whole and the heaviest are cut alike.
+fn share(wanted: &[usize], total: usize) -> Vec<usize> {
+    let mut ascending = wanted.to_vec();
+    ascending.sort_unstable();
+    let mut left = total;
+    let mut level = usize::MAX;
+    for (i, &want) in ascending.iter().enumerate() {
+        let frames_left = ascending.len() - i;
+        if want.saturating_mul(frames_left) > left {
+            level = left / frames_left;
+            break;
+        }
+        left -= want;
+    }
+    wanted.iter().map(|&want| want.min(level)).collect()
 }
 
 fn png_file(path: &str, canvas: &Canvas) -> OutputFile {
@@ -456,4 +539,20 @@ fn file_safe(name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn sharing_gives_each_what_it_wants_up_to_the_level_the_total_allows() {
+        // Everyone gets what they want when the total suffices.
+        assert_eq!(share(&[5, 1, 3], 9), vec![5, 1, 3]);
+        // Otherwise the lightest are whole, and the rest get the same: 1 + 10 + 2 × 24 = 59.
+        assert_eq!(share(&[100, 1, 10, 30], 60), vec![24, 1, 10, 24]);
+        // Nothing to share: nothing given.
+        assert_eq!(share(&[7, 7], 0), vec![0, 0]);
+        assert_eq!(share(&[], 10), Vec::<usize>::new());
+    }
 }
