@@ -738,6 +738,137 @@ fn samples_naming_their_pages_over_and_over_are_copied_onto_as_many_pages_within
 }
 
 #[test]
+fn copying_from_a_tr4_whose_samples_name_its_inflated_pages_over_and_over_stays_within_the_limits() {
+    // Found by review: copy cut out every sample the copied meshes use before telling their
+    // texels apart. A TR4 level's pages are compressed: 62 pages of one colour (a 0.14 MB file),
+    // each named by 9 nearly page-sized samples of one static, took 129 MB (limit 75 with the
+    // WAD copied into). Samples are told apart on their pages now, and each rectangle brought is
+    // cut out once: 33 MB.
+    let pages = 62;
+    let file = wadforge_fixtures::levels::tr4_level();
+    let (at, data) = wadforge_fixtures::levels::tr4_level_data(&file);
+    let start = wadforge_fixtures::levels::object_tables_at(wadforge_format::catalog::Game::Tr4);
+    let statics_at = table_after(&data, start, &TR4_OBJECT_TABLES);
+    let static_id = u32_at(&data, statics_at + 4);
+    let static_pointer = u16::from_le_bytes([data[statics_at + 8], data[statics_at + 9]]) as usize;
+    let statics_end = table_after(&data, statics_at, &[32]);
+    let textures_at = statics_end + find(&data[statics_end..], b"TEX") + 3;
+    let textures_before = u32_at(&data, textures_at);
+    let textures_end = table_after(&data, textures_at, &[38]);
+    // Object textures: 9 rectangles of 255 or 256 texels a side on each page, each its own size
+    // and place.
+    let mut textures = Vec::new();
+    for page in 0..pages as u16 {
+        for [x0, y0, x1, y1] in [
+            [0u16, 0, 256, 256],
+            [0, 0, 255, 256],
+            [1, 0, 256, 256],
+            [0, 0, 256, 255],
+            [0, 1, 256, 256],
+            [0, 0, 255, 255],
+            [1, 0, 256, 255],
+            [0, 1, 255, 256],
+            [1, 1, 256, 256],
+        ] {
+            let (near, far) = (|e: u16| e << 8, |e: u16| ((e - 1) << 8) | 0xFF);
+            let mut t = [0u16, page, 0]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<u8>>();
+            for [x, y] in [
+                [near(x0), near(y0)],
+                [far(x1), near(y0)],
+                [far(x1), far(y1)],
+                [near(x0), far(y1)],
+            ] {
+                t.extend(x.to_le_bytes().into_iter().chain(y.to_le_bytes()));
+            }
+            for v in [x0, y0, x1 - x0, y1 - y0] {
+                t.extend_from_slice(&u32::from(v).to_le_bytes());
+            }
+            textures.push(t);
+        }
+    }
+    // The static's mesh: a square of one quad on each new object texture.
+    let mut mesh = vec![0u8; 10]; // bounding sphere
+    mesh.extend_from_slice(&4i16.to_le_bytes());
+    for v in [[-512i16, 0, -512], [512, 0, -512], [512, 0, 512], [-512, 0, 512]] {
+        mesh.extend(v.iter().flat_map(|c| c.to_le_bytes()));
+    }
+    mesh.extend_from_slice(&(-4i16).to_le_bytes());
+    mesh.extend_from_slice(&[0; 8]); // four shades
+    mesh.extend_from_slice(&(textures.len() as i16).to_le_bytes());
+    for k in 0..textures.len() {
+        let texture = (textures_before + k) as u16;
+        mesh.extend([0u16, 1, 2, 3, texture, 0].iter().flat_map(|w| w.to_le_bytes()));
+    }
+    mesh.extend_from_slice(&0i16.to_le_bytes()); // no triangles
+    let mut tables = tr4_object_tables();
+    let words = u32_at(&tables[0], 0);
+    tables[0][..4].copy_from_slice(&((words + mesh.len() / 2) as u32).to_le_bytes());
+    tables[0].extend_from_slice(&mesh);
+    let pointer = 4 + 4 * static_pointer;
+    tables[1][pointer..pointer + 4].copy_from_slice(&((words * 2) as u32).to_le_bytes());
+    let mut texture_table = ((textures_before + textures.len()) as u32).to_le_bytes().to_vec();
+    texture_table.extend_from_slice(&data[textures_at + 4..textures_end]);
+    texture_table.extend(textures.concat());
+    let level_data = [
+        &data[..start],
+        &tables.concat(),
+        &data[statics_at..textures_at],
+        &texture_table,
+        &data[textures_end..],
+    ]
+    .concat();
+    let chunk = |bytes: &[u8]| {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(bytes).unwrap();
+        let zlib = z.finish().unwrap();
+        let mut out = (bytes.len() as u32).to_le_bytes().to_vec();
+        out.extend_from_slice(&(zlib.len() as u32).to_le_bytes());
+        out.extend(zlib);
+        out
+    };
+    // The object pages (32-bit, opaque black) in the first chunk; the fixture's other chunks.
+    let mut level = b"TR4\0".to_vec();
+    level.extend([0u16, pages as u16, 0].iter().flat_map(|c| c.to_le_bytes()));
+    let opaque_black: Vec<u8> = (0..pages * 65_536).flat_map(|_| [0, 0, 0, 255]).collect();
+    level.extend(chunk(&opaque_black));
+    let second_chunk = 10 + 8 + u32_at(&file, 14);
+    level.extend_from_slice(&file[second_chunk..at]);
+    level.extend(chunk(&level_data));
+    level.extend_from_slice(&file[at + 8 + u32_at(&file, at + 4)..]);
+
+    let dest_bytes = wadforge_format::wad::write(&standard_on_one_page(), None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (src_path, dest_path) = (tmp.path().join("level.tr4"), tmp.path().join("dest.wad"));
+    std::fs::write(&src_path, &level).unwrap();
+    std::fs::write(&dest_path, &dest_bytes).unwrap();
+    let out = tmp.path().join("out.wad");
+    let only = static_id.to_string();
+    let input_bytes = (level.len() + dest_bytes.len()) as u64;
+    let run = measured_logged(
+        &[
+            "copy",
+            s(&src_path),
+            s(&dest_path),
+            "--only",
+            &only,
+            "-o",
+            s(&out),
+        ],
+        input_bytes,
+    );
+    assert!(run.success, "{}", run.stderr);
+    within_limits("copy", &run, input_bytes);
+    assert!(
+        run.stderr.contains(&format!("{} on 1 new pages", pages * 9)),
+        "every sample of the static, on one page of black: {}",
+        run.stderr
+    );
+}
+
+#[test]
 fn removing_from_a_wad_of_overlapping_page_sized_samples_stays_within_the_limits() {
     // Found by review: remove packed every sample again to see whether fewer pages would do,
     // cutting each one's texels and making every page packing needed: 270 overlapping samples

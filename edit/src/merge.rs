@@ -281,11 +281,7 @@ fn bring_meshes(
         .flat_map(|&k| w.meshes[k].polygons.iter().map(|p| p.texture.sample as usize))
         .collect();
     let used_samples: Vec<usize> = used_samples.into_iter().collect();
-    let wanted = used_samples
-        .iter()
-        .map(|&i| Ok((texture::texels(w, i)?, w.samples[i])))
-        .collect::<Result<Vec<_>, EditError>>()?;
-    let (placed, textures) = texture::place(out, &wanted)?;
+    let (placed, textures) = texture::place(out, w, &used_samples)?;
     let sample_of: HashMap<usize, usize> = used_samples.into_iter().zip(placed).collect();
     let mut mesh_map = HashMap::new();
     for k in order {

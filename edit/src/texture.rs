@@ -2,6 +2,7 @@
 //! page space no sample covers, then new pages.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher, RandomState};
 
 use wadforge_format::{Page, Sample, Wad, PAGE_SIZE};
 use wadforge_packer::{pack_samples, SampleImage};
@@ -13,14 +14,22 @@ pub type Texels = (u16, u16, Vec<u8>);
 
 /// The texels of sample `index` of `wad`; an error when it lies outside its page or names no page.
 pub fn texels(wad: &Wad, index: usize) -> Result<Texels, EditError> {
-    let s = wad.samples.get(index).ok_or(EditError::NoSample {
+    let s = checked(wad, index)?;
+    Ok((s.width, s.height, rows(wad, &s).flatten().copied().collect()))
+}
+
+/// Sample `index` of `wad`, checked to lie on a page of `wad`.
+fn checked(wad: &Wad, index: usize) -> Result<Sample, EditError> {
+    let s = *wad.samples.get(index).ok_or(EditError::NoSample {
         sample: index,
         samples: wad.samples.len(),
     })?;
-    let page = wad.pages.get(s.page as usize).ok_or(EditError::SampleOffPage {
-        sample: index,
-        detail: format!("it names page {}, but there are {}", s.page, wad.pages.len()),
-    })?;
+    if usize::from(s.page) >= wad.pages.len() {
+        return Err(EditError::SampleOffPage {
+            sample: index,
+            detail: format!("it names page {}, but there are {}", s.page, wad.pages.len()),
+        });
+    }
     let (x0, y0, w, h) = (s.x as usize, s.y as usize, s.width as usize, s.height as usize);
     if w == 0 || h == 0 || x0 + w > PAGE_SIZE || y0 + h > PAGE_SIZE {
         return Err(EditError::SampleOffPage {
@@ -28,21 +37,66 @@ pub fn texels(wad: &Wad, index: usize) -> Result<Texels, EditError> {
             detail: format!("{w}×{h} texels at ({x0}, {y0}) do not fit a 256×256 page"),
         });
     }
-    let rgb = (y0..y0 + h)
-        .flat_map(|y| (x0..x0 + w).flat_map(move |x| page.texel(x, y)))
-        .collect();
-    Ok((s.width, s.height, rgb))
+    Ok(s)
 }
 
-/// Where samples of `wad` show each set of texels: the first sample with them.
-pub fn samples_by_texels(wad: &Wad) -> HashMap<Texels, usize> {
-    let mut found = HashMap::new();
-    for i in 0..wad.samples.len() {
-        if let Ok(t) = texels(wad, i) {
-            found.entry(t).or_insert(i);
-        }
+/// The rows of texels that `s` ([`checked`]) shows on its page of `wad`.
+fn rows<'w>(wad: &'w Wad, s: &Sample) -> impl Iterator<Item = &'w [u8]> + 'w {
+    let rgb = wad.pages[s.page as usize].rgb();
+    let (x0, y0, w, h) = (s.x as usize, s.y as usize, s.width as usize, s.height as usize);
+    (y0..y0 + h).map(move |y| &rgb[(y * PAGE_SIZE + x0) * 3..(y * PAGE_SIZE + x0 + w) * 3])
+}
+
+/// Whether `a` (a sample of `wad_a`) and `b` (of `wad_b`) show the same texels.
+fn same_texels((wad_a, a): (&Wad, &Sample), (wad_b, b): (&Wad, &Sample)) -> bool {
+    (a.width, a.height) == (b.width, b.height) && rows(wad_a, a).eq(rows(wad_b, b))
+}
+
+/// A sample's size and a hash of its texels: samples with different keys show different texels.
+type TexelKey = (u16, u16, u64);
+
+fn texel_key(hasher: &RandomState, wad: &Wad, s: &Sample) -> TexelKey {
+    let mut h = hasher.build_hasher();
+    for row in rows(wad, s) {
+        h.write(row);
     }
-    found
+    (s.width, s.height, h.finish())
+}
+
+/// Sets of texels, each with the first sample showing it, told apart without cutting them out
+/// of their pages: by [`TexelKey`], then texel by texel. Cutting every sample a copy needed took
+/// a TR4 level (pages inflated from a small file, samples naming them 8 times over) 129 MB.
+#[derive(Default)]
+struct TexelSets {
+    firsts: HashMap<TexelKey, Vec<(usize, Sample)>>,
+}
+
+impl TexelSets {
+    /// The sets of texels the samples of `wad` show (those on a page), each with its first sample.
+    fn of(hasher: &RandomState, wad: &Wad) -> Self {
+        let mut sets = TexelSets::default();
+        for i in 0..wad.samples.len() {
+            let Ok(s) = checked(wad, i) else { continue };
+            let key = texel_key(hasher, wad, &s);
+            if sets.find(key, wad, (wad, &s)).is_none() {
+                sets.insert(key, i, s);
+            }
+        }
+        sets
+    }
+
+    /// The first sample of the set `s` (a sample of `wad`) shows, if known; its samples are of `own`.
+    fn find(&self, key: TexelKey, own: &Wad, (wad, s): (&Wad, &Sample)) -> Option<usize> {
+        self.firsts
+            .get(&key)?
+            .iter()
+            .find(|(_, first)| same_texels((own, first), (wad, s)))
+            .map(|&(i, _)| i)
+    }
+
+    fn insert(&mut self, key: TexelKey, first: usize, record: Sample) {
+        self.firsts.entry(key).or_default().push((first, record));
+    }
 }
 
 /// Which texels of each page a sample covers.
@@ -134,7 +188,8 @@ impl FreeSpace {
     }
 }
 
-/// How the samples a copy needed were found.
+/// How the samples a copy needed were found: each of the source's samples the copied meshes
+/// use is counted once, in one of the first three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct TextureReport {
     /// Samples whose texels the destination already had.
@@ -144,121 +199,174 @@ pub struct TextureReport {
     /// Samples put on new pages, and how many pages that took.
     pub on_new_pages: usize,
     pub new_pages: usize,
+    /// Sample records the output gained (one per place, size and flips).
+    pub new_records: usize,
 }
 
-/// Gives each of `wanted` (texels with the sample record they come from) a sample of `wad`: one showing the same texels where there is one, else new texels in free page
-/// space, else on new pages. Returns the sample index for each.
+/// Gives each of `wanted` (samples of `source`) a sample of `wad`: one showing the same texels
+/// where there is one, else new texels in free page space, else on new pages. Returns the sample
+/// index for each; an error names a wanted sample that is not on a page of `source`.
 ///
 /// New texels are brought sample by sample, except from a source page whose new samples name
 /// more texels than the rectangle round them holds (they overlap): that rectangle is brought
 /// once, each sample at its place in it. So a copy adds at most about the source's pages, not
-/// the 8 times over that its samples may name ([`wadforge_format`] refuses more).
-pub fn place(wad: &mut Wad, wanted: &[(Texels, Sample)]) -> Result<(Vec<usize>, TextureReport), EditError> {
-    let existing = samples_by_texels(wad);
+/// the 8 times over that its samples may name ([`wadforge_format`] refuses more), and holds at
+/// most that many texels cut out at once.
+pub fn place(
+    wad: &mut Wad,
+    source: &Wad,
+    wanted: &[usize],
+) -> Result<(Vec<usize>, TextureReport), EditError> {
+    let records: Vec<Sample> = wanted
+        .iter()
+        .map(|&i| checked(source, i))
+        .collect::<Result<_, _>>()?;
+    let samples_before = wad.samples.len();
+    // One hasher for both sets: a key of the source's is looked up among the destination's.
+    let hasher = RandomState::new();
+    let existing = TexelSets::of(&hasher, wad);
     let mut report = TextureReport::default();
-    let mut result = vec![usize::MAX; wanted.len()];
+    let mut result = vec![usize::MAX; records.len()];
     let mut index: HashMap<Sample, usize> = HashMap::new();
     for (i, &s) in wad.samples.iter().enumerate() {
         index.entry(s).or_insert(i);
     }
-    // The first of each new set of texels, and which of them each wanted sample shows.
-    let mut first_of: HashMap<&Texels, usize> = HashMap::new();
+    // The first of each new set of texels (indexes of `records`), and the set each shows.
+    let mut new_sets = TexelSets::default();
     let mut firsts: Vec<usize> = Vec::new();
-    for (i, (texels, record)) in wanted.iter().enumerate() {
-        if let Some(&s) = existing.get(texels) {
+    let mut set_of = vec![usize::MAX; records.len()];
+    let mut members = vec![0usize; records.len()];
+    for (k, record) in records.iter().enumerate() {
+        let key = texel_key(&hasher, source, record);
+        if let Some(s) = existing.find(key, wad, (source, record)) {
             report.reused += 1;
             let s = wad.samples[s];
-            result[i] = sample_at(wad, &mut index, record, (s.page, s.x, s.y));
-        } else {
-            first_of.entry(texels).or_insert_with(|| {
-                firsts.push(i);
-                i
-            });
+            result[k] = sample_at(wad, &mut index, record, (s.page, s.x, s.y));
+            continue;
+        }
+        let first = new_sets.find(key, source, (source, record)).unwrap_or_else(|| {
+            new_sets.insert(key, k, *record);
+            firsts.push(k);
+            k
+        });
+        set_of[k] = first;
+        members[first] += 1;
+    }
+    let units = units(&records, &firsts);
+    let spots = bring(wad, source, &units, &members, &mut report)?;
+    // Each new set's spot: its unit's, moved to where it sits in the unit.
+    let mut spot_of_first: HashMap<usize, (u16, u8, u8)> = HashMap::new();
+    for (unit, &(page, x, y)) in units.iter().zip(&spots) {
+        for &i in &unit.firsts {
+            let (dx, dy) = unit.offset(&records[i]);
+            // Within a 256×256 page: the unit holds the sample and fits the page.
+            spot_of_first.insert(i, (page as u16, (x + dx) as u8, (y + dy) as u8));
         }
     }
-    let units = units(wanted, &firsts);
-    // Where each unit went: (page, x, y).
-    let mut spots: Vec<Option<(usize, usize, usize)>> = vec![None; units.len()];
+    for (k, record) in records.iter().enumerate() {
+        if result[k] == usize::MAX {
+            let spot = spot_of_first[&set_of[k]];
+            result[k] = sample_at(wad, &mut index, record, spot);
+        }
+    }
+    report.new_records = wad.samples.len() - samples_before;
+    Ok((result, report))
+}
+
+/// Brings each unit's texels into free page space of `wad`, else onto new pages; where each
+/// went (page, x, y). Counts in `report` the samples (`members` per new set) each way went.
+fn bring(
+    wad: &mut Wad,
+    source: &Wad,
+    units: &[Unit],
+    members: &[usize],
+    report: &mut TextureReport,
+) -> Result<Vec<(usize, usize, usize)>, EditError> {
+    let samples_in = |u: &Unit| u.firsts.iter().map(|&f| members[f]).sum::<usize>();
+    let mut spots: Vec<(usize, usize, usize)> = vec![(0, 0, 0); units.len()];
     let mut homeless: Vec<usize> = Vec::new();
     let mut free = FreeSpace::of(wad);
     let mut order: Vec<usize> = (0..units.len()).collect();
     // Tall units first: rows of similar height waste least space.
     order.sort_by_key(|&u| {
-        let (w, h, _) = &units[u].texels;
-        (std::cmp::Reverse(*h), std::cmp::Reverse(*w))
+        (
+            std::cmp::Reverse(units[u].size.1),
+            std::cmp::Reverse(units[u].size.0),
+        )
     });
     for u in order {
-        let texels = &units[u].texels;
-        match free.take(texels.0 as usize, texels.1 as usize) {
+        let (w, h) = units[u].size;
+        match free.take(w, h) {
             Some(spot) => {
-                paint(&mut wad.pages[spot.0], spot.1, spot.2, texels);
-                report.in_free_space += units[u].firsts.len();
-                spots[u] = Some(spot);
+                paint(&mut wad.pages[spot.0], spot.1, spot.2, &units[u].texels(source));
+                report.in_free_space += samples_in(&units[u]);
+                spots[u] = spot;
             }
             None => homeless.push(u),
         }
     }
     if !homeless.is_empty() {
-        let images: Vec<SampleImage> = homeless
+        let texels: Vec<Texels> = homeless.iter().map(|&u| units[u].texels(source)).collect();
+        let images: Vec<SampleImage> = texels
             .iter()
-            .map(|&u| {
-                let (w, h, rgb) = &units[u].texels;
-                SampleImage::rgb(*w as u32, *h as u32, rgb)
-            })
+            .map(|(w, h, rgb)| SampleImage::rgb(u32::from(*w), u32::from(*h), rgb))
             .collect();
         let packed = pack_samples(&images).map_err(|e| EditError::Pack(e.to_string()))?;
         let first_page = wad.pages.len();
         report.new_pages = packed.pages.len();
-        report.on_new_pages = homeless.iter().map(|&u| units[u].firsts.len()).sum();
+        report.on_new_pages = homeless.iter().map(|&u| samples_in(&units[u])).sum();
         wad.pages.extend(packed.pages);
         for (&u, p) in homeless.iter().zip(&packed.placements) {
-            spots[u] = Some((first_page + p.page as usize, p.x as usize, p.y as usize));
+            spots[u] = (first_page + p.page as usize, p.x as usize, p.y as usize);
         }
     }
-    // Each new set's spot: its unit's, moved to where it sits in the unit.
-    let mut spot_of_first: HashMap<usize, (u16, u8, u8)> = HashMap::new();
-    for (unit, spot) in units.iter().zip(&spots) {
-        let (page, x, y) = spot.expect("every unit is placed in free space or on new pages");
-        for &i in &unit.firsts {
-            let (dx, dy) = unit.offset(&wanted[i].1);
-            // Within a 256×256 page: the unit holds the sample and fits the page.
-            spot_of_first.insert(i, (page as u16, (x + dx) as u8, (y + dy) as u8));
-        }
-    }
-    for (i, (texels, record)) in wanted.iter().enumerate() {
-        if result[i] == usize::MAX {
-            let spot = spot_of_first[&first_of[texels]];
-            result[i] = sample_at(wad, &mut index, record, spot);
-        }
-    }
-    Ok((result, report))
+    Ok(spots)
 }
 
-/// Texels brought at once, and the new sets of texels (`firsts`, indexes of `wanted`) they show.
+/// A rectangle of a source page brought at once, and the new sets of texels (`firsts`, indexes
+/// of the wanted records) it shows.
 struct Unit {
-    texels: Texels,
-    /// Where the unit's texels sit on their source page: samples in it keep their place in it.
+    page: usize,
     corner: (usize, usize),
+    size: (usize, usize),
     firsts: Vec<usize>,
 }
 
 impl Unit {
+    /// Where `record` (a sample in the unit) sits in it: samples keep their place in it.
     fn offset(&self, record: &Sample) -> (usize, usize) {
         (
             usize::from(record.x).saturating_sub(self.corner.0),
             usize::from(record.y).saturating_sub(self.corner.1),
         )
     }
+
+    /// The unit's texels, cut out of its page of `source`.
+    fn texels(&self, source: &Wad) -> Texels {
+        let record = Sample {
+            page: self.page as u16,
+            x: self.corner.0 as u8,
+            y: self.corner.1 as u8,
+            width: self.size.0 as u16,
+            height: self.size.1 as u16,
+            ..Sample::default()
+        };
+        (
+            record.width,
+            record.height,
+            rows(source, &record).flatten().copied().collect(),
+        )
+    }
 }
 
-/// The units `firsts` are brought in: one for each, except the samples of a source page that name
-/// more texels than the rectangle round them holds, which are brought as that rectangle (texels
-/// no sample shows black).
-fn units(wanted: &[(Texels, Sample)], firsts: &[usize]) -> Vec<Unit> {
+/// The units `firsts` (indexes of `records`, samples checked to lie on their pages) are brought
+/// in: one for each, except the samples of a source page that name more texels than the
+/// rectangle round them holds, which are brought as that rectangle.
+fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
     // Per source page: the texels its new samples name, and the rectangle round them.
     let mut pages: HashMap<u16, (usize, [usize; 4])> = HashMap::new();
     for &i in firsts {
-        let s = &wanted[i].1;
+        let s = &records[i];
         let (x0, y0) = (usize::from(s.x), usize::from(s.y));
         let (x1, y1) = (x0 + usize::from(s.width), y0 + usize::from(s.height));
         let (named, rect) = pages.entry(s.page).or_insert((0, [x0, y0, x1, y1]));
@@ -268,36 +376,27 @@ fn units(wanted: &[(Texels, Sample)], firsts: &[usize]) -> Vec<Unit> {
     let mut regions: HashMap<u16, usize> = HashMap::new();
     let mut units: Vec<Unit> = Vec::new();
     for &i in firsts {
-        let (texels, s) = &wanted[i];
+        let s = &records[i];
         let (named, [x0, y0, x1, y1]) = pages[&s.page];
         if named <= (x1 - x0) * (y1 - y0) {
             units.push(Unit {
-                texels: texels.clone(),
+                page: usize::from(s.page),
                 corner: (usize::from(s.x), usize::from(s.y)),
+                size: (usize::from(s.width), usize::from(s.height)),
                 firsts: vec![i],
             });
             continue;
         }
         let unit = *regions.entry(s.page).or_insert_with(|| {
             units.push(Unit {
-                texels: (0, 0, Vec::new()),
+                page: usize::from(s.page),
                 corner: (x0, y0),
+                size: (x1 - x0, y1 - y0),
                 firsts: Vec::new(),
             });
             units.len() - 1
         });
-        let (width, height) = (x1 - x0, y1 - y0);
-        let region = &mut units[unit];
-        if region.firsts.is_empty() {
-            region.texels = (width as u16, height as u16, vec![0; width * height * 3]);
-        }
-        let (dx, dy) = region.offset(s);
-        let (w, _, rgb) = texels;
-        for (k, row) in rgb.chunks_exact(usize::from(*w) * 3).enumerate() {
-            let at = ((dy + k) * width + dx) * 3;
-            region.texels.2[at..at + row.len()].copy_from_slice(row);
-        }
-        region.firsts.push(i);
+        units[unit].firsts.push(i);
     }
     units
 }

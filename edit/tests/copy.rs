@@ -81,7 +81,7 @@ fn copying_every_object_of_the_real_level_gives_its_objects_and_keeps_the_fixtur
             .filter(|s| !has(&level, ObjectKind::Static, s.id))
             .count();
     assert_eq!(out.moveables.len() + out.statics.len(), level_objects + others);
-    let kept = copied.wad.samples.len() - copied.textures.in_free_space - copied.textures.on_new_pages;
+    let kept = copied.wad.samples.len() - copied.textures.new_records;
     assert!(overlapping_samples(&copied.wad, kept).is_empty());
 
     // Removing the level's objects again leaves the fixture without the objects they replaced.
