@@ -678,63 +678,68 @@ fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
 fn samples_naming_their_pages_over_and_over_are_copied_onto_as_many_pages_within_the_limits() {
     // Found by review: a copy brought each sample's texels apart, so samples naming their pages
     // 8 times over (what the readers allow) took 8 times the source's pages: from a TR4 level,
-    // whose pages are compressed, far more than the memory limit. Overlapping samples of a page
-    // come as the rectangle round them now. Here 8 pages, each named 8 times over by 32
-    // overlapping 128×128 samples of the CROCODILE (2 MB): 65 new pages before, 9 now.
+    // whose pages are compressed, far more than the memory limit. The samples of a page of which
+    // any two overlap come as the rectangle round them now. Here 8 pages (2 MB), each named by
+    // 32 overlapping 128×128 samples of the CROCODILE (8 times over: 65 new pages before, 9
+    // now), or by 3 overlapping 129×129 samples (no two fit a page: 24 new pages before).
     use wadforge_format::{Page, Sample};
-    let (pages, per_page) = (8usize, 32usize);
-    let mut src = standard_on_one_page();
-    let first = src.samples.len();
-    let mut noise = 0x9e37_79b9u32;
-    for page in 0..pages {
-        let mut texels = Page::filled([0, 0, 0]);
-        for y in 0..256 {
-            for x in 0..256 {
-                noise ^= noise << 13;
-                noise ^= noise >> 17;
-                noise ^= noise << 5;
-                let [r, g, b, _] = noise.to_le_bytes();
-                texels.set_texel(x, y, [r, g, b]);
+    let pages = 8usize;
+    let over_and_over: Vec<(u8, u8, u16)> = (0..32).map(|k| (k * 4, k * 4, 128)).collect();
+    let over_half: Vec<(u8, u8, u16)> = vec![(0, 0, 129), (127, 0, 129), (0, 127, 129)];
+    for layout in [over_and_over, over_half] {
+        let mut src = standard_on_one_page();
+        let first = src.samples.len();
+        let mut noise = 0x9e37_79b9u32;
+        for page in 0..pages {
+            let mut texels = Page::filled([0, 0, 0]);
+            for y in 0..256 {
+                for x in 0..256 {
+                    noise ^= noise << 13;
+                    noise ^= noise >> 17;
+                    noise ^= noise << 5;
+                    let [r, g, b, _] = noise.to_le_bytes();
+                    texels.set_texel(x, y, [r, g, b]);
+                }
             }
+            src.pages.push(texels);
+            src.samples.extend(layout.iter().map(|&(x, y, size)| Sample {
+                page: (1 + page) as u16,
+                x,
+                y,
+                flip_x: -1,
+                flip_y: -1,
+                width: size,
+                height: size,
+            }));
         }
-        src.pages.push(texels);
-        src.samples.extend((0..per_page).map(|k| Sample {
-            page: (1 + page) as u16,
-            x: (k * 4) as u8,
-            y: (k * 4) as u8,
-            flip_x: -1,
-            flip_y: -1,
-            width: 128,
-            height: 128,
-        }));
+        let last = src.samples.len();
+        crocodile_quads_on_samples(&mut src, first..last);
+        let src_bytes = wadforge_format::wad::write(&src, None).unwrap();
+        let dest_bytes = wadforge_format::wad::write(&standard_on_one_page(), None).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let (src_path, dest_path) = (tmp.path().join("src.wad"), tmp.path().join("dest.wad"));
+        std::fs::write(&src_path, &src_bytes).unwrap();
+        std::fs::write(&dest_path, &dest_bytes).unwrap();
+        let out = tmp.path().join("out.wad");
+        let run = measured_logged(
+            &["copy", s(&src_path), s(&dest_path), "--only", "51", "-o", s(&out)],
+            (src_bytes.len() + dest_bytes.len()) as u64,
+        );
+        assert!(run.success, "{}", run.stderr);
+        within_limits("copy", &run, (src_bytes.len() + dest_bytes.len()) as u64);
+        let (copied, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
+        // The CROCODILE's other samples come from the first page (the one it replaces held them).
+        let new_pages = copied.pages.len() - 1;
+        assert!(
+            new_pages <= src.pages.len(),
+            "{new_pages} new pages for samples on {}: {}",
+            src.pages.len(),
+            run.stderr
+        );
+        // Every object shows what it showed (the destination's are the source's but the CROCODILE).
+        let diff = measured(&["diff", s(&src_path), s(&out)]);
+        assert!(diff.success, "{}", diff.stderr);
     }
-    let last = src.samples.len();
-    crocodile_quads_on_samples(&mut src, first..last);
-    let src_bytes = wadforge_format::wad::write(&src, None).unwrap();
-    let dest_bytes = wadforge_format::wad::write(&standard_on_one_page(), None).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let (src_path, dest_path) = (tmp.path().join("src.wad"), tmp.path().join("dest.wad"));
-    std::fs::write(&src_path, &src_bytes).unwrap();
-    std::fs::write(&dest_path, &dest_bytes).unwrap();
-    let out = tmp.path().join("out.wad");
-    let run = measured_logged(
-        &["copy", s(&src_path), s(&dest_path), "--only", "51", "-o", s(&out)],
-        (src_bytes.len() + dest_bytes.len()) as u64,
-    );
-    assert!(run.success, "{}", run.stderr);
-    within_limits("copy", &run, (src_bytes.len() + dest_bytes.len()) as u64);
-    let (copied, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
-    // The CROCODILE's other samples come from the first page (the one it replaces held them).
-    let new_pages = copied.pages.len() - 1;
-    assert!(
-        new_pages <= src.pages.len(),
-        "{new_pages} new pages for samples on {}: {}",
-        src.pages.len(),
-        run.stderr
-    );
-    // Every object shows what it showed (the destination's are the source's but the CROCODILE).
-    let diff = measured(&["diff", s(&src_path), s(&out)]);
-    assert!(diff.success, "{}", diff.stderr);
 }
 
 #[test]

@@ -207,11 +207,10 @@ pub struct TextureReport {
 /// where there is one, else new texels in free page space, else on new pages. Returns the sample
 /// index for each; an error names a wanted sample that is not on a page of `source`.
 ///
-/// New texels are brought sample by sample, except from a source page whose new samples name
-/// more texels than the rectangle round them holds (they overlap): that rectangle is brought
-/// once, each sample at its place in it. So a copy adds at most about the source's pages, not
-/// the 8 times over that its samples may name ([`wadforge_format`] refuses more), and holds at
-/// most that many texels cut out at once.
+/// New texels are brought sample by sample, except from a source page where any two new samples
+/// overlap: the rectangle round them is brought once, each sample at its place in it. So a copy
+/// brings at most the source's pages' texels, not the 8 times over that its samples may name
+/// ([`wadforge_format`] refuses more), and holds no more than that cut out at once.
 pub fn place(
     wad: &mut Wad,
     source: &Wad,
@@ -360,25 +359,25 @@ impl Unit {
 }
 
 /// The units `firsts` (indexes of `records`, samples checked to lie on their pages) are brought
-/// in: one for each, except the samples of a source page that name more texels than the
-/// rectangle round them holds, which are brought as that rectangle.
+/// in: one for each, except the samples of a source page of which any two overlap, which are
+/// brought as the rectangle round them. Either way a page's units hold no more than the page:
+/// three overlapping 129×129 samples would each take a new page of their own.
 fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
-    // Per source page: the texels its new samples name, and the rectangle round them.
-    let mut pages: HashMap<u16, (usize, [usize; 4])> = HashMap::new();
+    let mut on_page: HashMap<u16, Vec<usize>> = HashMap::new();
     for &i in firsts {
-        let s = &records[i];
-        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
-        let (x1, y1) = (x0 + usize::from(s.width), y0 + usize::from(s.height));
-        let (named, rect) = pages.entry(s.page).or_insert((0, [x0, y0, x1, y1]));
-        *named += usize::from(s.width) * usize::from(s.height);
-        *rect = [rect[0].min(x0), rect[1].min(y0), rect[2].max(x1), rect[3].max(y1)];
+        on_page.entry(records[i].page).or_default().push(i);
     }
-    let mut regions: HashMap<u16, usize> = HashMap::new();
+    let mut covered = vec![false; PAGE_SIZE * PAGE_SIZE];
+    let regions: HashMap<u16, [usize; 4]> = on_page
+        .iter()
+        .filter(|(_, samples)| overlap(records, samples, &mut covered))
+        .map(|(&page, samples)| (page, rectangle_round(records, samples)))
+        .collect();
+    let mut region_units: HashMap<u16, usize> = HashMap::new();
     let mut units: Vec<Unit> = Vec::new();
     for &i in firsts {
         let s = &records[i];
-        let (named, [x0, y0, x1, y1]) = pages[&s.page];
-        if named <= (x1 - x0) * (y1 - y0) {
+        let Some(&[x0, y0, x1, y1]) = regions.get(&s.page) else {
             units.push(Unit {
                 page: usize::from(s.page),
                 corner: (usize::from(s.x), usize::from(s.y)),
@@ -386,8 +385,8 @@ fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
                 firsts: vec![i],
             });
             continue;
-        }
-        let unit = *regions.entry(s.page).or_insert_with(|| {
+        };
+        let unit = *region_units.entry(s.page).or_insert_with(|| {
             units.push(Unit {
                 page: usize::from(s.page),
                 corner: (x0, y0),
@@ -399,6 +398,42 @@ fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
         units[unit].firsts.push(i);
     }
     units
+}
+
+/// Whether any two of `samples` (indexes of `records`, all on one page) share a texel. Marks
+/// `covered` (all false, and left so) until the first shared texel: at most a page's texels.
+fn overlap(records: &[Sample], samples: &[usize], covered: &mut [bool]) -> bool {
+    let mut marked: Vec<usize> = Vec::new();
+    let mut shared = false;
+    'samples: for &i in samples {
+        let s = &records[i];
+        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
+        for y in y0..y0 + usize::from(s.height) {
+            for x in x0..x0 + usize::from(s.width) {
+                let at = y * PAGE_SIZE + x;
+                if covered[at] {
+                    shared = true;
+                    break 'samples;
+                }
+                covered[at] = true;
+                marked.push(at);
+            }
+        }
+    }
+    for at in marked {
+        covered[at] = false;
+    }
+    shared
+}
+
+/// The rectangle round `samples` (indexes of `records`): left, top, right and bottom edges.
+fn rectangle_round(records: &[Sample], samples: &[usize]) -> [usize; 4] {
+    samples.iter().fold([PAGE_SIZE, PAGE_SIZE, 0, 0], |r, &i| {
+        let s = &records[i];
+        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
+        let (x1, y1) = (x0 + usize::from(s.width), y0 + usize::from(s.height));
+        [r[0].min(x0), r[1].min(y0), r[2].max(x1), r[3].max(y1)]
+    })
 }
 
 fn paint(page: &mut Page, x0: usize, y0: usize, (w, _, rgb): &Texels) {
