@@ -144,7 +144,7 @@ impl Canvas {
                     continue;
                 }
                 let light = w0 * t.light[0] + w1 * t.light[1] + w2 * t.light[2];
-                let lit = rgb.map(|c| (c as f32 * light).round().clamp(0.0, 255.0) as u8);
+                let lit = rgb.map(|c| channel(c as f32 * light));
                 let out = &mut self.rgba[i * 4..i * 4 + 4];
                 if t.additive {
                     for c in 0..3 {
@@ -170,7 +170,18 @@ fn edge(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> f32 {
 /// and the page.
 fn texel_index(u: f32, start: u32, len: u32) -> usize {
     let last = (start + len.max(1) - 1).min(PAGE_SIZE as u32 - 1);
-    (u.floor().max(0.0) as u32).clamp(start.min(last), last) as usize
+    // `as` truncates and saturates: the floor of `u`, 0 below 0 (and for NaN), without the
+    // library call `floor` costs where SSE4.1 is not assumed.
+    (u as u32).clamp(start.min(last), last) as usize
+}
+
+/// `x` rounded half away from zero and kept within 0..=255: `x.round().clamp(0.0, 255.0) as u8`
+/// without the library call `round` costs (a third of a gallery's time, three a pixel).
+fn channel(x: f32) -> u8 {
+    let whole = x as u32; // truncated; 0 below 0 and for NaN
+                          // Exact: the whole part of a float is a float, and so is what is left.
+    let rounded = whole.saturating_add(u32::from(x - whole as f32 >= 0.5));
+    rounded.min(255) as u8
 }
 
 /// The pixels [`Canvas::draw`] looks at for `t` on a `width`×`height` canvas: its bounding box
@@ -197,6 +208,43 @@ pub fn box_pixels(t: &ScreenTriangle, width: usize, height: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn channels_and_texel_indexes_are_what_round_and_floor_give() {
+        let mut values: Vec<f32> = vec![
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.5,
+            -0.49999997,
+            -0.0,
+            0.49999997,
+            0.5,
+            2.5,
+            254.5,
+            255.49998,
+            255.5,
+            1e12,
+            -1e12,
+        ];
+        // Every step of 1/64 over the range a channel takes, and the floats round each half.
+        for k in -64 * 4..=64 * 300 {
+            let x = k as f32 / 64.0;
+            values.extend([
+                x,
+                f32::from_bits(x.to_bits() + 1),
+                f32::from_bits(x.to_bits().wrapping_sub(1)),
+            ]);
+        }
+        for x in values {
+            assert_eq!(channel(x), x.round().clamp(0.0, 255.0) as u8, "channel of {x:e}");
+            for (start, len) in [(0, 256), (10, 20), (255, 1), (250, 30)] {
+                let last = (start + len - 1).min(PAGE_SIZE as u32 - 1);
+                let floor = (x.floor().max(0.0) as u32).clamp(start.min(last), last) as usize;
+                assert_eq!(texel_index(x, start, len), floor, "texel index of {x:e}");
+            }
+        }
+    }
 
     fn triangle(points: [[f32; 3]; 3]) -> ScreenTriangle {
         ScreenTriangle {
