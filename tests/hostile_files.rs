@@ -121,6 +121,28 @@ fn measured_logged(args: &[&str], input_bytes: u64) -> Run {
     run
 }
 
+/// Copies `only` from `src` (written as `name` in `dir`) into the WAD `dest`, measured, and
+/// asserts it succeeded within the limits for both inputs; the run, the source's path and the
+/// output's.
+fn copied_within_the_limits(
+    dir: &Path,
+    (name, src): (&str, &[u8]),
+    dest: &[u8],
+    only: &str,
+) -> (Run, PathBuf, PathBuf) {
+    let (src_path, dest_path, out) = (dir.join(name), dir.join("dest.wad"), dir.join("out.wad"));
+    std::fs::write(&src_path, src).unwrap();
+    std::fs::write(&dest_path, dest).unwrap();
+    let input = (src.len() + dest.len()) as u64;
+    let run = measured_logged(
+        &["copy", s(&src_path), s(&dest_path), "--only", only, "-o", s(&out)],
+        input,
+    );
+    assert!(run.success, "{}", run.stderr);
+    within_limits("copy", &run, input);
+    (run, src_path, out)
+}
+
 /// Runs `command` (`info`, or one that writes `out`: `import`, `gallery`) on `input`, measured
 /// (and says what it took, for the test's log).
 fn measured_on(command: &str, input: &Path, out: &Path) -> Run {
@@ -668,17 +690,7 @@ fn thousands_of_small_samples_copied_into_full_pages_within_the_limits() {
         let dest_bytes = wadforge_format::wad::write(&dest, None).unwrap();
         let src_bytes = wadforge_format::wad::write(&src, None).unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let (src_path, dest_path) = (tmp.path().join("src.wad"), tmp.path().join("dest.wad"));
-        std::fs::write(&src_path, &src_bytes).unwrap();
-        std::fs::write(&dest_path, &dest_bytes).unwrap();
-        let out = tmp.path().join("out.wad");
-        let input = (src_bytes.len() + dest_bytes.len()) as u64;
-        let run = measured_logged(
-            &["copy", s(&src_path), s(&dest_path), "--only", "51", "-o", s(&out)],
-            input,
-        );
-        assert!(run.success, "{}", run.stderr);
-        within_limits("copy", &run, input);
+        let (run, ..) = copied_within_the_limits(tmp.path(), ("src.wad", &src_bytes), &dest_bytes, "51");
         let into = if full_pages {
             "0 in free page space"
         } else {
@@ -731,16 +743,8 @@ fn samples_naming_their_pages_over_and_over_are_copied_onto_as_many_pages_within
         let src_bytes = wadforge_format::wad::write(&src, None).unwrap();
         let dest_bytes = wadforge_format::wad::write(&standard_on_one_page(), None).unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let (src_path, dest_path) = (tmp.path().join("src.wad"), tmp.path().join("dest.wad"));
-        std::fs::write(&src_path, &src_bytes).unwrap();
-        std::fs::write(&dest_path, &dest_bytes).unwrap();
-        let out = tmp.path().join("out.wad");
-        let run = measured_logged(
-            &["copy", s(&src_path), s(&dest_path), "--only", "51", "-o", s(&out)],
-            (src_bytes.len() + dest_bytes.len()) as u64,
-        );
-        assert!(run.success, "{}", run.stderr);
-        within_limits("copy", &run, (src_bytes.len() + dest_bytes.len()) as u64);
+        let (run, src_path, out) =
+            copied_within_the_limits(tmp.path(), ("src.wad", &src_bytes), &dest_bytes, "51");
         let (copied, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
         // The CROCODILE's other samples come from the first page (the one it replaces held them).
         let new_pages = copied.pages.len() - 1;
@@ -860,26 +864,8 @@ fn copying_from_a_tr4_whose_samples_name_its_inflated_pages_over_and_over_stays_
 
     let dest_bytes = wadforge_format::wad::write(&standard_on_one_page(), None).unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let (src_path, dest_path) = (tmp.path().join("level.tr4"), tmp.path().join("dest.wad"));
-    std::fs::write(&src_path, &level).unwrap();
-    std::fs::write(&dest_path, &dest_bytes).unwrap();
-    let out = tmp.path().join("out.wad");
     let only = static_id.to_string();
-    let input_bytes = (level.len() + dest_bytes.len()) as u64;
-    let run = measured_logged(
-        &[
-            "copy",
-            s(&src_path),
-            s(&dest_path),
-            "--only",
-            &only,
-            "-o",
-            s(&out),
-        ],
-        input_bytes,
-    );
-    assert!(run.success, "{}", run.stderr);
-    within_limits("copy", &run, input_bytes);
+    let (run, ..) = copied_within_the_limits(tmp.path(), ("level.tr4", &level), &dest_bytes, &only);
     assert!(
         run.stderr.contains(&format!("{} on 1 new pages", pages * 9)),
         "every sample of the static, on one page of black: {}",
