@@ -121,15 +121,14 @@ fn measured_logged(args: &[&str], input_bytes: u64) -> Run {
     run
 }
 
-/// Copies `only` from `src` (written as `name` in `dir`) into the WAD `dest`, measured, and
-/// asserts it succeeded within the limits for both inputs; the run, the source's path and the
-/// output's.
-fn copied_within_the_limits(
+/// Copies `only` from `src` (written as `name` in `dir`) into the WAD `dest`, measured; the run,
+/// both inputs' bytes, the source's path and the output's.
+fn copy_measured(
     dir: &Path,
     (name, src): (&str, &[u8]),
     dest: &[u8],
     only: &str,
-) -> (Run, PathBuf, PathBuf) {
+) -> (Run, u64, PathBuf, PathBuf) {
     let (src_path, dest_path, out) = (dir.join(name), dir.join("dest.wad"), dir.join("out.wad"));
     std::fs::write(&src_path, src).unwrap();
     std::fs::write(&dest_path, dest).unwrap();
@@ -138,6 +137,18 @@ fn copied_within_the_limits(
         &["copy", s(&src_path), s(&dest_path), "--only", only, "-o", s(&out)],
         input,
     );
+    (run, input, src_path, out)
+}
+
+/// [`copy_measured`], asserted to succeed within the limits for both inputs; the run, the
+/// source's path and the output's.
+fn copied_within_the_limits(
+    dir: &Path,
+    src: (&str, &[u8]),
+    dest: &[u8],
+    only: &str,
+) -> (Run, PathBuf, PathBuf) {
+    let (run, input, src_path, out) = copy_measured(dir, src, dest, only);
     assert!(run.success, "{}", run.stderr);
     within_limits("copy", &run, input);
     (run, src_path, out)
@@ -708,26 +719,15 @@ fn samples_naming_their_pages_over_and_over_are_copied_onto_as_many_pages_within
     // any two overlap come as the rectangle round them now. Here 8 pages (2 MB), each named by
     // 32 overlapping 128×128 samples of the CROCODILE (8 times over: 65 new pages before, 9
     // now), or by 3 overlapping 129×129 samples (no two fit a page: 24 new pages before).
-    use wadforge_format::{Page, Sample};
+    use wadforge_format::Sample;
     let pages = 8usize;
     let over_and_over: Vec<(u8, u8, u16)> = (0..32).map(|k| (k * 4, k * 4, 128)).collect();
     let over_half: Vec<(u8, u8, u16)> = vec![(0, 0, 129), (127, 0, 129), (0, 127, 129)];
     for layout in [over_and_over, over_half] {
         let mut src = standard_on_one_page();
         let first = src.samples.len();
-        let mut noise = 0x9e37_79b9u32;
+        src.pages.extend(noise_pages(pages));
         for page in 0..pages {
-            let mut texels = Page::filled([0, 0, 0]);
-            for y in 0..256 {
-                for x in 0..256 {
-                    noise ^= noise << 13;
-                    noise ^= noise >> 17;
-                    noise ^= noise << 5;
-                    let [r, g, b, _] = noise.to_le_bytes();
-                    texels.set_texel(x, y, [r, g, b]);
-                }
-            }
-            src.pages.push(texels);
             src.samples.extend(layout.iter().map(|&(x, y, size)| Sample {
                 page: (1 + page) as u16,
                 x,
@@ -758,6 +758,60 @@ fn samples_naming_their_pages_over_and_over_are_copied_onto_as_many_pages_within
         let diff = measured(&["diff", s(&src_path), s(&out)]);
         assert!(diff.success, "{}", diff.stderr);
     }
+}
+
+/// `count` pages of noise: texels no two samples of other places share.
+fn noise_pages(count: usize) -> Vec<wadforge_format::Page> {
+    let mut noise = 0x9e37_79b9u32;
+    (0..count)
+        .map(|_| {
+            let mut page = wadforge_format::Page::filled([0, 0, 0]);
+            for y in 0..256 {
+                for x in 0..256 {
+                    noise ^= noise << 13;
+                    noise ^= noise >> 17;
+                    noise ^= noise << 5;
+                    let [r, g, b, _] = noise.to_le_bytes();
+                    page.set_texel(x, y, [r, g, b]);
+                }
+            }
+            page
+        })
+        .collect()
+}
+
+#[test]
+fn copying_into_a_wad_of_millions_of_samples_stays_within_the_limits() {
+    // Found by review: copy told apart the texels of every sample of the destination, each set
+    // costing some 270 bytes against the 160 its 8 bytes of file allow: 8 pages of noise with a
+    // sample at every place of six small sizes (3.1 million samples, a 27 MB WAD) took 857 MB
+    // (limit 602). Only sets the copied samples may show are kept now: 166 MB. The copy is
+    // refused in the end (new quad samples past 32 767 cannot be addressed), but not by memory.
+    let mut dest = standard_on_one_page();
+    let first_page = dest.pages.len() as u16;
+    dest.pages.extend(noise_pages(8));
+    for page in first_page..dest.pages.len() as u16 {
+        for (width, height) in [(1u16, 1u16), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1)] {
+            for y in 0..=256 - height {
+                for x in 0..=256 - width {
+                    dest.samples.push(wadforge_format::Sample {
+                        page,
+                        x: x as u8,
+                        y: y as u8,
+                        flip_x: -1,
+                        flip_y: -1,
+                        width,
+                        height,
+                    });
+                }
+            }
+        }
+    }
+    let dest_bytes = wadforge_format::wad::write(&dest, None).unwrap();
+    let src_bytes = wadforge_format::wad::write(&wadforge_fixtures::standard(), None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, input, ..) = copy_measured(tmp.path(), ("src.wad", &src_bytes), &dest_bytes, "CROCODILE");
+    refused_within_limits(&run, input, "beyond what a quad can address");
 }
 
 #[test]
