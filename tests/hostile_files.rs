@@ -1058,7 +1058,8 @@ fn frames_and_stills_wanting_more_than_the_average_overdraw_share_it_and_none_is
     // Found by review: an animation's pixel allowance went first come, first served, so the
     // frames of 12 layered picture-filling quads (6 facing the camera: 12 triangles, about twice
     // the average) were drawn whole until the allowance ran out, and the last 20 of 60 were
-    // blank. Each frame and each still now gets what it wants up to one level, the same for all.
+    // blank. Each frame and each still now gets what it wants up to one level, the same for all
+    // (the fixture's 335 other keyframes make the gallery large enough for the average to bind).
     let mut wad = picture_filling_quads(12, 1, 60);
     let square = wad.meshes.len() - 1;
     for s in &mut wad.statics {

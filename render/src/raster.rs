@@ -187,7 +187,11 @@ fn channel(x: f32) -> u8 {
 /// The pixels [`Canvas::draw`] looks at for `t` on a `width`×`height` canvas: its bounding box
 /// within the canvas (none for a triangle without area, which it leaves at once).
 pub fn box_pixels(t: &ScreenTriangle, width: usize, height: usize) -> usize {
-    let [p0, p1, p2] = t.points;
+    box_pixels_of(t.points, width, height)
+}
+
+/// [`box_pixels`] of a triangle of screen `points`.
+pub fn box_pixels_of([p0, p1, p2]: [[f32; 3]; 3], width: usize, height: usize) -> usize {
     let area = edge(p0, p1, p2);
     if !area.is_finite() || area.abs() < 1e-9 {
         return 0;

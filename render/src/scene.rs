@@ -230,18 +230,9 @@ pub fn project_into(
                 width: s.width as u32,
                 height: s.height as u32,
             });
-            let halves: &[[usize; 3]] = if polygon.is_quad {
-                &[[0, 1, 2], [0, 2, 3]]
-            } else {
-                &[[0, 1, 2]]
-            };
-            for &[a, b, c] in halves {
+            for &[a, b, c] in halves(polygon.is_quad) {
                 let (pa, pb, pc) = (points[a], points[b], points[c]);
-                // Corners run clockwise seen from the visible side: the outward normal is
-                // (c − a) × (b − a); the camera looks along +z.
-                let u = [0, 1, 2].map(|i| pc[i] - pa[i]);
-                let w = [0, 1, 2].map(|i| pb[i] - pa[i]);
-                if u[0] * w[1] - u[1] * w[0] >= 0.0 {
+                if !faces_camera(pa, pb, pc) {
                     continue;
                 }
                 let light_of = |k: usize| light.get(corners[k] as usize).copied().unwrap_or(1.0);
@@ -255,6 +246,56 @@ pub fn project_into(
             }
         }
     }
+}
+
+/// The corners of a polygon's triangles.
+fn halves(is_quad: bool) -> &'static [[usize; 3]] {
+    if is_quad {
+        &[[0, 1, 2], [0, 2, 3]]
+    } else {
+        &[[0, 1, 2]]
+    }
+}
+
+/// Whether the triangle (a, b, c) in camera space shows its visible side. Corners run clockwise
+/// seen from it: the outward normal is (c − a) × (b − a); the camera looks along +z.
+fn faces_camera(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> bool {
+    let u = [0, 1, 2].map(|i| c[i] - a[i]);
+    let w = [0, 1, 2].map(|i| b[i] - a[i]);
+    u[0] * w[1] - u[1] * w[0] < 0.0
+}
+
+/// The pixels [`draw`] would look at, were there no bound, for the triangles [`project`] makes
+/// of `placed` seen from `view` and framed by `framing` on a `width`×`height` canvas, or `most`
+/// if more; without making them (no light, no texels), as an animation measures each frame
+/// before drawing any.
+pub fn pixels_wanted(
+    placed: &[Placed],
+    view: &View,
+    framing: &Framing,
+    (width, height): (u32, u32),
+    most: usize,
+) -> usize {
+    let mut wanted = 0usize;
+    for part in placed {
+        let camera = camera_positions(part, view);
+        for polygon in &part.mesh.polygons {
+            let Some(points) = corner_points(polygon.corners(), &camera) else {
+                continue;
+            };
+            for &[a, b, c] in halves(polygon.is_quad) {
+                if faces_camera(points[a], points[b], points[c]) {
+                    let screen = [a, b, c].map(|k| framing.to_pixel(points[k]));
+                    let box_pixels = raster::box_pixels_of(screen, width as usize, height as usize);
+                    wanted = wanted.saturating_add(box_pixels);
+                    if wanted >= most {
+                        return most;
+                    }
+                }
+            }
+        }
+    }
+    wanted
 }
 
 /// The extents of every polygon corner of `placed` seen from `view`: what [`project`] finds,
@@ -326,16 +367,6 @@ pub fn draw_within(
         }
     }
     most - left
-}
-
-/// The pixels [`draw`] would look at for all of `projected` on a `width`×`height` canvas, were
-/// there no bound.
-pub fn pixels_wanted(projected: &Projected, framing: &Framing, (width, height): (u32, u32)) -> usize {
-    projected
-        .triangles
-        .iter()
-        .map(|t| raster::box_pixels(&on_screen(t, framing), width as usize, height as usize))
-        .fold(0, usize::saturating_add)
 }
 
 fn on_screen(t: &CameraTriangle, framing: &Framing) -> ScreenTriangle {

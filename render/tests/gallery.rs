@@ -81,3 +81,60 @@ fn each_animation_shows_its_keyframes_at_30_ticks_a_second() {
         }
     }
 }
+
+/// The gallery's files of `wad` (a TR4 WAD).
+fn files_of(wad: &wadforge_format::Wad) -> Vec<(String, Vec<u8>)> {
+    let skewed = SkewedCorners::new();
+    let source = Source {
+        wad,
+        game: Game::Tr4,
+        skewed: &skewed,
+        file_name: "few.wad",
+        description: "TRLE WAD",
+    };
+    gallery(&source, &Options::default())
+        .into_iter()
+        .map(|f| (f.path, f.bytes))
+        .collect()
+}
+
+#[test]
+fn an_object_alone_in_its_file_is_pictured_whole_however_often_its_polygons_cover_the_picture() {
+    // Found by review: the stills of a file share 6 times their pixels on average, and a plant of
+    // 10 crossed planes alone in its WAD lost some. A file of a few objects may draw each up to
+    // the cap, as alone.
+    let mut wad = wadforge_fixtures::standard();
+    wad.moveables.clear();
+    wad.statics.truncate(1);
+    let mesh = &mut wad.meshes[wad.statics[0].mesh];
+    let quad = *mesh.polygons.iter().find(|p| p.is_quad).unwrap();
+    // 10 upright planes crossing at the middle, both sides: some 20 triangles seen, each over
+    // much of the picture, the nearer hiding parts of the farther.
+    let planes = 10;
+    mesh.vertices = (0..planes)
+        .flat_map(|k| {
+            let angle = std::f64::consts::PI * k as f64 / planes as f64;
+            let (x, z) = ((500.0 * angle.cos()) as i16, (500.0 * angle.sin()) as i16);
+            [[x, -500, z], [-x, -500, -z], [-x, 500, -z], [x, 500, z]]
+        })
+        .collect();
+    mesh.shading = wadforge_format::Shading::Shades(vec![0; mesh.vertices.len()]);
+    mesh.polygons = (0..planes as u16)
+        .flat_map(|k| {
+            let [a, b, c, d] = [0, 1, 2, 3].map(|i| 4 * k + i);
+            [[a, b, c, d], [d, c, b, a]].map(|vertices| wadforge_format::Polygon { vertices, ..quad })
+        })
+        .collect();
+    let files = files_of(&wad);
+    let (path, png) = files.iter().find(|(p, _)| p.starts_with("statics/")).unwrap();
+    let shown = decode(png);
+    let placed = wadforge_render::scene::placed_static(&wad, &wad.statics[0]);
+    let alone = picture(
+        &wad,
+        &SkewedCorners::new(),
+        &placed,
+        &View::three_quarter(),
+        shown.width(),
+    );
+    assert_eq!(shown.as_raw(), alone.canvas.rgba(), "{path}");
+}

@@ -18,7 +18,7 @@ use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
 use wadforge_importer::{Dressing, OutputFile, SkewedCorners};
 
 use crate::animated::{apng, Frame};
-use crate::scene::{self, placed_static, Figure, Lighting, Projected};
+use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
 use crate::view::{Extents, Framing, View};
 use crate::{pages, Canvas, MARGIN};
 
@@ -128,6 +128,14 @@ pub fn gallery_into(
         cards: &cards,
         static_pictures: &static_pictures,
         frame_cap,
+        animation_frames: Overdraw {
+            pictures: cards
+                .iter()
+                .flat_map(|c| &c.moveable.animations)
+                .filter(|_| frame_cap > 0)
+                .map(|a| frames_shown(a.keyframes.len(), frame_cap).0)
+                .sum(),
+        },
         still_allowances: Vec::new(),
     };
     drawing.still_allowances = drawing.still_allowances();
@@ -224,6 +232,33 @@ pub const FRAME_WORK: u64 = 4000;
 /// frame budget counts polygons, not pixels, so a few polygons each filling the picture, in
 /// thousands of frames, took seconds more than Lara's animations; these pixels bound them.
 pub const AVERAGE_OVERDRAW: usize = 6;
+/// Pictures' worth of pixels a gallery's stills may look at together however few they are (and
+/// apart, its animations' frames): a file of a few objects draws each up to
+/// [`scene::MOST_OVERDRAW`] times over, as if it were alone (a plant of 10 crossed planes, alone
+/// in its WAD, lost some to the average).
+pub const SMALL_GALLERY_OVERDRAW: usize = 1024;
+
+/// The pixels a gallery's pictures of one kind (its stills, or its animations' frames) may look
+/// at together: [`AVERAGE_OVERDRAW`] times each, or [`SMALL_GALLERY_OVERDRAW`] pictures' worth
+/// when that is more.
+#[derive(Clone, Copy)]
+struct Overdraw {
+    pictures: usize,
+}
+
+impl Overdraw {
+    /// The share of `count` of the pictures, each of `canvas` pixels.
+    fn pixels(self, count: usize, canvas: usize) -> usize {
+        let pictures_worth = (self.pictures * AVERAGE_OVERDRAW).max(SMALL_GALLERY_OVERDRAW);
+        (count.saturating_mul(pictures_worth) / self.pictures.max(1)).saturating_mul(canvas)
+    }
+}
+
+/// How many of `keyframes` an animation shows when it may show `cap`: every `step`-th.
+fn frames_shown(keyframes: usize, cap: usize) -> (usize, usize) {
+    let step = keyframes.div_ceil(cap.max(1)).max(1);
+    (keyframes.div_ceil(step), step)
+}
 
 /// The most frames an animation shows: [`MOST_FRAMES_PER_ANIMATION`], or fewer, the same for
 /// every animation, so that all of them fit in [`ANIMATION_WORK`] (0: no animation is drawn).
@@ -231,7 +266,10 @@ fn frame_cap(wad: &Wad, cards: &[MoveableCard]) -> usize {
     let animations: Vec<(u64, u64)> = cards
         .iter()
         .flat_map(|c| {
-            let per_frame = FRAME_WORK + c.figure.polygons(wad) as u64;
+            // A frame's polygons are posed and measured (see [`animate`]), then projected and
+            // drawn: measuring costs about half what the rest does.
+            let polygons = c.figure.polygons(wad) as u64;
+            let per_frame = FRAME_WORK + polygons + polygons / 2;
             c.moveable
                 .animations
                 .iter()
@@ -293,14 +331,16 @@ struct Drawing<'a> {
     static_pictures: &'a [String],
     /// The most frames an animation shows.
     frame_cap: usize,
+    /// All animations' frames, for the pixels they may look at.
+    animation_frames: Overdraw,
     /// The pixels each still may look at: moveables' pictures first, then statics'.
     still_allowances: Vec<usize>,
 }
 
 impl Drawing<'_> {
     /// The pixels each still (moveables' pictures, then statics') may look at: what it wants,
-    /// up to [`AVERAGE_OVERDRAW`] times its picture on average over the file's stills, shared
-    /// as [`share`] does. Thousands of objects each drawing its picture over and over took
+    /// up to [`AVERAGE_OVERDRAW`] times its picture on average over the file's stills (see
+    /// [`Overdraw`]), shared as [`share`] does. Thousands of objects each drawing its picture over and over took
     /// seconds more than any real file's gallery; real objects want far less than the average.
     fn still_allowances(&self) -> Vec<usize> {
         let size = self.options.picture_size;
@@ -309,35 +349,32 @@ impl Drawing<'_> {
             .map(Still::Moveable)
             .chain((0..self.source.wad.statics.len()).map(Still::Static))
             .collect();
+        let view = View::three_quarter();
         let wanted: Vec<usize> = stills
             .iter()
             .map(|&still| {
-                let (projected, framing) = self.frame_still(still);
-                scene::pixels_wanted(&projected, &framing, (size, size)).min(most)
+                let placed = self.placed(still);
+                let framing = Framing::fit(&scene::extents(&placed, &view), size, MARGIN);
+                scene::pixels_wanted(&placed, &view, &framing, (size, size), most)
             })
             .collect();
-        share(&wanted, stills.len() * AVERAGE_OVERDRAW * (size * size) as usize)
+        let stills_pixels = Overdraw {
+            pictures: stills.len(),
+        }
+        .pixels(stills.len(), (size * size) as usize);
+        share(&wanted, stills_pixels)
     }
 
-    /// A still's triangles and framing: a moveable in its first keyframe, or a static as placed.
-    fn frame_still(&self, still: Still) -> (Projected, Framing) {
+    /// A still's meshes as placed: a moveable in its first keyframe, or a static.
+    fn placed(&self, still: Still) -> Vec<Placed<'_>> {
         let wad = self.source.wad;
-        let placed = match still {
+        match still {
             Still::Moveable(i) => {
                 let card = &self.cards[i];
                 card.figure.pose(wad, &first_keyframe(card.moveable))
             }
             Still::Static(i) => placed_static(wad, &wad.statics[i]),
-        };
-        let projected = scene::project(
-            wad,
-            self.source.skewed,
-            &placed,
-            &View::three_quarter(),
-            &Lighting::default(),
-        );
-        let framing = Framing::fit(&projected.extents, self.options.picture_size, MARGIN);
-        (projected, framing)
+        }
     }
 
     /// A still's picture, looking at no more than the pixels allowed it.
@@ -346,7 +383,16 @@ impl Drawing<'_> {
             Still::Moveable(i) => self.still_allowances[i],
             Still::Static(i) => self.still_allowances[self.cards.len() + i],
         };
-        let (projected, framing) = self.frame_still(still);
+        let placed = self.placed(still);
+        let view = View::three_quarter();
+        let projected = scene::project(
+            self.source.wad,
+            self.source.skewed,
+            &placed,
+            &view,
+            &Lighting::default(),
+        );
+        let framing = Framing::fit(&projected.extents, self.options.picture_size, MARGIN);
         let size = self.options.picture_size;
         let mut canvas = Canvas::new(size, size);
         scene::draw_within(&projected, &framing, &mut canvas, self.source.wad, allowance);
@@ -374,7 +420,7 @@ impl Drawing<'_> {
                     &card.figure,
                     animation,
                     &view,
-                    (self.options.animation_size, self.frame_cap),
+                    (self.options.animation_size, self.frame_cap, self.animation_frames),
                 )?;
                 Some(OutputFile {
                     path: card.animations[a].clone()?,
@@ -415,9 +461,9 @@ fn animate(
     figure: &Figure,
     animation: &Animation,
     view: &View,
-    (size, cap): (u32, usize),
+    (size, cap, all_frames): (u32, usize, Overdraw),
 ) -> Option<Vec<u8>> {
-    let step = animation.keyframes.len().div_ceil(cap.max(1)).max(1);
+    let (_, step) = frames_shown(animation.keyframes.len(), cap);
     let shown: Vec<&wadforge_format::Keyframe> = animation.keyframes.iter().step_by(step).collect();
     let mut extents = Extents::default();
     for k in &shown {
@@ -425,25 +471,26 @@ fn animate(
     }
     let framing = Framing::fit(&extents, size, MARGIN);
     let ticks = u16::from(animation.frame_duration.max(1)).saturating_mul(step.min(u16::MAX as usize) as u16);
-    let lighting = Lighting::default();
-    let mut projected = Projected::default();
-    let project = |k: &wadforge_format::Keyframe, projected: &mut Projected| {
-        let placed = figure.pose(source.wad, k);
-        scene::project_into(projected, source.wad, source.skewed, &placed, view, &lighting);
-    };
     // Measured before drawing, so that frames that want more than the average share what
     // lighter frames leave, and none is left blank for being drawn last.
+    let most = scene::MOST_OVERDRAW * (size * size) as usize;
     let wanted: Vec<usize> = shown
         .iter()
-        .map(|k| {
-            project(k, &mut projected);
-            let most = scene::MOST_OVERDRAW * (size * size) as usize;
-            scene::pixels_wanted(&projected, &framing, (size, size)).min(most)
-        })
+        .map(|k| scene::pixels_wanted(&figure.pose(source.wad, k), view, &framing, (size, size), most))
         .collect();
-    let allowances = share(&wanted, shown.len() * AVERAGE_OVERDRAW * (size * size) as usize);
+    let allowances = share(&wanted, all_frames.pixels(shown.len(), (size * size) as usize));
+    let lighting = Lighting::default();
+    let mut projected = Projected::default();
     let frames = shown.iter().zip(allowances).map(|(k, allowance)| {
-        project(k, &mut projected);
+        let placed = figure.pose(source.wad, k);
+        scene::project_into(
+            &mut projected,
+            source.wad,
+            source.skewed,
+            &placed,
+            view,
+            &lighting,
+        );
         let mut canvas = Canvas::new(size, size);
         scene::draw_within(&projected, &framing, &mut canvas, source.wad, allowance);
         Frame { canvas, ticks }
