@@ -237,8 +237,8 @@ pub struct TextureReport {
 /// where there is one, else new texels in free page space, else on new pages. Returns the sample
 /// index for each; an error names a wanted sample that is not on a page of `source`.
 ///
-/// New texels are brought sample by sample, except from a source page where any two new samples
-/// overlap: the rectangle round them is brought once, each sample at its place in it. So a copy
+/// New texels are brought sample by sample, except samples that overlap on their source page:
+/// the rectangle round them is brought once, each sample at its place in it ([`units`]). So a copy
 /// brings at most the source's pages' texels, not the 8 times over that its samples may name
 /// ([`wadforge_format`] refuses more), and holds no more than that cut out at once.
 pub fn place(
@@ -407,36 +407,32 @@ impl Unit {
 }
 
 /// The units `firsts` (indexes of `records`, samples checked to lie on their pages) are brought
-/// in: one for each, except the samples of a source page of which any two overlap, which are
-/// brought as the rectangle round them. Either way a page's units hold no more than the page:
-/// three overlapping 129×129 samples would each take a new page of their own.
+/// in: one for each, except samples that overlap (through others), which are brought as the
+/// rectangle round them (see [`rectangles`]). Either way a page's units hold no more than the
+/// page: three overlapping 129×129 samples would each take a new page of their own.
 fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
     let mut on_page: HashMap<u16, Vec<usize>> = HashMap::new();
     for &i in firsts {
         on_page.entry(records[i].page).or_default().push(i);
     }
-    let mut covered = vec![false; PAGE_SIZE * PAGE_SIZE];
-    let regions: HashMap<u16, [usize; 4]> = on_page
-        .iter()
-        .filter(|(_, samples)| overlap(records, samples, &mut covered))
-        .map(|(&page, samples)| (page, rectangle_round(records, samples)))
-        .collect();
-    let mut region_units: HashMap<u16, usize> = HashMap::new();
+    let mut owner = vec![NO_SAMPLE; PAGE_SIZE * PAGE_SIZE];
+    let mut rectangle_of: HashMap<usize, [usize; 4]> = HashMap::new();
+    for samples in on_page.values() {
+        rectangle_of.extend(
+            samples
+                .iter()
+                .copied()
+                .zip(rectangles(records, samples, &mut owner)),
+        );
+    }
+    let mut unit_at: HashMap<(u16, [usize; 4]), usize> = HashMap::new();
     let mut units: Vec<Unit> = Vec::new();
     for &i in firsts {
-        let s = &records[i];
-        let Some(&[x0, y0, x1, y1]) = regions.get(&s.page) else {
+        let page = records[i].page;
+        let [x0, y0, x1, y1] = rectangle_of[&i];
+        let unit = *unit_at.entry((page, [x0, y0, x1, y1])).or_insert_with(|| {
             units.push(Unit {
-                page: usize::from(s.page),
-                corner: (usize::from(s.x), usize::from(s.y)),
-                size: (usize::from(s.width), usize::from(s.height)),
-                firsts: vec![i],
-            });
-            continue;
-        };
-        let unit = *region_units.entry(s.page).or_insert_with(|| {
-            units.push(Unit {
-                page: usize::from(s.page),
+                page: usize::from(page),
                 corner: (x0, y0),
                 size: (x1 - x0, y1 - y0),
                 firsts: Vec::new(),
@@ -448,30 +444,82 @@ fn units(records: &[Sample], firsts: &[usize]) -> Vec<Unit> {
     units
 }
 
-/// Whether any two of `samples` (indexes of `records`, all on one page) share a texel. Marks
-/// `covered` (all false, and left so) until the first shared texel: at most a page's texels.
-fn overlap(records: &[Sample], samples: &[usize], covered: &mut [bool]) -> bool {
-    let mut marked: Vec<usize> = Vec::new();
-    let mut shared = false;
-    'samples: for &i in samples {
-        let s = &records[i];
+/// No sample owns this texel (see [`rectangles`]).
+const NO_SAMPLE: u32 = u32::MAX;
+
+/// The rectangle each of `samples` (indexes of `records`, all on one page) is brought in: its
+/// own, or the rectangle round the samples it overlaps through others; the rectangle round all
+/// of them if those rectangles would overlap. `owner` (all [`NO_SAMPLE`], and left so) marks
+/// the texels: the samples' own texels once (what the format bounds), then at most the page's.
+fn rectangles(records: &[Sample], samples: &[usize], owner: &mut [u32]) -> Vec<[usize; 4]> {
+    let own = |j: usize| {
+        let s = &records[samples[j]];
         let (x0, y0) = (usize::from(s.x), usize::from(s.y));
-        for y in y0..y0 + usize::from(s.height) {
-            for x in x0..x0 + usize::from(s.width) {
-                let at = y * PAGE_SIZE + x;
-                if covered[at] {
-                    shared = true;
-                    break 'samples;
+        [x0, y0, x0 + usize::from(s.width), y0 + usize::from(s.height)]
+    };
+    let mut parent: Vec<usize> = (0..samples.len()).collect();
+    let mut marked: Vec<usize> = Vec::new();
+    for j in 0..samples.len() {
+        for at in texels_of(own(j)) {
+            match owner[at] {
+                NO_SAMPLE => {
+                    owner[at] = j as u32;
+                    marked.push(at);
                 }
-                covered[at] = true;
-                marked.push(at);
+                other => {
+                    let (a, b) = (root(&mut parent, other as usize), root(&mut parent, j));
+                    parent[a.max(b)] = a.min(b);
+                }
             }
         }
     }
-    for at in marked {
-        covered[at] = false;
+    let mut round: HashMap<usize, [usize; 4]> = HashMap::new();
+    for j in 0..samples.len() {
+        let r = own(j);
+        let group = round.entry(root(&mut parent, j)).or_insert(r);
+        *group = [
+            group[0].min(r[0]),
+            group[1].min(r[1]),
+            group[2].max(r[2]),
+            group[3].max(r[3]),
+        ];
     }
-    shared
+    for at in marked.drain(..) {
+        owner[at] = NO_SAMPLE;
+    }
+    // Whether the groups' rectangles overlap: marked until the first texel two share.
+    let mut shared = false;
+    'groups: for &group in round.values() {
+        for at in texels_of(group) {
+            if owner[at] != NO_SAMPLE {
+                shared = true;
+                break 'groups;
+            }
+            owner[at] = 0;
+            marked.push(at);
+        }
+    }
+    for at in marked {
+        owner[at] = NO_SAMPLE;
+    }
+    if shared {
+        return vec![rectangle_round(records, samples); samples.len()];
+    }
+    (0..samples.len()).map(|j| round[&root(&mut parent, j)]).collect()
+}
+
+/// The index on its page of each texel of the rectangle with edges `[x0, y0, x1, y1]`.
+fn texels_of([x0, y0, x1, y1]: [usize; 4]) -> impl Iterator<Item = usize> {
+    (y0..y1).flat_map(move |y| (x0..x1).map(move |x| y * PAGE_SIZE + x))
+}
+
+/// The group of `j` (union-find, halving paths on the way).
+fn root(parent: &mut [usize], mut j: usize) -> usize {
+    while parent[j] != j {
+        parent[j] = parent[parent[j]];
+        j = parent[j];
+    }
+    j
 }
 
 /// The rectangle round `samples` (indexes of `records`): left, top, right and bottom edges.
@@ -543,6 +591,37 @@ mod tests {
             taken.push((x, y));
         }
         (taken, expected)
+    }
+
+    #[test]
+    fn overlapping_samples_are_brought_as_the_rectangle_round_them_and_others_alone() {
+        let at = |x, y, width, height| Sample {
+            x,
+            y,
+            width,
+            height,
+            ..Sample::default()
+        };
+        let mut owner = vec![NO_SAMPLE; PAGE_SIZE * PAGE_SIZE];
+        // Two overlapping samples in one corner, one alone in the other.
+        let records = [at(0, 0, 8, 8), at(4, 4, 8, 8), at(248, 248, 8, 8)];
+        assert_eq!(
+            rectangles(&records, &[0, 1, 2], &mut owner),
+            vec![[0, 0, 12, 12], [0, 0, 12, 12], [248, 248, 256, 256]]
+        );
+        assert!(owner.iter().all(|&o| o == NO_SAMPLE), "the marks are left clear");
+        // A sample inside the rectangle round two others: all come as the rectangle round all.
+        let records = [
+            at(0, 0, 10, 2),
+            at(8, 0, 2, 10),
+            at(3, 3, 2, 2),
+            at(200, 200, 1, 1),
+        ];
+        assert_eq!(
+            rectangles(&records, &[0, 1, 2, 3], &mut owner),
+            vec![[0, 0, 201, 201]; 4]
+        );
+        assert!(owner.iter().all(|&o| o == NO_SAMPLE), "the marks are left clear");
     }
 
     #[test]
