@@ -40,6 +40,15 @@ impl<'a> Figure<'a> {
             .sum()
     }
 
+    /// The vertices one picture of the figure poses.
+    pub fn vertices(&self, wad: &Wad) -> usize {
+        self.meshes
+            .iter()
+            .filter_map(|&(_, mesh)| wad.meshes.get(mesh))
+            .map(|m| m.vertices.len())
+            .sum()
+    }
+
     /// A moveable in its own meshes.
     pub fn own(m: &'a Moveable) -> Self {
         Figure {
