@@ -33,20 +33,17 @@ pub struct Figure<'a> {
 impl<'a> Figure<'a> {
     /// The polygons one picture of the figure draws.
     pub fn polygons(&self, wad: &Wad) -> usize {
-        self.meshes
-            .iter()
-            .filter_map(|&(_, mesh)| wad.meshes.get(mesh))
-            .map(|m| m.polygons.len())
-            .sum()
+        self.stored_meshes(wad).map(|m| m.polygons.len()).sum()
     }
 
     /// The vertices one picture of the figure poses.
     pub fn vertices(&self, wad: &Wad) -> usize {
-        self.meshes
-            .iter()
-            .filter_map(|&(_, mesh)| wad.meshes.get(mesh))
-            .map(|m| m.vertices.len())
-            .sum()
+        self.stored_meshes(wad).map(|m| m.vertices.len()).sum()
+    }
+
+    /// The meshes of `wad` the figure shows (those it names that `wad` holds).
+    fn stored_meshes<'w>(&self, wad: &'w Wad) -> impl Iterator<Item = &'w Mesh> + use<'w, '_, 'a> {
+        self.meshes.iter().filter_map(|&(_, mesh)| wad.meshes.get(mesh))
     }
 
     /// A moveable in its own meshes.

@@ -8,19 +8,7 @@ use wadforge_render::scene::Figure;
 use wadforge_render::{picture, View};
 
 fn files() -> Vec<(String, Vec<u8>)> {
-    let wad = wadforge_fixtures::standard();
-    let skewed = SkewedCorners::new();
-    let source = Source {
-        wad: &wad,
-        game: Game::Tr4,
-        skewed: &skewed,
-        file_name: "standard.wad",
-        description: "TRLE WAD",
-    };
-    gallery(&source, &Options::default())
-        .into_iter()
-        .map(|f| (f.path, f.bytes))
-        .collect()
+    files_of(&wadforge_fixtures::standard())
 }
 
 fn decode(png_bytes: &[u8]) -> image::RgbaImage {
@@ -89,7 +77,7 @@ fn files_of(wad: &wadforge_format::Wad) -> Vec<(String, Vec<u8>)> {
         wad,
         game: Game::Tr4,
         skewed: &skewed,
-        file_name: "few.wad",
+        file_name: "standard.wad",
         description: "TRLE WAD",
     };
     gallery(&source, &Options::default())
