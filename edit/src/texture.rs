@@ -452,11 +452,7 @@ const NO_SAMPLE: u32 = u32::MAX;
 /// of them if those rectangles would overlap. `owner` (all [`NO_SAMPLE`], and left so) marks
 /// the texels: the samples' own texels once (what the format bounds), then at most the page's.
 fn rectangles(records: &[Sample], samples: &[usize], owner: &mut [u32]) -> Vec<[usize; 4]> {
-    let own = |j: usize| {
-        let s = &records[samples[j]];
-        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
-        [x0, y0, x0 + usize::from(s.width), y0 + usize::from(s.height)]
-    };
+    let own = |j: usize| edges(&records[samples[j]]);
     let mut parent: Vec<usize> = (0..samples.len()).collect();
     let mut marked: Vec<usize> = Vec::new();
     for j in 0..samples.len() {
@@ -477,12 +473,7 @@ fn rectangles(records: &[Sample], samples: &[usize], owner: &mut [u32]) -> Vec<[
     for j in 0..samples.len() {
         let r = own(j);
         let group = round.entry(root(&mut parent, j)).or_insert(r);
-        *group = [
-            group[0].min(r[0]),
-            group[1].min(r[1]),
-            group[2].max(r[2]),
-            group[3].max(r[3]),
-        ];
+        *group = round_both(*group, r);
     }
     for at in marked.drain(..) {
         owner[at] = NO_SAMPLE;
@@ -524,12 +515,21 @@ fn root(parent: &mut [usize], mut j: usize) -> usize {
 
 /// The rectangle round `samples` (indexes of `records`): left, top, right and bottom edges.
 fn rectangle_round(records: &[Sample], samples: &[usize]) -> [usize; 4] {
-    samples.iter().fold([PAGE_SIZE, PAGE_SIZE, 0, 0], |r, &i| {
-        let s = &records[i];
-        let (x0, y0) = (usize::from(s.x), usize::from(s.y));
-        let (x1, y1) = (x0 + usize::from(s.width), y0 + usize::from(s.height));
-        [r[0].min(x0), r[1].min(y0), r[2].max(x1), r[3].max(y1)]
-    })
+    samples
+        .iter()
+        .map(|&i| edges(&records[i]))
+        .fold([PAGE_SIZE, PAGE_SIZE, 0, 0], round_both)
+}
+
+/// The left, top, right and bottom edges of a sample on its page.
+fn edges(s: &Sample) -> [usize; 4] {
+    let (x0, y0) = (usize::from(s.x), usize::from(s.y));
+    [x0, y0, x0 + usize::from(s.width), y0 + usize::from(s.height)]
+}
+
+/// The rectangle round the rectangles (edges) `a` and `b`.
+fn round_both(a: [usize; 4], b: [usize; 4]) -> [usize; 4] {
+    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
 }
 
 fn paint(page: &mut Page, x0: usize, y0: usize, (w, _, rgb): &Texels) {

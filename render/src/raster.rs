@@ -99,7 +99,7 @@ impl Canvas {
 
     /// The pixels [`Canvas::draw`] looks at for `t`: [`box_pixels`] on this canvas.
     pub fn box_pixels(&self, t: &ScreenTriangle) -> usize {
-        box_pixels(t, self.width, self.height)
+        box_pixels(t.points, self.width, self.height)
     }
 
     /// Draws one triangle (either winding) over the pixels whose centres it covers.
@@ -178,20 +178,17 @@ fn texel_index(u: f32, start: u32, len: u32) -> usize {
 /// `x` rounded half away from zero and kept within 0..=255: `x.round().clamp(0.0, 255.0) as u8`
 /// without the library call `round` costs (a third of a gallery's time, three a pixel).
 fn channel(x: f32) -> u8 {
-    let whole = x as u32; // truncated; 0 below 0 and for NaN
-                          // Exact: the whole part of a float is a float, and so is what is left.
+    // Truncated: 0 below 0 and for NaN. Exact: the whole part of a float is a float, and so is
+    // what is left.
+    let whole = x as u32;
     let rounded = whole.saturating_add(u32::from(x - whole as f32 >= 0.5));
     rounded.min(255) as u8
 }
 
-/// The pixels [`Canvas::draw`] looks at for `t` on a `width`×`height` canvas: its bounding box
-/// within the canvas (none for a triangle without area, which it leaves at once).
-pub fn box_pixels(t: &ScreenTriangle, width: usize, height: usize) -> usize {
-    box_pixels_of(t.points, width, height)
-}
-
-/// [`box_pixels`] of a triangle of screen `points`.
-pub fn box_pixels_of([p0, p1, p2]: [[f32; 3]; 3], width: usize, height: usize) -> usize {
+/// The pixels [`Canvas::draw`] looks at for a triangle of screen `points` on a `width`×`height`
+/// canvas: its bounding box within the canvas (none for a triangle without area, which it
+/// leaves at once).
+pub fn box_pixels([p0, p1, p2]: [[f32; 3]; 3], width: usize, height: usize) -> usize {
     let area = edge(p0, p1, p2);
     if !area.is_finite() || area.abs() < 1e-9 {
         return 0;

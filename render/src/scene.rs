@@ -292,7 +292,7 @@ pub fn pixels_wanted(
             for &[a, b, c] in halves(polygon.is_quad) {
                 if faces_camera(points[a], points[b], points[c]) {
                     let screen = [a, b, c].map(|k| framing.to_pixel(points[k]));
-                    let box_pixels = raster::box_pixels_of(screen, width as usize, height as usize);
+                    let box_pixels = raster::box_pixels(screen, width as usize, height as usize);
                     wanted = wanted.saturating_add(box_pixels);
                     if wanted >= most {
                         return most;
@@ -364,7 +364,13 @@ pub fn draw_within(
     let mut left = most;
     for additive in [false, true] {
         for t in projected.triangles.iter().filter(|t| t.additive == additive) {
-            let t = on_screen(t, framing);
+            let t = ScreenTriangle {
+                points: t.points.map(|p| framing.to_pixel(p)),
+                texels: t.texels,
+                light: t.light,
+                texture: t.texture,
+                additive: t.additive,
+            };
             match left.checked_sub(canvas.box_pixels(&t)) {
                 Some(rest) => left = rest,
                 None => continue,
@@ -373,16 +379,6 @@ pub fn draw_within(
         }
     }
     most - left
-}
-
-fn on_screen(t: &CameraTriangle, framing: &Framing) -> ScreenTriangle {
-    ScreenTriangle {
-        points: t.points.map(|p| framing.to_pixel(p)),
-        texels: t.texels,
-        light: t.light,
-        texture: t.texture,
-        additive: t.additive,
-    }
 }
 
 #[cfg(test)]

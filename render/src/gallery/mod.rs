@@ -343,8 +343,9 @@ struct Drawing<'a> {
 impl Drawing<'_> {
     /// The pixels each still (moveables' pictures, then statics') may look at: what it wants,
     /// up to [`AVERAGE_OVERDRAW`] times its picture on average over the file's stills (see
-    /// [`Overdraw`]), shared as [`share`] does. Thousands of objects each drawing its picture over and over took
-    /// seconds more than any real file's gallery; real objects want far less than the average.
+    /// [`Overdraw`]), shared as [`share`] does. Thousands of objects each drawing its picture
+    /// over and over took seconds more than any real file's gallery; real objects want far less
+    /// than the average.
     fn still_allowances(&self) -> Vec<usize> {
         let size = self.options.picture_size;
         let most = scene::MOST_OVERDRAW * (size * size) as usize;
@@ -395,8 +396,8 @@ impl Drawing<'_> {
             &view,
             &Lighting::default(),
         );
-        let framing = Framing::fit(&projected.extents, self.options.picture_size, MARGIN);
         let size = self.options.picture_size;
+        let framing = Framing::fit(&projected.extents, size, MARGIN);
         let mut canvas = Canvas::new(size, size);
         scene::draw_within(&projected, &framing, &mut canvas, self.source.wad, allowance);
         canvas
@@ -457,8 +458,8 @@ fn first_keyframe(m: &Moveable) -> Keyframe {
 
 /// Each keyframe of `animation` for its frame duration (at most `cap` of them, evenly spaced,
 /// each held as long as those it stands for), framed over the whole animation, on canvases of
-/// `size`. Keyframes are posed twice (once to frame them, once to draw them) so that only one
-/// is held at a time.
+/// `size`. Keyframes are posed three times (to frame them, to measure what each wants of the
+/// pixels, to draw them) so that only one is held at a time.
 fn animate(
     source: &Source,
     figure: &Figure,
