@@ -260,7 +260,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
     }
     let objects = input::read(args.file)?;
     let input = edit_input(&objects);
-    let findings = wadforge_edit::check::check(&objects.model, objects.game, &input.starts, objects.bytes);
+    let findings = wadforge_edit::check::check(
+        &objects.model,
+        objects.game,
+        &input.starts,
+        objects.layout.as_ref(),
+        objects.bytes,
+    );
     let errors = wadforge_edit::check::has_errors(&findings);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&findings)?);
@@ -297,8 +303,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
             .with_context(|| format!("cannot fix {}", args.file.display()))?;
         let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
         write_outputs(out, &model, &encoded, args.file)?;
+        // The canonical layout gives every animation keyframe words of its own.
+        let relaid = (objects.layout.as_ref()).map_or(0, |layout| {
+            wad::miscounted_animations(&objects.model, layout).len()
+        });
         eprintln!(
-            "fixed {} bounding spheres, {} keyframe boxes, {} normals; wrote {}",
+            "fixed {} bounding spheres, {} keyframe boxes, {} normals, the keyframe layout of {relaid} \
+             animations; wrote {}",
             fixed.spheres,
             fixed.keyframe_boxes,
             fixed.normals,

@@ -297,7 +297,8 @@ fn keyframes_inflated_from_a_small_tr4_are_decoded_in_proportion_to_the_file() {
     // 16 MB of one-axis keyframes (a 270 kB file) took the reader 310 MB.
     let joints = 246;
     let keyframe_words = 9 + joints; // box, offset, one word an angle
-    let keyframes = (16 << 20) / (2 * keyframe_words);
+                                     // As many as the engine's signed frame numbers reach (32 768 frames): 16 MB each.
+    let keyframes = ((16 << 20) / (2 * keyframe_words)).min(32_000);
     let mut animation = vec![0u8; 40];
     animation[4] = 1; // frame duration
     animation[5] = keyframe_words as u8;
@@ -2231,8 +2232,8 @@ fn build_with_long_animation(frames: u32, edit: impl FnOnce(&mut Vec<u8>)) -> (R
 fn posing_a_large_body_for_a_long_edited_animation_is_refused_before_it_starts() {
     // Found by hand: a 20 000-vertex mesh and one edited animation of 65 535 frames (1.4 MB)
     // took build 5 s posing it keyframe by keyframe; four such animations would take 20. Here:
-    // 65 000 frames.
-    let (run, size) = build_with_long_animation(65_000, |glb| with_random_triangles(glb, 20_000, 0.01));
+    // 32 000 frames (the engine's signed frame numbers reach 32 768).
+    let (run, size) = build_with_long_animation(32_000, |glb| with_random_triangles(glb, 20_000, 0.01));
     refused_within_limits(&run, size, "would pose");
     assert!(run.stderr.contains("306_SWITCH_TYPE1.yaml"), "{}", run.stderr);
 }
@@ -2298,13 +2299,21 @@ fn a_glb_repeating_its_primitives_thousands_of_times_is_refused_within_the_memor
 #[test]
 fn animations_asking_for_millions_of_keyframes_are_refused_before_any_is_sampled() {
     // Found by hand: 20 animations of 65535 frames (a manifest line and a shared time accessor
-    // each; 63 kB in all) took build 213 MB.
+    // each; 63 kB in all) took build 213 MB. Here the switch's 4 animations and 20 more, of
+    // 32 767 frames each, the most the engine's signed frame numbers reach.
     let (run, size) = build_with_damaged("moveables/306_SWITCH_TYPE1.yaml", |yaml| {
         let text = String::from_utf8(yaml.clone()).unwrap();
-        let long = text
-            .replace("frames: 11\n", "frames: 65535\n")
-            .replace("frames: 1\n", "frames: 65535\n");
+        let mut long = text
+            .replace("frames: 11\n", "frames: 32767\n")
+            .replace("frames: 1\n", "frames: 32767\n");
         assert_ne!(long, text);
+        for n in 0..20 {
+            long.push_str(&format!(
+                "  - name: {}_more\n    state: {{id: 0}}\n    frame_duration: 1\n    frames: 32767\n    \
+                 speed: 0.0\n    acceleration: 0.0\n    next: {{animation: 000_state_0, frame: 0}}\n",
+                100 + n
+            ));
+        }
         *yaml = long.into_bytes();
     });
     refused_within_limits(&run, size, "keyframe bones, more than the");

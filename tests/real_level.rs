@@ -54,6 +54,8 @@ fn import_build(tmp: &Path, file: &Path, name: &str) -> PathBuf {
     run(&["import", "-q", s(file), "-o", s(&dir)]);
     let out = tmp.join(format!("{name}.wad"));
     run(&["build", "-q", s(&dir), "-o", s(&out)]);
+    // Every WAD build writes reads in other tools (WadTool, wadblender) as the game plays it.
+    wadforge_fixtures::assert_other_tools_read_as_the_game(name, &std::fs::read(&out).unwrap());
     out
 }
 
@@ -78,6 +80,7 @@ fn an_unedited_patch_of_the_real_wad_gives_the_base_back_with_its_pages_and_samp
     let out = tmp.path().join("patched.wad");
     run(&["build", "-q", s(&dir), "-o", s(&out), "--base", s(&base)]);
     assert_identical(&base, &out);
+    wadforge_fixtures::assert_other_tools_read_as_the_game("patched", &std::fs::read(&out).unwrap());
     let counts = |p: &Path| {
         let info = run(&["info", s(p)]);
         info.lines().nth(1).unwrap_or_default().to_string()

@@ -6,6 +6,7 @@ use std::fmt;
 use wadforge_format::references::{AnimationRef, Targets};
 use wadforge_format::{
     Animation, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, Rotation, StateChange,
+    UndecodableKeyframes,
 };
 
 use crate::report::{at, BoxText, Field, Recorder, Triple};
@@ -151,6 +152,35 @@ fn animation(
     r.count(place, Field::KeyframeCount, a.keyframes.len(), b.keyframes.len());
     for (i, (x, y)) in a.keyframes.iter().zip(&b.keyframes).enumerate() {
         keyframe(r, angle_tolerance, &at(place, format_args!("keyframe {i}")), x, y);
+    }
+    r.compare(
+        place,
+        Field::UndecodableKeyframes,
+        StoredWords(a.undecodable_keyframes.as_ref()),
+        StoredWords(b.undecodable_keyframes.as_ref()),
+    );
+}
+
+/// Undecodable keyframe words, compared word for word and shown by size, length and a hash.
+#[derive(PartialEq)]
+struct StoredWords<'a>(Option<&'a UndecodableKeyframes>);
+
+impl fmt::Display for StoredWords<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(stored) = self.0 else {
+            return f.write_str("none");
+        };
+        // FNV-1a: two lists of the same length that differ show different hashes.
+        let hash = (stored.words.iter().flat_map(|w| w.to_le_bytes()))
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+            });
+        write!(
+            f,
+            "size {}, {} words (hash {hash:016x})",
+            stored.size,
+            stored.words.len()
+        )
     }
 }
 

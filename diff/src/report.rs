@@ -136,6 +136,8 @@ pub enum Field {
     KeyframeBox,
     RotationCount,
     Angles,
+    /// Keyframe words that do not decode as poses, kept as stored.
+    UndecodableKeyframes,
     // Statics.
     VisibilityBox,
     CollisionBox,
@@ -196,6 +198,7 @@ impl fmt::Display for Field {
             KeyframeBox => "bounding box",
             RotationCount => "rotation count",
             Angles => "angles",
+            UndecodableKeyframes => "undecodable keyframe words",
             VisibilityBox => "visibility box",
             CollisionBox => "collision box",
             Flags => "flags",

@@ -71,9 +71,16 @@ impl std::fmt::Display for Finding {
 
 /// Every finding for `wad` (read from `input_bytes` of a file), whose ids `game`'s catalogue
 /// names; `starts` are where each moveable's animations started in the file's table (see
-/// [`crate::references`]). Keyframe boxes are checked when posing them fits in what
-/// [`posing_allowed`] gives the file; otherwise a note says they were not.
-pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<Finding> {
+/// [`crate::references`]), and `layout` where a WAD's records sat (levels have none). Keyframe
+/// boxes are checked when posing them fits in what [`posing_allowed`] gives the file; otherwise
+/// a note says they were not.
+pub fn check(
+    wad: &Wad,
+    game: Game,
+    starts: &[usize],
+    layout: Option<&wad::Layout>,
+    input_bytes: u64,
+) -> Vec<Finding> {
     let posing = box_posing(wad, game);
     let mut c = Checker {
         wad,
@@ -105,6 +112,9 @@ pub fn check(wad: &Wad, game: Game, starts: &[usize], input_bytes: u64) -> Vec<F
     let targets = resolve(&wad.moveables, starts);
     for (i, m) in wad.moveables.iter().enumerate() {
         c.moveable(i, m, &targets[i]);
+    }
+    if let Some(layout) = layout {
+        c.keyframe_layout(layout);
     }
     for s in &wad.statics {
         if wad.meshes.get(s.mesh).is_none_or(|m| m.polygons.is_empty()) {
@@ -391,6 +401,7 @@ impl Checker<'_> {
             self.next_animation(i, animation, t.next, &place);
             self.dispatches(i, animation, t, &place);
             self.command_frames(animation, &place);
+            self.undecodable_keyframes(m, animation, &place);
             if let Some(body) = body.as_ref().filter(|_| self.check_boxes) {
                 self.keyframe_boxes(m, animation, body, &place);
             }
@@ -540,6 +551,53 @@ impl Checker<'_> {
                     "set a frame of the animation",
                 );
             }
+        }
+    }
+
+    /// Keyframe words the game reads as they are: a note, since files the games shipped hold
+    /// them and nothing can recompute them.
+    fn undecodable_keyframes(&mut self, m: &Moveable, animation: &Animation, place: &str) {
+        if let Some(stored) = &animation.undecodable_keyframes {
+            self.push(
+                Severity::Note,
+                "undecodable-keyframes",
+                place.to_string(),
+                format!(
+                    "its keyframe words do not decode as poses: {}; they are kept as stored, and Blender \
+                     shows no action for it",
+                    stored.why(animation.played_keyframes(), m.meshes.len())
+                ),
+                "nothing to do unless the animation should play: then give it keyframes (in Blender)",
+            );
+        }
+    }
+
+    /// Animations that the WAD document's keyframe count, which Tomb Editor's WadTool, wadblender
+    /// and the older tools follow, reads otherwise than the game plays them (keyframe words shared
+    /// between animations, or offsets out of table order).
+    fn keyframe_layout(&mut self, layout: &wad::Layout) {
+        for miscounted in wad::miscounted_animations(self.wad, layout) {
+            let Some(m) = self.wad.moveables.get(miscounted.moveable) else {
+                continue;
+            };
+            self.push(
+                Severity::Warning,
+                "keyframe-layout",
+                format!("{}, animation {}", self.moveable_name(m.id), miscounted.animation),
+                format!(
+                    "the WAD document's count (distance to the next animation's keyframes) gives it {} \
+                     keyframes, and the game plays {}: Tomb Editor's WadTool, wadblender and the older tools \
+                     read it {}",
+                    miscounted.document,
+                    miscounted.played,
+                    if miscounted.document < miscounted.played {
+                        "short (WadTool also cuts its frame range to what it counted)"
+                    } else {
+                        "across another animation's keyframes"
+                    }
+                ),
+                "`wadforge check --fix -o OUT` gives every animation keyframe words of its own",
+            );
         }
     }
 

@@ -9,7 +9,7 @@ use wadforge_format::catalog::Game;
 use wadforge_format::{wad, Wad};
 
 fn findings(wad: &Wad, game: Game) -> Vec<Finding> {
-    check(wad, game, &canonical_starts(&wad.moveables), 0)
+    check(wad, game, &canonical_starts(&wad.moveables), None, 0)
 }
 
 fn rules(wad: &Wad) -> Vec<&'static str> {

@@ -110,13 +110,26 @@ fn played(tr: &wadforge_format::Animation, count: usize, manifest: &AnimationMan
         return Ok(());
     }
     let d = tr.frame_duration.max(1) as usize;
+    let wanted = (count - 1) * d + 1;
+    // The engine's frame numbers are signed 16-bit: a longer range ends before it starts.
+    let longest = i16::MAX as usize + 1;
+    if wanted > longest {
+        return Err(format!(
+            "the action has {count} keyframes (one every {d} ticks of 1/30 s): {wanted} frames, more than \
+             the {longest} an animation can have (the engine's frame numbers are signed 16-bit); shorten \
+             the action or raise frame_duration"
+        ));
+    }
+    let signed = if manifest.frames as usize > longest {
+        " (a range past the engine's signed frame numbers ends before it starts)"
+    } else {
+        ""
+    };
     Err(format!(
         "the action has {count} keyframes (one every {d} ticks of 1/30 s), but frames: {} with \
-         frame_duration: {} plays {played}; set frames to {} in the manifest, or make the action \
-         {played} keyframes long",
-        manifest.frames,
-        tr.frame_duration,
-        (count - 1) * d + 1
+         frame_duration: {} plays {played}{signed}; set frames to {wanted} in the manifest, or make the \
+         action {played} keyframes long",
+        manifest.frames, tr.frame_duration,
     ))
 }
 

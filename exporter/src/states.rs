@@ -147,6 +147,7 @@ impl Context<'_> {
             state_changes,
             commands,
             keyframes: Vec::new(),
+            undecodable_keyframes: None,
         })
     }
 
@@ -298,6 +299,7 @@ mod tests {
             },
             state_changes: Vec::new(),
             commands: Vec::new(),
+            undecodable: None,
             kept_exactly: wadforge_manifests::KeptExactly::default(),
         }
     }

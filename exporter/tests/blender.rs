@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};
-use wadforge_fixtures::sharing::shared_keyframes;
 use wadforge_format::catalog::Game;
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{Shading, Wad};
@@ -64,10 +64,10 @@ fn run(script: &str, args: &[String]) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-/// Edits `moveables/FILE` of the directory in Blender with `blender_edit.py OPTIONS` and exports it
-/// over the original, as an artist saves their work; returns the script's report.
-fn edit_in_blender(dir: &Path, file: &str, options: &[&str]) -> serde_json::Value {
-    let glb = dir.join("moveables").join(file);
+/// Edits `KIND/FILE` (`moveables` or `statics`) of the directory in Blender with
+/// `blender_edit.py OPTIONS` and exports it over the original; returns the script's report.
+fn edit_file_in_blender(dir: &Path, kind: &str, file: &str, options: &[&str]) -> serde_json::Value {
+    let glb = dir.join(kind).join(file);
     let edited = glb.with_extension("edited.glb");
     let mut args = vec![
         glb.to_string_lossy().into_owned(),
@@ -77,6 +77,12 @@ fn edit_in_blender(dir: &Path, file: &str, options: &[&str]) -> serde_json::Valu
     let report = run("blender_edit.py", &args);
     std::fs::rename(&edited, &glb).unwrap();
     report
+}
+
+/// Edits `moveables/FILE` of the directory in Blender with `blender_edit.py OPTIONS` and exports it
+/// over the original, as an artist saves their work; returns the script's report.
+fn edit_in_blender(dir: &Path, file: &str, options: &[&str]) -> serde_json::Value {
+    edit_file_in_blender(dir, "moveables", file, options)
 }
 
 /// Every glTF of the directory replaced by Blender's own export of it.
@@ -123,6 +129,19 @@ fn blender_round_trip_keeps_every_fixture_object() {
     fixtures.push(("tr2 level", wadforge_fixtures::levels::tr2_model(), Game::Tr2));
     fixtures.push(("tr3 level", wadforge_fixtures::levels::tr3_model(), Game::Tr3));
     fixtures.push(("tr4 level", wadforge_fixtures::levels::tr4_model(), Game::Tr4));
+    // What real files hold beyond the standard content: keyframe words shared as Core's tools
+    // stored them, frame ranges that end before they start, keyframe words that do not decode.
+    for quirk in wadforge_fixtures::quirks() {
+        let classes = [
+            "keyframes_shared_as_core_tools_wrote_them",
+            "placeholder_animations_ending_before_they_start",
+            "undecodable_keyframes",
+        ];
+        if classes.contains(&quirk.name) {
+            let (model, _) = wadforge_format::wad::read(&quirk.bytes).unwrap();
+            fixtures.push((quirk.name, model, Game::Tr4));
+        }
+    }
     for (name, model, game) in fixtures {
         let dir = import_game(&model, game);
         through_blender(dir.path());
@@ -130,10 +149,23 @@ fn blender_round_trip_keeps_every_fixture_object() {
         // Every vertex, polygon, texel, normal and shade exact; angles within 1 unit (4096 = 360°).
         assert_identical(name, &model, &built.wad);
         eprintln!("{name}: same content after Blender; notes: {:?}", built.notes);
-        // The written WAD stores the keyframes several animations hold once, as before.
-        let shared = |w: &Wad| shared_keyframes(&wadforge_format::wad::write(w, None).unwrap()).unwrap();
-        assert_eq!(shared(&built.wad), shared(&model), "{name}: shared keyframe data");
+        // Every animation on keyframe words of its own: other tools read what the game plays.
+        let bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
+        assert_other_tools_read_as_the_game(name, &bytes);
     }
+}
+
+#[test]
+fn polygons_whose_corners_coincide_and_a_shared_pickup_mesh_survive_blender() {
+    // Blender keeps no normal of its own on a face of zero area, nor on the corners such a face
+    // shares; the stored mesh must still come back, duplicate vertex and all.
+    let model = wadforge_fixtures::odd_meshes();
+    let dir = import(&model);
+    through_blender(dir.path());
+    let built = build(dir.path()).wad;
+    assert_identical("odd_meshes through Blender", &model, &built);
+    let bytes = wadforge_format::wad::write(&built, None).unwrap();
+    assert_other_tools_read_as_the_game("odd_meshes through Blender", &bytes);
 }
 
 #[test]
@@ -378,17 +410,16 @@ fn the_real_level_and_the_wad_built_from_it_survive_blender() {
     through_blender(dir.path());
     let built = build(dir.path()).wad;
     assert_identical("LEVEL2_DEMO.PHD through Blender", &level.wad, &built);
+    let bytes = wadforge_format::wad::write(&built, None).unwrap();
+    assert_other_tools_read_as_the_game("LEVEL2_DEMO.PHD through Blender", &bytes);
     // Again from the real-content WAD that build wrote.
-    let wad = wadforge_format::wad::read(&wadforge_format::wad::write(&built, None).unwrap())
-        .unwrap()
-        .0;
+    let wad = wadforge_format::wad::read(&bytes).unwrap().0;
     let dir = import_game(&wad, level.game);
     through_blender(dir.path());
-    assert_identical(
-        "the real-content WAD through Blender",
-        &wad,
-        &build(dir.path()).wad,
-    );
+    let again = build(dir.path()).wad;
+    assert_identical("the real-content WAD through Blender", &wad, &again);
+    let again = wadforge_format::wad::write(&again, None).unwrap();
+    assert_other_tools_read_as_the_game("the real-content WAD through Blender", &again);
 }
 
 #[test]
@@ -568,6 +599,159 @@ fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_w
             }
         });
         assert!(kept, "triangle {corners:?} is kept as a triangle");
+    }
+}
+
+/// The polygons of `mesh` (triangles, and quads as the game splits them) that have no area.
+fn zero_area_triangles(mesh: &wadforge_format::Mesh) -> Vec<[u16; 3]> {
+    let mut out = Vec::new();
+    for p in &mesh.polygons {
+        let c = p.corners();
+        let halves: &[[usize; 3]] = if p.is_quad {
+            &[[0, 1, 2], [0, 2, 3]]
+        } else {
+            &[[0, 1, 2]]
+        };
+        for half in halves {
+            let [a, b, d] = half.map(|k| mesh.vertices[c[k] as usize].map(i64::from));
+            let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| d[k] - a[k]));
+            if u[1] * w[2] == u[2] * w[1] && u[2] * w[0] == u[0] * w[2] && u[0] * w[1] == u[1] * w[0] {
+                out.push(half.map(|k| c[k]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn polygons_of_no_area_come_back_exact_through_blender() {
+    // The gem holds a triangle collapsed onto an edge, a quad folded flat and a sliver along a
+    // vertical edge, over vertices its other faces use with normals not straight up: Blender
+    // cannot hold custom normals at those corners and exports its own there.
+    let mut model = wadforge_fixtures::standard();
+    model.moveables.retain(|m| m.id == 175);
+    let gem = &model.meshes[model.moveables[0].meshes[0]];
+    let Shading::Normals(normals) = &gem.shading else {
+        panic!("the gem has normals")
+    };
+    let flat = zero_area_triangles(gem);
+    let shared_sideways = flat.iter().flatten().filter(|&&v| {
+        let n = normals[v as usize];
+        let used_elsewhere = gem.polygons.iter().filter(|p| p.corners().contains(&v)).count() > 1;
+        used_elsewhere && n != [0, 0, 0] && (n[0], n[2]) != (0, 0)
+    });
+    assert!(
+        flat.len() >= 3 && shared_sideways.count() >= 2,
+        "the fixture gem has polygons of no area over vertices with sideways normals: {flat:?}"
+    );
+
+    let dir = import(&model);
+    through_blender(dir.path());
+    assert_identical("PUZZLE_ITEM1 through Blender", &model, &build(dir.path()).wad);
+}
+
+/// Each polygon of `mesh` as its corners' positions (`moved`) and normals, from its least
+/// corner on (where a polygon's list starts is the texture's business), sorted.
+fn polygon_shapes(mesh: &wadforge_format::Mesh, moved: impl Fn([i16; 3]) -> [i16; 3]) -> Vec<Vec<[i16; 6]>> {
+    let Shading::Normals(normals) = &mesh.shading else {
+        panic!("a mesh lit by normals")
+    };
+    let mut shapes: Vec<Vec<[i16; 6]>> = mesh
+        .polygons
+        .iter()
+        .map(|p| {
+            let mut corners: Vec<[i16; 6]> = p
+                .corners()
+                .iter()
+                .map(|&v| {
+                    let [x, y, z] = moved(mesh.vertices[v as usize]);
+                    let [a, b, c] = normals[v as usize];
+                    [x, y, z, a, b, c]
+                })
+                .collect();
+            let lead = (0..corners.len()).min_by_key(|&k| corners[k]).unwrap();
+            corners.rotate_left(lead);
+            corners
+        })
+        .collect();
+    shapes.sort();
+    shapes
+}
+
+#[test]
+fn an_edited_mesh_keeps_the_normals_at_polygons_of_no_area() {
+    // Blender exports normals of its own at the corners of the gem's polygons of no area (see
+    // above); moving the gem must not give those corners, or the faces beside them, other
+    // normals, split their vertices, or break their quads into triangles.
+    let mut model = wadforge_fixtures::standard();
+    model.moveables.retain(|m| m.id == 175);
+    let gem = |w: &Wad| w.meshes[w.moveables.iter().find(|m| m.id == 175).unwrap().meshes[0]].clone();
+    let before = gem(&model);
+    assert!(!zero_area_triangles(&before).is_empty());
+
+    let dir = import(&model);
+    edit_in_blender(
+        dir.path(),
+        "175_PUZZLE_ITEM1.glb",
+        &["--move-bone", "mesh_00", "0", "0", "0.125"],
+    );
+    let after = gem(&build(dir.path()).wad);
+    // Every vertex moved 64 units up (TR −Y); a translation turns no normal.
+    let up = |v: [i16; 3]| [v[0], v[1] - 64, v[2]];
+    assert_eq!(after.vertices.len(), before.vertices.len(), "vertex count");
+    let quads = |m: &wadforge_format::Mesh| m.polygons.iter().filter(|p| p.is_quad).count();
+    assert_eq!(quads(&after), quads(&before), "quads");
+    assert_eq!(polygon_shapes(&after, |v| v), polygon_shapes(&before, up));
+}
+
+#[test]
+fn an_edited_static_welds_its_vertices_again() {
+    // Blender gives the corners of one vertex normals a unit or two apart (TR's 16300 a unit
+    // length); a static is lit by shades, so those normals must not keep its vertices apart.
+    // The plant also holds a leaf drawn from both sides (a quad and its twin).
+    let mut model = wadforge_fixtures::standard();
+    model.moveables.retain(|m| m.id == 175);
+    model.statics.retain(|s| [0, 20].contains(&s.id));
+    let dir = import(&model);
+    for file in ["000_PLANT0.glb", "020_ROCK0.glb"] {
+        edit_file_in_blender(dir.path(), "statics", file, &["--move-all", "0", "0", "0.125"]);
+    }
+    let built = build(dir.path()).wad;
+    for id in [0, 20] {
+        let mesh = |w: &Wad| w.meshes[w.statics.iter().find(|s| s.id == id).unwrap().mesh].clone();
+        let (before, after) = (mesh(&model), mesh(&built));
+        let Shading::Shades(shades) = &before.shading else {
+            panic!("static {id} is lit by shades")
+        };
+        // Every vertex moved 64 units up (TR −Y), with its shade.
+        let moved: Vec<([i16; 3], i16)> = {
+            let mut v: Vec<_> = before
+                .vertices
+                .iter()
+                .map(|v| [v[0], v[1] - 64, v[2]])
+                .zip(shades.iter().copied())
+                .collect();
+            v.sort();
+            v
+        };
+        let Shading::Shades(shades_after) = &after.shading else {
+            panic!("static {id} is lit by shades")
+        };
+        let mut got: Vec<_> = after
+            .vertices
+            .iter()
+            .copied()
+            .zip(shades_after.iter().copied())
+            .collect();
+        got.sort();
+        assert_eq!(got, moved, "static {id}: vertices and shades");
+        let quads = |m: &wadforge_format::Mesh| m.polygons.iter().filter(|p| p.is_quad).count();
+        assert_eq!(
+            after.polygons.len(),
+            before.polygons.len(),
+            "static {id}: polygons"
+        );
+        assert_eq!(quads(&after), quads(&before), "static {id}: quads");
     }
 }
 

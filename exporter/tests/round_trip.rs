@@ -1,6 +1,7 @@
 //! Lossless round trip: every fixture, imported then built, has the same content, compared as
 //! `wadforge diff` compares (every vertex, polygon, texel, normal, shade and angle exact).
 
+use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_fixtures::sharing::shared_keyframes;
 use wadforge_format::Wad;
 use wadforge_importer::{GltfFormat, ImportOptions};
@@ -31,6 +32,16 @@ fn differences(expected: &Wad, actual: &Wad) -> Vec<String> {
         .collect()
 }
 
+/// Panics with the first of `differences` (of `what`), if any.
+fn assert_none(what: &str, differences: &[String]) {
+    assert!(
+        differences.is_empty(),
+        "{what}: {} differences, first: {:#?}",
+        differences.len(),
+        &differences[..differences.len().min(12)]
+    );
+}
+
 fn rebuild(model: &Wad, format: GltfFormat) -> wadforge_exporter::BuildOutput {
     let dir = import(model, format);
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
@@ -41,19 +52,94 @@ fn rebuild(model: &Wad, format: GltfFormat) -> wadforge_exporter::BuildOutput {
 fn every_fixture_survives_import_then_build() {
     for (name, model) in wadforge_fixtures::all() {
         let built = rebuild(&model, GltfFormat::Glb);
-        let d = differences(&model, &built.wad);
-        assert!(
-            d.is_empty(),
-            "{name}: {} differences, first: {:#?}",
-            d.len(),
-            &d[..d.len().min(12)]
-        );
+        assert_none(name, &differences(&model, &built.wad));
         // And the result is a WAD that reads back to the same model.
         let bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
         let (back, _) = wadforge_format::wad::read(&bytes).unwrap();
         assert!(differences(&model, &back).is_empty(), "{name}: after writing");
+        assert_other_tools_read_as_the_game(name, &bytes);
         eprintln!("{name}: same content; notes: {:?}", built.notes);
     }
+}
+
+/// Polygons of `mesh` whose corners coincide: two on one vertex, two vertices at one position,
+/// or all on one line (zero area).
+fn coinciding(mesh: &wadforge_format::Mesh) -> usize {
+    let at = |v: u16| mesh.vertices[v as usize].map(i64::from);
+    mesh.polygons
+        .iter()
+        .filter(|p| {
+            let c = p.corners();
+            (1..c.len() - 1).any(|k| {
+                let (a, b, d) = (at(c[0]), at(c[k]), at(c[k + 1]));
+                let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| d[i] - a[i]));
+                [
+                    u[1] * w[2] - u[2] * w[1],
+                    u[2] * w[0] - u[0] * w[2],
+                    u[0] * w[1] - u[1] * w[0],
+                ] == [0; 3]
+            })
+        })
+        .count()
+}
+
+fn mesh_of(wad: &Wad, kind: wadforge_diff::ObjectKind, id: u32) -> &wadforge_format::Mesh {
+    let index = match kind {
+        wadforge_diff::ObjectKind::Moveable => wad.moveables.iter().find(|m| m.id == id).unwrap().meshes[0],
+        wadforge_diff::ObjectKind::Static => wad.statics.iter().find(|s| s.id == id).unwrap().mesh,
+    };
+    &wad.meshes[index]
+}
+
+#[test]
+fn polygons_whose_corners_coincide_keep_sample_corners_and_texels() {
+    use wadforge_diff::ObjectKind::{Moveable, Static};
+    let model = wadforge_fixtures::odd_meshes();
+    // KEY_ITEM1 on 4×4 and 3×4 samples, ROCK1 (shades) on 64×64 ones.
+    for (kind, id) in [(Moveable, 203), (Static, 21)] {
+        assert!(
+            coinciding(mesh_of(&model, kind, id)) >= 40,
+            "{kind:?} {id} holds such polygons"
+        );
+    }
+    let built = rebuild(&model, GltfFormat::Glb);
+    assert_none("the fixture", &differences(&model, &built.wad));
+}
+
+#[test]
+fn a_shared_pickup_mesh_keeps_every_vertex_in_its_order() {
+    use wadforge_diff::ObjectKind::{Moveable, Static};
+    let model = wadforge_fixtures::odd_meshes();
+    let built = rebuild(&model, GltfFormat::Glb).wad;
+    let users = [(Moveable, 175), (Moveable, 176), (Static, 40)];
+    for (kind, id) in users {
+        let (before, after) = (mesh_of(&model, kind, id), mesh_of(&built, kind, id));
+        assert_eq!(before.vertices.len(), wadforge_fixtures::PICKUP_VERTICES);
+        assert_eq!(after.vertices, before.vertices, "{kind:?} {id}: vertices");
+        assert_eq!(after.shading, before.shading, "{kind:?} {id}: normals");
+        assert_eq!(
+            after.polygons.len(),
+            before.polygons.len(),
+            "{kind:?} {id}: polygons"
+        );
+    }
+    // And every polygon's corners, texture and texels, as diff compares them.
+    let d: Vec<String> = differences(&model, &built)
+        .into_iter()
+        .filter(|d| {
+            ["Moveable 175", "Moveable 176", "Static 40"]
+                .iter()
+                .any(|u| d.starts_with(&format!("{u}:")))
+        })
+        .collect();
+    assert_none("the pickup's users", &d);
+}
+
+#[test]
+fn meshes_real_files_hold_are_stable_through_import_build_import_build() {
+    let once = rebuild(&wadforge_fixtures::odd_meshes(), GltfFormat::Glb).wad;
+    let twice = rebuild(&once, GltfFormat::Glb).wad;
+    assert_none("the fixture", &differences(&once, &twice));
 }
 
 #[test]
@@ -68,13 +154,9 @@ fn the_tr4_shaped_fixture_survives_import_then_build() {
         (109, 11, 445)
     );
     let built = rebuild(&model, GltfFormat::Glb);
-    let d = differences(&model, &built.wad);
-    assert!(
-        d.is_empty(),
-        "{} differences, first: {:#?}",
-        d.len(),
-        &d[..d.len().min(12)]
-    );
+    assert_none("the fixture", &differences(&model, &built.wad));
+    let bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
+    assert_other_tools_read_as_the_game("tr4_shaped built", &bytes);
 }
 
 #[test]
@@ -84,12 +166,15 @@ fn every_quirky_file_survives_import_then_build() {
     for (name, bytes) in wadforge_fixtures::quirky_files() {
         let (model, _) = wadforge_format::wad::read(&bytes).unwrap();
         let built = rebuild(&model, GltfFormat::Glb);
-        let d = differences(&model, &built.wad);
+        assert_none(name, &differences(&model, &built.wad));
+        let built_bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
+        assert_other_tools_read_as_the_game(name, &built_bytes);
+        // Built again from what was built: the same file.
+        let (again, _) = wadforge_format::wad::read(&built_bytes).unwrap();
+        let rebuilt = wadforge_format::wad::write(&rebuild(&again, GltfFormat::Glb).wad, None).unwrap();
         assert!(
-            d.is_empty(),
-            "{name}: {} differences, first: {:#?}",
-            d.len(),
-            &d[..d.len().min(8)]
+            rebuilt == built_bytes,
+            "{name}: import → build → import → build differs"
         );
     }
 }
@@ -103,23 +188,20 @@ fn separate_gltf_files_build_the_same() {
 }
 
 #[test]
-fn an_unedited_import_builds_back_the_shared_keyframe_data() {
-    let model = wadforge_fixtures::standard();
-    let original = wadforge_format::wad::write(&model, None).unwrap();
-    let (read, _) = wadforge_format::wad::read(&original).unwrap();
-    let built = rebuild(&read, GltfFormat::Glb);
+fn keyframe_words_shared_as_core_tools_did_build_into_words_of_their_own() {
+    let quirk = (wadforge_fixtures::quirks().into_iter())
+        .find(|q| q.name == "keyframes_shared_as_core_tools_wrote_them")
+        .unwrap();
+    let before = shared_keyframes(&quirk.bytes).unwrap();
+    assert!(before.iter().any(|s| s.size != s.other_size), "{before:?}");
+    // The document's count reads the source otherwise than the game plays it.
+    let (model, _) = wadforge_format::wad::read(&quirk.bytes).unwrap();
+    assert!(wadforge_fixtures::document_reader::reads_as_the_game(&quirk.bytes, &model).is_err());
+    let built = rebuild(&model, GltfFormat::Glb);
+    assert!(differences(&model, &built.wad).is_empty());
     let bytes = wadforge_format::wad::write(&built.wad, None).unwrap();
-    let before = shared_keyframes(&original).unwrap();
-    assert!(before.len() >= 4, "the fixture shares keyframe data: {before:?}");
-    assert!(
-        before.iter().any(|s| s.size != s.other_size),
-        "the fixture shares keyframe data with another keyframe size: {before:?}"
-    );
-    // The same animations on the same data; offsets themselves move when keyframes elsewhere
-    // are stored in other angle encodings, as build may choose.
-    assert_eq!(shared_keyframes(&bytes).unwrap(), before);
-    let keyframe_bytes = |b: &[u8]| wadforge_format::wad::read(b).unwrap().1.keyframes.len;
-    assert!(keyframe_bytes(&bytes) <= keyframe_bytes(&original));
+    assert_eq!(shared_keyframes(&bytes).unwrap(), []);
+    assert_other_tools_read_as_the_game("the shared keyframes built back", &bytes);
 }
 
 #[test]

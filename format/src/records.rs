@@ -513,7 +513,7 @@ struct DecodingLeft {
 }
 
 /// Takes `n` from `left`; false when less is left.
-fn take(left: &Cell<usize>, n: usize) -> bool {
+pub(crate) fn take(left: &Cell<usize>, n: usize) -> bool {
     match left.get().checked_sub(n) {
         Some(rest) => {
             left.set(rest);
@@ -571,6 +571,7 @@ impl<E: RecordError> AnimationTables<'_, E> {
                 state_changes,
                 commands,
                 keyframes: Vec::new(),
+                undecodable_keyframes: None,
             },
             dispatch_indices,
         })
@@ -735,13 +736,24 @@ pub(crate) struct KeyframeRun {
     pub size_words: usize,
     /// Keyframes the animation plays.
     pub count: usize,
-    /// The first `strict` keyframes must be whole and decode: they are the animation's own data.
-    /// Later ones lie in data stored for other animations (the game reads on, with this
-    /// animation's keyframe size): the first that runs past the data or does not decode ends
-    /// the animation, since a file the game plays is never refused for it.
-    pub strict: usize,
+    /// The first `own` keyframes are the animation's own data; later ones lie in data stored
+    /// for other animations (the game reads on, with this animation's keyframe size), and
+    /// reading them costs `read_on`.
+    pub own: usize,
+    /// What a keyframe that runs past the data or does not decode means.
+    pub broken: BrokenKeyframe,
     pub mesh_count: usize,
     pub angle_set: AngleSet,
+}
+
+/// What a keyframe that cannot be decoded does to its run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BrokenKeyframe {
+    /// The file is refused (levels: the game reads every played frame there).
+    Refuses,
+    /// The run ends before it (WADs keep such an animation's words as stored, since a file the
+    /// game plays is never refused for it). So does running out of `read_on`.
+    EndsRun,
 }
 
 /// A keyframe's bounding box and root offset from its first nine words.
@@ -754,11 +766,10 @@ pub(crate) fn keyframe_header(words: &[u8]) -> (BoundingBox, [i16; 3]) {
 }
 
 /// Keyframes of fixed size: box, root offset, one angle set per mesh; words after the angles
-/// are padding. Within the run's strict part, a keyframe running past the data, or angles running
-/// past its size, is an error; past it, such a keyframe ends the run (see [`KeyframeRun::strict`]),
-/// and so does `read_on`, the keyframe words the file may still read past animations' own data
-/// (a bound on what overlapping runs decode, however many animations a damaged file points at
-/// one stretch of data).
+/// are padding. A keyframe running past the data, or angles running past its size, is an error
+/// or ends the run (see [`KeyframeRun::broken`]); running out of `read_on`, the keyframe words
+/// the file may still read past animations' own data (a bound on what overlapping runs decode,
+/// however many animations a damaged file points at one stretch of data), ends it too.
 pub(crate) fn keyframes<E: RecordError>(
     data: &View<E>,
     run: &KeyframeRun,
@@ -771,11 +782,11 @@ pub(crate) fn keyframes<E: RecordError>(
         return Ok(Vec::new());
     }
     let mesh_count = run.mesh_count;
-    let strict = run.strict.min(run.count);
+    let refuses = run.broken == BrokenKeyframe::Refuses;
     let too_small =
         |at: usize, needed: usize| data.error(at, E::keyframe_too_small(size as u8, mesh_count, needed));
     if size < KEYFRAME_HEADER_WORDS + mesh_count {
-        return if strict > 0 {
+        return if refuses {
             Err(too_small(run.offset, KEYFRAME_HEADER_WORDS + mesh_count))
         } else {
             Ok(Vec::new())
@@ -786,7 +797,7 @@ pub(crate) fn keyframes<E: RecordError>(
     let mut keyframes = Vec::with_capacity(run.count.min(room + 1));
     let mut words = Vec::with_capacity(size);
     for k in 0..run.count {
-        let reading_on = k >= strict;
+        let reading_on = k >= run.own;
         if reading_on && *read_on < size {
             break;
         }
@@ -802,7 +813,7 @@ pub(crate) fn keyframes<E: RecordError>(
                 covered.cover(at, used * 2);
                 keyframes.push(keyframe);
             }
-            Err(e) if k < strict => {
+            Err(e) if refuses => {
                 let e = match e {
                     Broken::Data(e) => e,
                     Broken::AnglesPastSize(needed) => too_small(at, needed),

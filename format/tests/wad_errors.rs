@@ -315,26 +315,29 @@ fn an_unknown_command_opcode_is_refused() {
 }
 
 #[test]
-fn a_keyframe_record_smaller_than_its_angles_is_refused() {
+fn a_keyframe_record_smaller_than_its_angles_is_kept_as_stored() {
+    // Real files hold such animations: the game reads whatever words are there, so the file is
+    // read, and the animation keeps its keyframe size and words through every write.
     let mut bytes = valid();
     let s = sections(&bytes);
     // Keyframe size byte of the only animation: 9 header words + 2 angles need at least 11.
     let size_at = s.animations + 4 + 5;
     assert_eq!(bytes[size_at], 12);
     bytes[size_at] = 10;
-    let e = read_err(&bytes);
-    assert_eq!(e.section, Section::Keyframes);
-    assert!(
-        matches!(
-            e.problem,
-            Problem::KeyframeTooSmall {
-                size: 10,
-                meshes: 2,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let (model, layout) = wad::read(&bytes).unwrap();
+    let animation = &model.moveables[0].animations[0];
+    assert!(animation.keyframes.is_empty());
+    let stored = animation.undecodable_keyframes.as_ref().expect("kept as stored");
+    // The animation's own words: the whole package (two keyframes of 12 words as written).
+    let package: Vec<u16> = bytes[s.keyframes + 4..s.moveables]
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    assert_eq!(package.len(), 24);
+    assert_eq!((stored.size, &stored.words), (10, &package));
+    assert_eq!(wad::write(&model, Some(&layout)).unwrap(), bytes);
+    let canonical = wad::write(&model, None).unwrap();
+    assert_eq!(wad::read(&canonical).unwrap().0, model);
 }
 
 #[test]

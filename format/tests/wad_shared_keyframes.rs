@@ -1,9 +1,15 @@
-//! Animations that share keyframe data: each reads the keyframes its frame range plays from its
-//! own offset with its own keyframe size; the canonical writer stores keyframes another
-//! animation already stores only once.
+//! Animations that share keyframe data, as Core's tools stored them: each reads the keyframes
+//! its frame range plays from its own offset with its own keyframe size. The canonical writer
+//! gives every animation words of its own.
 
+use wadforge_fixtures::sharing::layout_sharing_keyframes;
 use wadforge_format::wad::{self, Layout};
 use wadforge_format::*;
+
+/// `model` written with keyframe data shared as Core's tools stored it.
+fn shared_file(model: &Wad) -> Vec<u8> {
+    wad::write(model, Some(&layout_sharing_keyframes(model))).unwrap()
+}
 
 /// A keyframe of a two-mesh moveable: the root turned on three axes (two words), the child
 /// about Y only (one word) or, with `bend`, on three axes.
@@ -84,7 +90,7 @@ fn model() -> Wad {
                 // Every other keyframe of the walk, twice as slow: twice the walk's size apart.
                 animation(4, 2, vec![walk[0].clone(), walk[2].clone()]),
                 // The walk's second and third keyframes, and its third alone (a word shorter
-                // than the walk's keyframe size): inside the walk's data, so stored anew.
+                // than the walk's keyframe size): inside the walk's data.
                 animation(7, 1, walk[1..3].to_vec()),
                 animation(9, 1, vec![walk[2].clone()]),
                 // The run's first two keyframes, before the run.
@@ -107,7 +113,7 @@ fn placement(layout: &Layout) -> Vec<(u32, u8)> {
 #[test]
 fn each_animation_reads_its_own_keyframes_from_shared_data() {
     let model = model();
-    let bytes = wad::write(&model, None).unwrap();
+    let bytes = shared_file(&model);
     let (read, layout) = wad::read(&bytes).unwrap();
     let walk = &model.moveables[0].animations[0].keyframes;
     let got = &read.moveables[0].animations;
@@ -118,8 +124,8 @@ fn each_animation_reads_its_own_keyframes_from_shared_data() {
     assert_eq!(wad::write(&read, Some(&layout)).unwrap(), bytes);
 
     let size = WALK_SIZE as u32 * 2;
-    let (middle_at, third_at) = (4 * size, 6 * size);
-    let run_at = third_at + size - 2;
+    // The slices of the walk after its start have data of their own, the single keyframe aside.
+    let (middle_at, third_at, run_at) = (4 * size, 2 * size, 6 * size);
     assert_eq!(
         placement(&layout),
         [
@@ -131,15 +137,24 @@ fn each_animation_reads_its_own_keyframes_from_shared_data() {
             (run_at, WALK_SIZE),
         ]
     );
-    // The walk and the run, each stored once; the keyframes inside the walk's data again.
     assert_eq!(layout.keyframes.len as u32, run_at + 3 * size);
+    // The document's count reads the walk short (the slow walk starts on it), the middle and
+    // the third keyframe out of order, and the shorter run short (the run starts on it).
+    let miscounted: Vec<usize> = (wad::miscounted_animations(&read, &layout).iter())
+        .map(|m| m.animation)
+        .collect();
+    assert_eq!(miscounted, [0, 2, 3, 4]);
 }
 
 #[test]
-fn writing_canonically_again_keeps_the_sharing() {
-    let first = wad::write(&model(), None).unwrap();
-    let (read, _) = wad::read(&first).unwrap();
-    assert_eq!(wad::write(&read, None).unwrap(), first);
+fn writing_canonically_gives_every_animation_words_of_its_own() {
+    let (read, _) = wad::read(&shared_file(&model())).unwrap();
+    let canonical = wad::write(&read, None).unwrap();
+    let (again, layout) = wad::read(&canonical).unwrap();
+    assert_eq!(again, read);
+    assert_eq!(wad::miscounted_animations(&again, &layout), []);
+    let offsets: Vec<u32> = placement(&layout).iter().map(|p| p.0).collect();
+    assert!(offsets.windows(2).all(|w| w[0] < w[1]), "{offsets:?}");
 }
 
 /// Byte offset of the animation table's first record.
@@ -164,7 +179,7 @@ fn with_frame_end(bytes: &[u8], a: usize, frame_end: u16) -> Vec<u8> {
 #[test]
 fn a_range_longer_than_its_keyframes_reads_on_into_the_next_animations() {
     // The shorter run's range made one keyframe longer: the game reads the run's third keyframe.
-    let bytes = with_frame_end(&wad::write(&model(), None).unwrap(), 4, 10 + 2 * 3);
+    let bytes = with_frame_end(&shared_file(&model()), 4, 10 + 2 * 3);
     let (read, layout) = wad::read(&bytes).unwrap();
     let run = &model().moveables[0].animations[5].keyframes;
     assert_eq!(read.moveables[0].animations[4].keyframes, run[..]);
@@ -172,52 +187,93 @@ fn a_range_longer_than_its_keyframes_reads_on_into_the_next_animations() {
 }
 
 #[test]
-fn a_range_longer_than_the_keyframe_data_reads_the_keyframes_there() {
-    let bytes = with_frame_end(&wad::write(&model(), None).unwrap(), 5, 14 + 40);
+fn a_range_longer_than_the_keyframe_data_keeps_the_words_as_stored() {
+    // The last animation's range made 40 frames longer: its played keyframes run past the data.
+    let bytes = with_frame_end(&shared_file(&model()), 5, 14 + 40);
     let (read, layout) = wad::read(&bytes).unwrap();
+    let run = &read.moveables[0].animations[5];
+    assert!(run.keyframes.is_empty());
+    let stored = run.undecodable_keyframes.as_ref().expect("kept as stored");
+    // Its own words: the run's three keyframes, to the end of the data.
     assert_eq!(
-        read.moveables[0].animations[5].keyframes,
-        model().moveables[0].animations[5].keyframes
+        (stored.size, stored.words.len()),
+        (WALK_SIZE, 3 * WALK_SIZE as usize)
     );
     assert_eq!(wad::write(&read, Some(&layout)).unwrap(), bytes);
+    let (again, _) = wad::read(&wad::write(&read, None).unwrap()).unwrap();
+    assert_eq!(again, read);
 }
 
 #[test]
-fn keyframes_another_animation_stores_that_do_not_decode_end_the_animation() {
+fn keyframes_another_animation_stores_that_do_not_decode_keep_the_words_the_game_reads() {
     // The walk's keyframe size one word short. It owns no data (the slow walk starts where it
     // does), and read 12 words apart its second keyframe starts a word early: its angle sets run
-    // past the 12 words. The walk ends there instead of the file being refused.
-    let mut bytes = wad::write(&model(), None).unwrap();
+    // past the 12 words. The file is read, and the walk keeps the words the game reads for it.
+    let mut bytes = shared_file(&model());
     let at = animations_at(&bytes) + 5;
     bytes[at] = WALK_SIZE - 1;
     let (read, layout) = wad::read(&bytes).unwrap();
-    let walk = &model().moveables[0].animations[0].keyframes;
-    assert_eq!(read.moveables[0].animations[0].keyframes, walk[..1]);
+    let walk = &read.moveables[0].animations[0];
+    assert!(walk.keyframes.is_empty());
+    let stored = walk.undecodable_keyframes.as_ref().expect("kept as stored");
+    assert_eq!(
+        (stored.size, stored.words.len()),
+        (WALK_SIZE - 1, 4 * (WALK_SIZE as usize - 1))
+    );
     assert_eq!(wad::write(&read, Some(&layout)).unwrap(), bytes);
+    // Written canonically, the words are the walk's own: the game reads the same, and so does
+    // the document's count.
+    let canonical = wad::write(&read, None).unwrap();
+    let (again, again_layout) = wad::read(&canonical).unwrap();
+    assert_eq!(again, read);
+    let first = again_layout.moveables[0].animations[1].keyframe_offset;
+    assert_eq!(
+        first as usize,
+        stored.words.len() * 2,
+        "the slow walk's words follow the walk's"
+    );
 }
 
 #[test]
 fn animations_pointing_at_one_stretch_of_data_read_a_bounded_amount_of_it() {
     // A walk and five single poses of its first keyframe, all stored on the walk's data, then
-    // every range made as long as a range can be: each would read the data to its end.
+    // every range made as long as the engine's signed frames go: each would read the data to its
+    // end, and past it.
     let mut model = model();
     let walk: Vec<Keyframe> = (0..4).map(|k| keyframe(k, true)).collect();
     model.moveables[0].animations = std::iter::once(animation(0, 1, walk.clone()))
         .chain((0..5).map(|p| animation(4 + p, 1, walk[..1].to_vec())))
         .collect();
-    let mut bytes = wad::write(&model, None).unwrap();
+    let mut bytes = shared_file(&model);
     for a in 0..6 {
-        bytes = with_frame_end(&bytes, a, u16::MAX);
+        bytes = with_frame_end(&bytes, a, i16::MAX as u16);
     }
     let (read, layout) = wad::read(&bytes).unwrap();
     let data = layout.keyframes.len / 2;
     assert_eq!(data, 4 * WALK_SIZE as usize, "the walk's data, once");
-    let words: usize = read.moveables[0]
-        .animations
-        .iter()
-        .map(|a| a.keyframes.len() * WALK_SIZE as usize)
-        .sum();
-    // The last animation's own data once, and four times the data past the animations' own.
-    assert_eq!(words, data + 4 * data, "{words} keyframe words read from {data}");
+    // Every animation's played keyframes run past the data: each keeps at most the data.
+    for a in &read.moveables[0].animations {
+        let stored = a.undecodable_keyframes.as_ref().expect("kept as stored");
+        assert!(
+            a.keyframes.is_empty() && stored.words.len() <= data,
+            "{} words",
+            stored.words.len()
+        );
+    }
     assert_eq!(wad::write(&read, Some(&layout)).unwrap(), bytes);
+}
+
+#[test]
+fn keyframes_that_stop_decoding_in_padding_write_back_byte_for_byte() {
+    // Found by the mutation test: LARA's stand with its first frame made negative plays
+    // thousands of keyframes, read on across padding words no keyframe explains until they run
+    // past the data. The words it keeps are its own; the padding stays padding.
+    let (_, mut bytes) = (wadforge_fixtures::quirky_files().into_iter())
+        .find(|(name, _)| *name == "keyframe_padding")
+        .unwrap();
+    let frame_start_high_byte = animations_at(&bytes) + 4 * 40 + 24 + 1;
+    bytes[frame_start_high_byte] = 0x80;
+    let (read, layout) = wad::read(&bytes).unwrap();
+    assert!(read.moveables[0].animations[4].undecodable_keyframes.is_some());
+    assert!(wad::write(&read, Some(&layout)).unwrap() == bytes);
 }

@@ -91,11 +91,22 @@ pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<Anim
                     })
                     .collect(),
                 commands: a.commands.iter().map(|c| command(c, first)).collect(),
+                undecodable: a.undecodable_keyframes.as_ref().map(|stored| {
+                    format!(
+                        "{}; the game reads these words as they are, Blender shows no action for it, and \
+                         build keeps them as stored",
+                        stored.why(a.played_keyframes(), m.meshes.len())
+                    )
+                }),
                 kept_exactly: KeptExactly {
                     pose_fingerprint: (!a.keyframes.is_empty())
                         .then(|| format!("{:016x}", a.poses_fingerprint())),
                     exact_angles: exact_angles(a),
                     keyframe_boxes: a.keyframes.iter().map(|k| bounds(k.bounding_box)).collect(),
+                    undecodable_keyframes: a.undecodable_keyframes.as_ref().map(|stored| StoredKeyframes {
+                        size: stored.size,
+                        words: HexWords(stored.words.clone()),
+                    }),
                 },
             }
         })

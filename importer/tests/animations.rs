@@ -11,10 +11,12 @@ use wadforge_manifests::ObjectManifest;
 
 #[test]
 fn every_animation_with_keyframes_gets_its_gltf_animation_shared_ones_included() {
-    // Through a file, as an import sees it: the fixture's shared keyframes are stored once there.
-    // Counts come from the fixture as built, not from what the reader made of the file.
+    // Through a file, as an import sees it: the fixture's shared keyframes stored once there, as
+    // Core's tools stored them. Counts come from the fixture as built, not from what the reader
+    // made of the file.
     let fixture = wadforge_fixtures::standard();
-    let bytes = wad::write(&fixture, None).unwrap();
+    let layout = wadforge_fixtures::sharing::layout_sharing_keyframes(&fixture);
+    let bytes = wad::write(&fixture, Some(&layout)).unwrap();
     let (model, _) = wad::read(&bytes).unwrap();
     let files = import(
         &model,

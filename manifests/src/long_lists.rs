@@ -34,6 +34,7 @@ pub(crate) fn animation(animation: &AnimationManifest) -> Option<String> {
         pose_fingerprint: kept.pose_fingerprint.clone(),
         exact_angles: kept.exact_angles[..cut(long_angles, kept.exact_angles.len())].to_vec(),
         keyframe_boxes: kept.keyframe_boxes[..cut(long_boxes, kept.keyframe_boxes.len())].to_vec(),
+        undecodable_keyframes: kept.undecodable_keyframes.clone(),
     };
     shell.state_changes = match long_changes {
         true => animation
@@ -79,6 +80,7 @@ fn animation_without_lists(animation: &AnimationManifest) -> AnimationManifest {
         next: animation.next.clone(),
         state_changes: Vec::new(),
         commands: Vec::new(),
+        undecodable: animation.undecodable.clone(),
         kept_exactly: Default::default(),
     }
 }

@@ -194,6 +194,11 @@ pub struct AnimationManifest {
     pub state_changes: Vec<StateChangeManifest>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<CommandManifest>,
+    /// Why the file's keyframe words for this animation do not decode as the poses the game
+    /// plays (so the glTF has no animation of this name): for people. Build keeps the words as
+    /// stored (`kept_exactly.undecodable_keyframes`) while the glTF has no animation of its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecodable: Option<String>,
     /// What lets an unedited animation build back exactly; build recomputes what an edit
     /// changes. Nothing here needs editing.
     #[serde(default, skip_serializing_if = "KeptExactly::is_empty")]
@@ -216,6 +221,53 @@ pub struct KeptExactly {
     /// them from the posed meshes otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keyframe_boxes: Vec<BoxBounds>,
+    /// Keyframe words that do not decode as poses, as the file stored them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecodable_keyframes: Option<StoredKeyframes>,
+}
+
+/// An animation's keyframe words as stored: the keyframe size and the words, as hexadecimal
+/// (four digits a word), one string however many there are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredKeyframes {
+    /// Words per keyframe, as the animation record stores it.
+    pub size: u8,
+    pub words: HexWords,
+}
+
+/// 16-bit words written as one hexadecimal string, four digits a word.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HexWords(pub Vec<u16>);
+
+impl Serialize for HexWords {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let text: String = self.0.iter().map(|w| format!("{w:04x}")).collect();
+        serializer.serialize_str(&text)
+    }
+}
+
+impl<'de> Deserialize<'de> for HexWords {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let digits = text.as_bytes();
+        if digits.len() % 4 != 0 {
+            return Err(serde::de::Error::custom(format!(
+                "{} hexadecimal digits, not four a word",
+                digits.len()
+            )));
+        }
+        digits
+            .chunks_exact(4)
+            .map(|d| {
+                std::str::from_utf8(d)
+                    .ok()
+                    .and_then(|d| u16::from_str_radix(d, 16).ok())
+                    .ok_or_else(|| serde::de::Error::custom("words are hexadecimal digits, four a word"))
+            })
+            .collect::<Result<_, _>>()
+            .map(HexWords)
+    }
 }
 
 impl KeptExactly {
@@ -223,7 +275,10 @@ impl KeptExactly {
     pub const FORMAT_1_KEYS: [&'static str; 3] = ["pose_fingerprint", "exact_angles", "keyframe_boxes"];
 
     pub fn is_empty(&self) -> bool {
-        self.pose_fingerprint.is_none() && self.exact_angles.is_empty() && self.keyframe_boxes.is_empty()
+        self.pose_fingerprint.is_none()
+            && self.exact_angles.is_empty()
+            && self.keyframe_boxes.is_empty()
+            && self.undecodable_keyframes.is_none()
     }
 }
 

@@ -2,6 +2,7 @@
 
     target/harness/venv/bin/python tests/harness/blender_edit.py IN.glb OUT.glb
         [--move-bone BONE DX DY DZ]          move the vertices of BONE's vertex group (metres, Blender axes)
+        [--move-all DX DY DZ]                move every vertex of every mesh (a static has no bones)
         [--rotate-key ACTION BONE KEY DEG]   turn BONE about its local X by DEG at key index KEY of ACTION
         [--invert-texture]                   replace every texel's RGB by 255 - RGB (alpha kept)
         [--keep-armature-object]             export with Blender's default of keeping the armature node
@@ -37,6 +38,18 @@ def move_bone(bone, delta):
         ob.data.update()
     if moved == 0:
         raise RuntimeError(f"no vertex follows bone {bone}")
+    return moved
+
+
+def move_all(delta):
+    moved = 0
+    for ob in [o for o in bpy.data.objects if o.type == "MESH"]:
+        for v in ob.data.vertices:
+            v.co = (v.co[0] + delta[0], v.co[1] + delta[1], v.co[2] + delta[2])
+            moved += 1
+        ob.data.update()
+    if moved == 0:
+        raise RuntimeError("the scene has no mesh vertices")
     return moved
 
 
@@ -155,6 +168,10 @@ def main(argv):
                     bone, dx, dy, dz = rest[0], float(rest[1]), float(rest[2]), float(rest[3])
                     rest = rest[4:]
                     report["moved_vertices"] = move_bone(bone, (dx, dy, dz))
+                elif flag == "--move-all":
+                    dx, dy, dz = float(rest[0]), float(rest[1]), float(rest[2])
+                    rest = rest[3:]
+                    report["moved_vertices"] = move_all((dx, dy, dz))
                 elif flag == "--rotate-key":
                     action, bone, key, deg = rest[0], rest[1], int(rest[2]), float(rest[3])
                     rest = rest[4:]

@@ -30,7 +30,10 @@ pub(crate) fn check(dir: &ManifestDir, input_bytes: u64) -> Result<(), BuildErro
         };
         let per_keyframe = m.bones.len() as u64 + 1;
         for a in &m.animations {
-            let keyframes = u64::from(a.frames).div_ceil(u64::from(a.frame_duration.max(1))) + 1;
+            // At most what the engine plays: its frame numbers are signed, so a range of more
+            // than 32 768 frames ends before it starts and plays one keyframe.
+            let span = (a.frames.wrapping_sub(1) as i16).max(0) as u64;
+            let keyframes = span.div_ceil(u64::from(a.frame_duration.max(1))) + 1;
             asked = asked.saturating_add(keyframes * per_keyframe);
             if asked > allowed {
                 let place = Place {

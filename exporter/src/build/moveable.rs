@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use wadforge_format::{Animation, Link};
+use wadforge_format::{Animation, Link, UndecodableKeyframes};
 use wadforge_manifests::{MeshInfo, MoveableManifest};
 
 use super::object::ObjectWork;
@@ -143,6 +143,20 @@ fn build_animations(
                     a.keyframes =
                         keyframes::keyframes(&files.scene, skeleton, gltf_a, a, tr_units_per_metre, manifest_a)
                             .map_err(|e| files.gltf_place.error(place(), e))?;
+                }
+                None if manifest_a.kept_exactly.undecodable_keyframes.is_some() => {
+                    // Words the game reads as they are; only an animation of its own replaces them.
+                    let stored = manifest_a.kept_exactly.undecodable_keyframes.as_ref();
+                    a.undecodable_keyframes = stored.map(|stored| UndecodableKeyframes {
+                        size: stored.size,
+                        words: stored.words.0.clone(),
+                    });
+                    if stored.is_some_and(|s| s.size == 0) {
+                        return Err(files.place.error(
+                            place(),
+                            "kept_exactly.undecodable_keyframes.size is 0; a keyframe size is 1 to 255 words",
+                        ));
+                    }
                 }
                 None if !manifest_a.kept_exactly.keyframe_boxes.is_empty() => {
                     return Err(files.gltf_place.error(

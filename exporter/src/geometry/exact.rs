@@ -12,18 +12,26 @@ use std::collections::{HashMap, VecDeque};
 
 use wadforge_format::{Mesh, Shading};
 
-use super::{same_direction, shown_normal_of, Corner, RawMesh, RawPolygon, Triangle};
+use super::{has_no_area, same_direction, shown_normal_of, Corner, RawMesh, RawPolygon, Triangle};
 
 /// What must match between a stored corner and a glTF corner: position, and the TR lighting.
 type CornerKey = ([i16; 3], [i16; 3], i16);
 
-/// A triangle as a key: blend attributes and corners, rotated so the smallest corner leads
-/// (the same triangle whichever corner glTF lists first; the winding counts).
+/// A triangle as a key: blend attributes and corners in the least of their three rotations
+/// (the same triangle whichever corner glTF lists first; the winding counts). Rotating so the
+/// least corner leads is not enough: a polygon whose corners coincide has it twice.
 type TriangleKey = (u8, [CornerKey; 3]);
 
 fn triangle_key(attributes: u8, corners: [CornerKey; 3]) -> TriangleKey {
-    let lead = (0..3).min_by_key(|&k| corners[k]).unwrap_or(0);
-    (attributes, [0, 1, 2].map(|k| corners[(k + lead) % 3]))
+    let rotations = [0, 1, 2].map(|r| [0, 1, 2].map(|k| corners[(k + r) % 3]));
+    (attributes, rotations.into_iter().min().unwrap_or(corners))
+}
+
+/// How far the glTF triangle's corners are rotated from `keys` (its corner `(k + r) % 3` shows
+/// corner `k`): as listed when that matches, for corners that coincide match in more than one
+/// rotation, and only the listed order tells their UVs apart.
+fn rotation(t: &Triangle, keys: [CornerKey; 3], normals: bool) -> Option<usize> {
+    (0..3).find(|&r| (0..3).all(|k| gltf_key(&t.corners[(k + r) % 3], normals) == Some(keys[k])))
 }
 
 /// The glTF corner's key, in the terms of a stored mesh lit by normals or by shades.
@@ -39,6 +47,7 @@ fn gltf_key(corner: &Corner, normals: bool) -> Option<CornerKey> {
 pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> {
     let normals = matches!(stored.shading, Shading::Normals(_));
     let computed = stored.area_weighted_normals();
+    let unkept = normals_blender_cannot_keep(stored);
     let stored_key = |v: u16| -> Option<CornerKey> {
         let i = v as usize;
         let position = *stored.vertices.get(i)?;
@@ -79,13 +88,14 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
             };
             let queue = shown.get_mut(&triangle_key(p.attributes.to_byte(), [a, b, d]))?;
             let t = &triangles[queue.pop_front()?];
-            for (slot, key) in half.iter().zip([a, b, d]) {
-                let corner = t.corners.iter().find(|x| gltf_key(x, normals) == Some(key))?;
+            let r = rotation(t, [a, b, d], normals)?;
+            for (k, slot) in half.iter().enumerate() {
+                let corner = &t.corners[(k + r) % 3];
                 // The glTF normal must still point where import pointed it.
                 if let (Some(shown_normal), Shading::Normals(n)) = (corner.shown_normal, &stored.shading) {
                     let i = c[*slot] as usize;
                     let normal = n.get(i).copied().unwrap_or_default();
-                    if !same_direction(shown_normal, shown_normal_of(normal, computed[i])) {
+                    if !unkept[i] && !same_direction(shown_normal, shown_normal_of(normal, computed[i])) {
                         return None;
                     }
                 }
@@ -117,4 +127,31 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
         shades,
         polygons,
     })
+}
+
+/// The vertices whose glTF normal Blender does not give back (see [`has_no_area`]): the
+/// corners of the stored triangles of no area. Their positions and TR normals are still
+/// compared; only a normal turned at those vertices goes unseen (the game draws nothing on a
+/// face of no area).
+fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
+    let mut unkept = vec![false; stored.vertices.len()];
+    for p in &stored.polygons {
+        let c = p.corners();
+        let halves: &[[usize; 3]] = if p.is_quad {
+            &[[0, 1, 2], [0, 2, 3]]
+        } else {
+            &[[0, 1, 2]]
+        };
+        for half in halves {
+            let [Some(a), Some(b), Some(d)] = half.map(|k| stored.vertices.get(c[k] as usize)) else {
+                continue;
+            };
+            if has_no_area([*a, *b, *d]) {
+                for k in half {
+                    unkept[c[*k] as usize] = true;
+                }
+            }
+        }
+    }
+    unkept
 }

@@ -73,6 +73,9 @@ pub(crate) struct Corner {
     pub shown_normal: Option<[f64; 3]>,
     /// The TR shade: `_TR_SHADE` while the vertex colour agrees with it, else from the colour.
     pub shade: Option<i16>,
+    /// Whether the corner's primitive is a mesh lit by shades as import wrote it (`_TR_SHADE`,
+    /// no `_TR_NORMAL`): its glTF normals are for Blender's display only.
+    pub lit_by_shades: bool,
     pub uv: [f32; 2],
 }
 
@@ -245,6 +248,7 @@ fn corner(p: &Primitive, v: usize, place: &Placement, primitive: usize) -> Resul
         stored_normal,
         shown_normal,
         shade,
+        lit_by_shades: p.tr_shades.is_some() && p.tr_normals.is_none(),
         uv: p.uvs.as_ref().map_or([0.0, 0.0], |uvs| uvs[v]),
     })
 }
@@ -264,4 +268,19 @@ pub(crate) fn shown_normal_of(stored: [i16; 3], computed: [f64; 3]) -> [f64; 3] 
     } else {
         stored.map(f64::from)
     }
+}
+
+/// Whether a triangle has no area: its corners at one place or in a line. Blender gives such a
+/// face the normal +Z and no space to hold a custom normal in, so it exports its corners, and
+/// the same vertex's corners on its other faces, with a normal of its own (measured with
+/// Blender 5.0.1: straight up, or the normal of the vertex's faces): the glTF normal says
+/// nothing there.
+pub(crate) fn has_no_area(corners: [[i16; 3]; 3]) -> bool {
+    let [a, b, c] = corners.map(|p| p.map(i64::from));
+    let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| c[k] - a[k]));
+    [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ] == [0; 3]
 }

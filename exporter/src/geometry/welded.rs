@@ -13,13 +13,14 @@
 //! glTF normal is still the one import wrote; a vertex an artist moved, or whose normal an
 //! artist turned, gets the area-weighted normal of the built mesh.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use wadforge_format::{Mesh, Shading};
 use wadforge_packer::corners::recover_texture;
 use wadforge_packer::uv::corners_from_uvs;
 
-use super::{same_direction, Corner, RawMesh, RawPolygon, Triangle};
+use super::{has_no_area, same_direction, Corner, RawMesh, RawPolygon, Triangle};
 
 /// A vertex as welded: position, TR normal, shade, and whether its zero normal is still to be
 /// decided (kept or computed).
@@ -27,6 +28,9 @@ type WeldKey = [i16; 8];
 
 fn weld_key(c: &Corner) -> WeldKey {
     let (normal, undecided) = match (c.stored_normal, c.shown_normal) {
+        // Blender gives the corners of one vertex normals a unit or two apart: where the TR mesh
+        // has shades they would only keep its vertices apart (each corner's comes with it).
+        (None, Some(_)) if c.lit_by_shades => ([0; 3], 0),
         (Some([0, 0, 0]), Some(_)) => ([0; 3], 1),
         (Some(n), Some(shown)) if same_direction(n.map(f64::from), shown) => (n, 0),
         (Some(n), None) => (n, 0),
@@ -46,7 +50,8 @@ fn weld_key(c: &Corner) -> WeldKey {
 }
 
 pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<RawMesh, String> {
-    let polygons = pair_into_quads(triangles);
+    let triangles = without_unkept_normals(triangles);
+    let polygons = pair_into_quads(&triangles);
     let corners: Vec<&Corner> = polygons.iter().flat_map(|(c, _)| c.iter()).collect();
     let keys: Vec<WeldKey> = corners.iter().map(|c| weld_key(c)).collect();
     let (count, remap) = meshopt::generate_vertex_remap(&keys, None);
@@ -72,7 +77,10 @@ pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<Raw
     for ((key, corner), &new) in keys.iter().zip(&corners).zip(&remap) {
         let new = new as usize;
         mesh.vertices[new] = [key[0], key[1], key[2]];
-        mesh.normals[new] = [key[3], key[4], key[5]];
+        mesh.normals[new] = match corner.shown_normal {
+            Some(shown) if corner.lit_by_shades => shown.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16),
+            _ => [key[3], key[4], key[5]],
+        };
         mesh.shades[new] = key[6];
         if key[7] == 1 {
             undecided[new] = corner.shown_normal;
@@ -101,6 +109,31 @@ pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<Raw
         ));
     }
     Ok(mesh)
+}
+
+/// The triangles without the glTF normals Blender does not give back (see [`has_no_area`]): at
+/// the corners of triangles of no area, and at every corner of the same position and TR normal
+/// (that vertex on its other faces). The TR normal is taken there as stored, zero included.
+fn without_unkept_normals(triangles: &[Triangle]) -> Cow<'_, [Triangle]> {
+    let unkept: HashSet<([i16; 3], [i16; 3])> = triangles
+        .iter()
+        .filter(|t| has_no_area(t.corners.map(|c| c.position)))
+        .flat_map(|t| {
+            t.corners
+                .iter()
+                .filter_map(|c| Some((c.position, c.stored_normal?)))
+        })
+        .collect();
+    if unkept.is_empty() {
+        return Cow::Borrowed(triangles);
+    }
+    let mut triangles = triangles.to_vec();
+    for c in triangles.iter_mut().flat_map(|t| t.corners.iter_mut()) {
+        if c.stored_normal.is_some_and(|n| unkept.contains(&(c.position, n))) {
+            c.shown_normal = None;
+        }
+    }
+    Cow::Owned(triangles)
 }
 
 /// Vertices the stored mesh holds but no polygon uses have nothing in the glTF to edit: they

@@ -13,7 +13,7 @@ use super::bytes::View;
 use super::error::{LevelError, Problem};
 use crate::catalog::Game;
 use crate::model::{AngleEncoding, Keyframe, Rotation};
-use crate::records::{self, Coverage, KeyframeRun};
+use crate::records::{self, BrokenKeyframe, Coverage, KeyframeRun};
 
 /// Bounding box, root offset and NumValues words before a TR1 frame's angles.
 const FRAME_HEADER_WORDS: usize = 10;
@@ -53,7 +53,8 @@ impl Frames<'_> {
             size_words: range.size as usize,
             count: range.count,
             // Levels are read as the game reads them: every played frame must be there.
-            strict: range.count,
+            own: range.count,
+            broken: BrokenKeyframe::Refuses,
             mesh_count,
             angle_set: if self.game == Game::Tr4 {
                 crate::angles::decode

@@ -38,8 +38,46 @@ pub struct Animation {
     pub state_changes: Vec<StateChange>,
     pub commands: Vec<Command>,
     /// The keyframes the game plays: [`Animation::played_keyframes`] of them, each from its own
-    /// stored pose (several animations may store theirs in one stretch of a file).
+    /// stored pose (several animations may store theirs in one stretch of a file). Empty when
+    /// the file's words for them do not decode as poses: see `undecodable_keyframes`.
     pub keyframes: Vec<Keyframe>,
+    /// Keyframe words kept as stored because they do not decode as the poses the game plays
+    /// (real files have such animations; the game reads whatever words are there).
+    pub undecodable_keyframes: Option<UndecodableKeyframes>,
+}
+
+/// Keyframe words of an animation that do not decode as the keyframes the game plays: a
+/// keyframe size smaller than the 9-word header plus a word per mesh, played keyframes that run
+/// past the keyframe data, or angle sets that run past the keyframe size. Kept as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct UndecodableKeyframes {
+    /// Words per keyframe, as the animation record stores it.
+    pub size: u8,
+    /// The animation's own words: from its keyframe offset to the next animation's (the WAD
+    /// document's rule), which is what other tools read for it; for an animation stored on a
+    /// later one's words (no words of its own), the words the game reads, up to the data's end.
+    pub words: Vec<u16>,
+}
+
+impl UndecodableKeyframes {
+    /// Why these words do not decode as the `played` keyframes of a moveable of `meshes` meshes,
+    /// for people.
+    pub fn why(&self, played: usize, meshes: usize) -> String {
+        let (size, needed) = (self.size as usize, 9 + meshes);
+        if size < needed {
+            format!(
+                "its keyframe size of {size} words is smaller than a keyframe's 9 header words plus a word \
+                 per mesh ({needed})"
+            )
+        } else if self.words.len() < played * size {
+            format!(
+                "the game plays {played} keyframes of {size} words, but the animation stores {} words",
+                self.words.len()
+            )
+        } else {
+            format!("its angle sets run past its keyframe size of {size} words")
+        }
+    }
 }
 
 impl Animation {
@@ -47,9 +85,13 @@ impl Animation {
     /// `ceil((frame_end − frame_start) / frame_duration) + 1`. The game shows keyframe
     /// `(frame − frame_start) / frame_duration` and, between keyframes, interpolates towards the
     /// next one, so a last frame that falls between two keyframes still reads the later one. A
-    /// `frame_end` before `frame_start` plays one keyframe; a duration of 0 counts as 1.
+    /// duration of 0 counts as 1.
+    ///
+    /// The engine's frame numbers are signed 16-bit: a `frame_end` before `frame_start` as such
+    /// (community tools give mesh-swap objects `0..65535`, that is `0..−1`) ends the animation
+    /// after its first frame, so it plays one keyframe.
     pub fn played_keyframes(&self) -> usize {
-        let frames = self.frame_end.saturating_sub(self.frame_start) as usize;
+        let frames = (self.frame_end as i16 as i32 - self.frame_start as i16 as i32).max(0) as usize;
         frames.div_ceil(self.frame_duration.max(1) as usize) + 1
     }
 

@@ -1,12 +1,16 @@
 //! The canonical layout of a model: meshes deduplicated by content, each moveable's links,
-//! animations, state changes, dispatches, commands and keyframes contiguous and in order, and
-//! keyframe data another animation of the moveable already stores shared
-//! ([`super::keyframe_data`]).
+//! animations, state changes, dispatches, commands and keyframes contiguous and in order.
+//!
+//! Every animation with keyframes gets words of its own, right after the previous one's, so
+//! keyframe offsets increase in table order and the WAD document's count (the distance to the
+//! next animation's offset over twice the keyframe size), which TombLib's WadTool, wadblender and
+//! older tools use, gives exactly the keyframes the game plays. Files by Core's tools share
+//! keyframe words between animations; no keyframe data is shared here, since those tools then
+//! read some animations short or across another's keyframes.
 
 use std::collections::HashMap;
 
 use super::error::WriteError;
-use super::keyframe_data::{KeyframeData, MoveableKeyframes};
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
 use super::writer::keyframe_words;
@@ -22,14 +26,13 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
         meshes_len,
     } = place_meshes(wad)?;
     let mut next = Cursors::default();
-    let mut keyframe_data = KeyframeData::default();
     let mut moveables = Vec::with_capacity(wad.moveables.len());
     let mut pointer = 0usize;
     for (i, m) in wad.moveables.iter().enumerate() {
         let object = || format!("moveable #{i} (id {})", m.id);
         let pointers_index = pointer;
         pointer += m.meshes.len();
-        moveables.push(next.moveable(m, pointers_index, &mut keyframe_data, &object)?);
+        moveables.push(next.moveable(m, pointers_index, &object)?);
     }
     let statics = (0..wad.statics.len())
         .map(|i| to_u16(pointer + i, "mesh pointers before this static"))
@@ -49,7 +52,7 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
         dispatches: plain(next.dispatches * 8),
         commands: plain(next.command_words * 2),
         links: plain(next.link_words * 4),
-        keyframes: plain(keyframe_data.len() * 2),
+        keyframes: plain(next.keyframe_words * 2),
         moveables,
         statics,
     })
@@ -136,6 +139,7 @@ struct Cursors {
     dispatches: usize,
     command_words: usize,
     link_words: usize,
+    keyframe_words: usize,
 }
 
 impl Cursors {
@@ -145,7 +149,6 @@ impl Cursors {
         &mut self,
         m: &Moveable,
         pointers_index: usize,
-        keyframe_data: &mut KeyframeData,
         object: &dyn Fn() -> String,
     ) -> Result<MoveableLayout, WriteError> {
         let link_ops = link_ops(m, object)?;
@@ -164,12 +167,11 @@ impl Cursors {
                 )
             })?
         };
-        let keyframe_offset = keyframe_data.len() * 2;
-        let mut moveable_keyframes = keyframe_data.moveable();
+        let keyframe_offset = self.keyframe_words * 2;
         let animations = m
             .animations
             .iter()
-            .map(|a| self.animation(a, &mut moveable_keyframes, object))
+            .map(|a| self.animation(a, object))
             .collect::<Result<_, _>>()?;
         Ok(MoveableLayout {
             pointers_index: to_u16(pointers_index, "mesh pointers before this moveable")?,
@@ -181,24 +183,13 @@ impl Cursors {
         })
     }
 
-    /// The layout of animation `a`: its records go where the cursors are, its keyframes where
-    /// the moveable's keyframe data already holds them or after it.
+    /// The layout of animation `a`: its records and its keyframes go where the cursors are.
     fn animation(
         &mut self,
         a: &Animation,
-        moveable_keyframes: &mut MoveableKeyframes,
         object: &dyn Fn() -> String,
     ) -> Result<AnimationLayout, WriteError> {
-        let keyframes: Vec<Vec<u16>> = a.keyframes.iter().map(keyframe_words).collect();
-        let own_size = keyframes.iter().map(Vec::len).max().unwrap_or(0);
-        if own_size > u8::MAX as usize {
-            return Err(out_of_range(
-                &format!("{}: words per keyframe", object()),
-                own_size,
-                u8::MAX as usize,
-                "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
-            ));
-        }
+        let (keyframe_size, keyframe_words) = keyframe_extent(a, object)?;
         let state_changes_index = to_u16(self.state_changes, "state changes before this animation")?;
         let mut dispatch_indices = Vec::with_capacity(a.state_changes.len());
         for change in &a.state_changes {
@@ -209,21 +200,46 @@ impl Cursors {
         let command_offset = to_u16(self.command_words, "command words before this animation")?;
         self.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
         // An animation without keyframes points at the end of the data so far.
-        let (keyframe_offset, keyframe_size) = if keyframes.is_empty() {
-            (moveable_keyframes.len(), 0)
-        } else {
-            let placed = moveable_keyframes.place(&keyframes, own_size);
-            (placed.offset, placed.size)
-        };
+        let keyframe_offset = self.keyframe_words;
+        self.keyframe_words += keyframe_words;
         self.animations += 1;
         Ok(AnimationLayout {
             keyframe_offset: to_u32(keyframe_offset * 2, "bytes of keyframes")?,
-            keyframe_size: keyframe_size as u8,
+            keyframe_size,
             state_changes_index,
             dispatch_indices,
             command_offset,
         })
     }
+}
+
+/// The keyframe size (words) of animation `a` and the words its keyframes take: its longest
+/// keyframe, each keyframe padded to it; or its keyframe words kept as stored.
+fn keyframe_extent(a: &Animation, object: &dyn Fn() -> String) -> Result<(u8, usize), WriteError> {
+    if let Some(stored) = &a.undecodable_keyframes {
+        if !a.keyframes.is_empty() {
+            return Err(WriteError::Invalid(format!(
+                "{}: an animation has both decoded keyframes and keyframe words kept as stored",
+                object()
+            )));
+        }
+        return Ok((stored.size, stored.words.len()));
+    }
+    let size = a
+        .keyframes
+        .iter()
+        .map(|k| keyframe_words(k).len())
+        .max()
+        .unwrap_or(0);
+    let size = u8::try_from(size).map_err(|_| {
+        out_of_range(
+            &format!("{}: words per keyframe", object()),
+            size,
+            u8::MAX as usize,
+            "a keyframe holds at most 123 three-axis rotations: use fewer meshes",
+        )
+    })?;
+    Ok((size, a.keyframes.len() * size as usize))
 }
 
 fn out_of_range(what: &str, value: usize, max: usize, hint: &'static str) -> WriteError {

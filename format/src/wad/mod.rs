@@ -3,18 +3,19 @@
 //! [`read`] decodes a file into a [`Wad`] and the [`Layout`] it had; [`write`] encodes a model,
 //! following a layout when given one (byte-identical round trip) and canonically otherwise
 //! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object,
-//! keyframe data shared where animations of an object store the same words).
+//! every animation's keyframes its own, at offsets that increase in table order).
 
 mod bytes;
 mod canonical;
+mod document_count;
 mod error;
-mod keyframe_data;
 mod layout;
 mod mesh;
 mod package;
 mod reader;
 mod writer;
 
+pub use document_count::{miscounted_animations, Miscounted};
 pub use error::{Problem, ReadError, Section, WriteError};
 pub use layout::{AnimationLayout, Gap, Layout, MoveableLayout, Package};
 pub use writer::EncodedWad;

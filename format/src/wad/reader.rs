@@ -6,10 +6,10 @@ use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use crate::angles;
 use crate::mesh_draws::MeshDraws;
-use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, Wad, PAGE_BYTES};
+use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, UndecodableKeyframes, Wad, PAGE_BYTES};
 use crate::records::{
-    self, AnimationRecord, AnimationTables, Covered, KeyframeRun, MeshTable, ModelRecord, DISPATCH_SIZE,
-    MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,
+    self, AnimationRecord, AnimationTables, BrokenKeyframe, Covered, KeyframeRun, MeshTable, ModelRecord,
+    DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,
 };
 
 /// Decodes a WAD in stages: its sections, the pages and samples, the meshes, the moveables, the
@@ -42,7 +42,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
         usize::MAX, // the tables are the file's own bytes
     );
     let mut d = Decoder {
-        own_keyframes: own_keyframes(&tables, &sections.keyframes)?,
+        own_keyframe_data: own_keyframe_data(&tables, &sections.keyframes)?,
         read_on: READ_ON_PER_WORD * sections.keyframes.len() / 2,
         keyframe_words_decodable: records::keyframe_words_decodable(sections.keyframes.len() / 2, usize::MAX),
         tables,
@@ -215,8 +215,8 @@ struct Decoder<'a> {
     tables: AnimationTables<'a, ReadError>,
     links: View<'a>,
     keyframes: View<'a>,
-    /// Whole keyframes of each animation's own data (see [`own_keyframes`]).
-    own_keyframes: Vec<usize>,
+    /// Each animation's own keyframe data (see [`own_keyframe_data`]).
+    own_keyframe_data: Vec<std::ops::Range<usize>>,
     /// Keyframe words the animations may still read past their own data, in data stored for
     /// others: a few times the keyframe data, far more than files that share keyframes need.
     read_on: usize,
@@ -228,23 +228,27 @@ struct Decoder<'a> {
 /// How many times over the animations may read the keyframe data past their own.
 const READ_ON_PER_WORD: usize = 4;
 
-/// Whole keyframes of each animation's own data: from its offset to the offset of the next
-/// animation with keyframes (or the package end), in records of its keyframe size. Animations
-/// that share keyframes with a later one (same offset) own none.
-fn own_keyframes(tables: &AnimationTables<ReadError>, keyframes: &View) -> Result<Vec<usize>, ReadError> {
+/// The byte range of each animation's own keyframe data, by the WAD document's rule: from its
+/// offset to the offset of the next animation with keyframes (or the package end). This is what
+/// other tools (TombLib, wadblender) read for it. Animations that share keyframes with a later
+/// one (same offset) own none; so do animations without keyframes.
+fn own_keyframe_data(
+    tables: &AnimationTables<ReadError>,
+    keyframes: &View,
+) -> Result<Vec<std::ops::Range<usize>>, ReadError> {
     let n = tables.animation_count;
-    let mut counts = vec![0; n];
+    let mut own = vec![0..0; n];
     let mut next_start = keyframes.len();
     for a in (0..n).rev() {
         let r = tables.record(a)?;
-        let (offset, size) = (r.frame_offset as usize, r.frame_size as usize);
-        if size > 0 {
+        let offset = r.frame_offset as usize;
+        if r.frame_size > 0 {
             let end = next_start.min(keyframes.len());
-            counts[a] = end.saturating_sub(offset) / (2 * size);
+            own[a] = offset.min(end)..end;
             next_start = offset;
         }
     }
-    Ok(counts)
+    Ok(own)
 }
 
 impl Decoder<'_> {
@@ -350,24 +354,8 @@ impl Decoder<'_> {
         let mut animation = decoded.animation;
         if r.frame_size > 0 {
             self.tables.check_frame_offset(&r, &self.keyframes)?;
+            self.keyframes_of(&mut animation, &r, g, mesh_count)?;
         }
-        // The keyframes the game plays, decoded with this animation's own keyframe size, from
-        // wherever they are stored: several animations may share one stretch of keyframe data.
-        let run = KeyframeRun {
-            offset: r.frame_offset as usize,
-            size_words: r.frame_size as usize,
-            count: animation.played_keyframes(),
-            strict: self.own_keyframes[g],
-            mesh_count,
-            angle_set: angles::decode,
-        };
-        animation.keyframes = records::keyframes(
-            &self.keyframes,
-            &run,
-            &mut self.covered.keyframes,
-            &mut self.read_on,
-            &self.keyframe_words_decodable,
-        )?;
         let layout = AnimationLayout {
             keyframe_offset: r.frame_offset,
             keyframe_size: r.frame_size,
@@ -376,5 +364,68 @@ impl Decoder<'_> {
             command_offset: r.command_offset,
         };
         Ok((animation, layout))
+    }
+
+    /// The keyframes the game plays for `animation` (record `r`, `g` in the table), decoded with
+    /// its own keyframe size from wherever they are stored: several animations may share one
+    /// stretch of keyframe data. When they do not all decode, the animation's words are kept as
+    /// stored instead.
+    fn keyframes_of(
+        &mut self,
+        animation: &mut Animation,
+        r: &AnimationRecord,
+        g: usize,
+        mesh_count: usize,
+    ) -> Result<(), ReadError> {
+        let size = r.frame_size as usize;
+        let own = self.own_keyframe_data[g].clone();
+        let run = KeyframeRun {
+            offset: r.frame_offset as usize,
+            size_words: size,
+            count: animation.played_keyframes(),
+            own: own.len() / (2 * size),
+            broken: BrokenKeyframe::EndsRun,
+            mesh_count,
+            angle_set: angles::decode,
+        };
+        // What the keyframes cover counts only if they all decode: otherwise the words kept
+        // are what the animation explains, and bytes past them stay gaps to write back.
+        let mut covered = crate::records::Coverage::default();
+        let keyframes = records::keyframes(
+            &self.keyframes,
+            &run,
+            &mut covered,
+            &mut self.read_on,
+            &self.keyframe_words_decodable,
+        )?;
+        if keyframes.len() == run.count {
+            animation.keyframes = keyframes;
+            self.covered.keyframes.ranges.extend(covered.ranges);
+            return Ok(());
+        }
+        // Its own words, which other tools read for it; an animation stored on a later one's
+        // data (Core's tools) owns none: then the words the game reads, up to the data's end.
+        let (start, word_count) = if own.is_empty() {
+            let to_end = self.keyframes.len().saturating_sub(run.offset) / 2;
+            (run.offset, to_end.min(run.count.saturating_mul(size)))
+        } else {
+            (own.start, own.len() / 2)
+        };
+        // Charged like decoding them: a damaged file may give many animations one long stretch.
+        if !records::take(&self.keyframe_words_decodable, word_count) {
+            return Err(self
+                .keyframes
+                .error(start, Problem::TooMuchWork(crate::TooMuchWork::KeyframeDecodings)));
+        }
+        let bytes = self.keyframes.slice(start, word_count * 2)?;
+        self.covered.keyframes.cover(start, word_count * 2);
+        animation.undecodable_keyframes = Some(UndecodableKeyframes {
+            size: r.frame_size,
+            words: bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        });
+        Ok(())
     }
 }

@@ -449,9 +449,22 @@ impl Tables {
         Ok(())
     }
 
-    /// The keyframes of `a`, each in a record of the layout's keyframe size.
+    /// The keyframes of `a`, each in a record of the layout's keyframe size (or its words kept
+    /// as stored).
     fn keyframes_of(&mut self, a: &Animation, al: &AnimationLayout) -> Result<(), WriteError> {
         let size = al.keyframe_size as usize;
+        if let Some(stored) = &a.undecodable_keyframes {
+            if !a.keyframes.is_empty() || stored.size != al.keyframe_size {
+                return Err(WriteError::LayoutMismatch(format!(
+                    "keyframe words kept as stored (size {}) beside {} decoded keyframes of size {size}",
+                    stored.size,
+                    a.keyframes.len()
+                )));
+            }
+            return self
+                .keyframes
+                .put(al.keyframe_offset as usize, &words_to_bytes(&stored.words));
+        }
         for (k, keyframe) in a.keyframes.iter().enumerate() {
             let words = keyframe_words(keyframe);
             if words.len() > size {

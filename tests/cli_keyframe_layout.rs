@@ -1,0 +1,158 @@
+//! Every WAD the command line writes opens in the tools builders use: the WAD document's keyframe
+//! count (Tomb Editor's WadTool, wadblender, the older tools) gives every animation the keyframes
+//! the game plays. `check` warns where a file's layout does not, and `check --fix` lays it out anew.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{s, wadforge};
+use wadforge_fixtures::{assert_other_tools_read_as_the_game, quirks};
+
+/// The quirk file `name`, written into `dir`.
+fn quirk_file(dir: &Path, name: &str) -> PathBuf {
+    let quirk = quirks().into_iter().find(|q| q.name == name).unwrap();
+    let path = dir.join(format!("{name}.wad"));
+    std::fs::write(&path, &quirk.bytes).unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> String {
+    let o = wadforge(args);
+    assert!(o.status.success(), "wadforge {args:?}: {}", common::stderr(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `wadforge diff` finds the two files' objects identical.
+fn assert_same_content(a: &Path, b: &Path) {
+    let o = wadforge(&["diff", s(a), s(b)]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{} vs {}:\n{out}", a.display(), b.display());
+}
+
+fn assert_read_as_the_game(path: &Path) {
+    assert_other_tools_read_as_the_game(&path.display().to_string(), &std::fs::read(path).unwrap());
+}
+
+#[test]
+fn check_warns_about_keyframes_shared_as_core_tools_did_and_fix_gives_each_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = quirk_file(tmp.path(), "keyframes_shared_as_core_tools_wrote_them");
+    // wadblender fails on such a file, as on the WADs Core's tools wrote.
+    if let Ok(read) = wadforge_fixtures::wadblender::open(&shared) {
+        assert!(read.is_err(), "wadblender read the shared keyframes: {read:?}");
+    }
+    let o = wadforge(&["check", s(&shared)]);
+    assert_eq!(o.status.code(), Some(0), "warnings only: {}", common::stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let warnings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("warning [keyframe-layout]"))
+        .collect();
+    // The walk, the pickup, the death and the switches' poses: each names both counts and tools.
+    assert!(warnings.len() >= 4, "{out}");
+    let walk = warnings
+        .iter()
+        .find(|l| l.contains("LARA (moveable 0), animation 1:"))
+        .unwrap_or_else(|| panic!("the walk, which the slow walk starts on: {out}"));
+    assert!(
+        walk.contains("gives it 0 keyframes, and the game plays 17") && walk.contains("WadTool, wadblender"),
+        "{walk}"
+    );
+
+    let fixed = tmp.path().join("fixed.wad");
+    let o = wadforge(&["check", s(&shared), "--fix", "-o", s(&fixed)]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let report = common::stderr(&o);
+    let relaid = format!("the keyframe layout of {} animations", warnings.len());
+    assert!(report.contains(&relaid), "{report}");
+    assert_same_content(&shared, &fixed);
+    assert_read_as_the_game(&fixed);
+    assert!(!run(&["check", s(&fixed)]).contains("keyframe-layout"));
+}
+
+#[test]
+fn copy_and_remove_write_files_every_tool_reads_as_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = quirk_file(tmp.path(), "keyframes_shared_as_core_tools_wrote_them");
+    let undecodable = quirk_file(tmp.path(), "undecodable_keyframes");
+    let placeholders = quirk_file(tmp.path(), "placeholder_animations_ending_before_they_start");
+
+    // Lara and the switches out of the shared file, into one that shares too.
+    let copied = tmp.path().join("copied.wad");
+    run(&[
+        "copy",
+        s(&shared),
+        s(&undecodable),
+        "-o",
+        s(&copied),
+        "--only",
+        "LARA,SWITCH_TYPE1",
+    ]);
+    assert_read_as_the_game(&copied);
+    // The undecodable words and the placeholder animations come across as they are.
+    let both = tmp.path().join("both.wad");
+    run(&[
+        "copy",
+        s(&undecodable),
+        s(&placeholders),
+        "-o",
+        s(&both),
+        "--only",
+        "419",
+    ]);
+    assert_read_as_the_game(&both);
+    let wad = common::read(&both);
+    let meshswap = wad.moveables.iter().find(|m| m.id == 419).unwrap();
+    assert!(meshswap
+        .animations
+        .iter()
+        .all(|a| a.undecodable_keyframes.is_some()));
+
+    let removed = tmp.path().join("removed.wad");
+    run(&["remove", s(&shared), "-o", s(&removed), "--only", "CROCODILE"]);
+    assert_read_as_the_game(&removed);
+    for source in [&undecodable, &placeholders] {
+        let fixed = tmp.path().join("fixed.wad");
+        run(&["check", s(source), "--fix", "-o", s(&fixed)]);
+        assert_read_as_the_game(&fixed);
+        std::fs::remove_file(&fixed).unwrap();
+    }
+}
+
+#[test]
+fn each_class_of_real_files_keyframes_comes_back_exact_through_import_and_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "keyframes_shared_as_core_tools_wrote_them",
+        "placeholder_animations_ending_before_they_start",
+        "undecodable_keyframes",
+    ] {
+        let source = quirk_file(tmp.path(), name);
+        let dir = tmp.path().join(name);
+        run(&["import", "-q", s(&source), "-o", s(&dir)]);
+        let built = tmp.path().join(format!("{name}_built.wad"));
+        run(&["build", "-q", s(&dir), "-o", s(&built)]);
+        assert_same_content(&source, &built);
+        assert_read_as_the_game(&built);
+        // Stable: the built file imports and builds to itself.
+        let again_dir = tmp.path().join(format!("{name}_again"));
+        run(&["import", "-q", s(&built), "-o", s(&again_dir)]);
+        let again = tmp.path().join(format!("{name}_again.wad"));
+        run(&["build", "-q", s(&again_dir), "-o", s(&again)]);
+        assert!(
+            std::fs::read(&again).unwrap() == std::fs::read(&built).unwrap(),
+            "{name}: not stable"
+        );
+    }
+    // The manifest says, where a person reads it, why an animation has no action.
+    let manifest = std::fs::read_to_string(
+        tmp.path()
+            .join("undecodable_keyframes/moveables/419_MESHSWAP3.yaml"),
+    )
+    .unwrap();
+    assert!(
+        manifest.contains("undecodable: its keyframe size of 10 words is smaller than"),
+        "{manifest}"
+    );
+}
