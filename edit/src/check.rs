@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use wadforge_format::catalog::{self, Game};
+use wadforge_format::catalog::{self, Game, LaraMeshUse};
 use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad, PAGE_SIZE,
@@ -234,21 +234,7 @@ impl Checker<'_> {
                     "put the object into a slot the game knows (`wadforge copy --as`)",
                 );
             }
-            if let Some(names) = catalog::mesh_names(self.game, m.id) {
-                if m.meshes.len() != names.len() {
-                    self.push(
-                        Severity::Error,
-                        "mesh-count",
-                        self.moveable_name(m.id),
-                        format!(
-                            "{} meshes, but the engine expects {} in this slot",
-                            m.meshes.len(),
-                            names.len()
-                        ),
-                        "give it Lara's 15 meshes, in her order",
-                    );
-                }
-            }
+            self.mesh_count(m);
         }
         for s in &self.wad.statics {
             *seen.entry((false, s.id)).or_default() += 1;
@@ -408,6 +394,40 @@ impl Checker<'_> {
         }
     }
 
+    /// Lara-like slots: the engine reads their meshes by index (docs/check-rules.md).
+    fn mesh_count(&mut self, m: &Moveable) {
+        let Some(used) = catalog::lara_mesh_use(self.game, m.id) else {
+            return;
+        };
+        let count = m.meshes.len();
+        let (severity, message, fix) = match used {
+            LaraMeshUse::AllFifteen if count != 15 => (
+                Severity::Error,
+                format!("{count} meshes, but the engine draws Lara's 15 from this slot, one by index each"),
+                "give it Lara's 15 meshes, in her order",
+            ),
+            LaraMeshUse::UpTo { highest, what } if count <= highest => (
+                Severity::Error,
+                format!(
+                    "{count} meshes, but the engine reads {what}: with fewer than {} it reads another \
+                     object's meshes",
+                    highest + 1
+                ),
+                "give it Lara's 15 meshes, in her order, with those in their places",
+            ),
+            LaraMeshUse::Some if count != 15 => (
+                Severity::Note,
+                format!(
+                    "{count} meshes where Lara has 15: the engine swaps only some of this slot's meshes onto \
+                     hers (hands, back, head), and shipped files hold such slots with other counts"
+                ),
+                "nothing to do if the meshes the game swaps in show right",
+            ),
+            _ => return,
+        };
+        self.push(severity, "mesh-count", self.moveable_name(m.id), message, fix);
+    }
+
     fn link_stack(&mut self, m: &Moveable, name: &str) {
         let limit = link_stack_limit(self.game);
         // A hierarchy no depth-first order reaches is the writer's error ("format-limits").
@@ -460,24 +480,37 @@ impl Checker<'_> {
         {
             for (d, (dispatch, target)) in change.dispatches.iter().zip(ts).enumerate() {
                 let here = format!("{place}, state change {c} (state {}), dispatch {d}", change.state);
-                if dispatch.frame_start < first
-                    || dispatch.frame_end > last.saturating_add(1)
-                    || dispatch.frame_start > dispatch.frame_end
-                {
+                // The engine tests the range after stepping the frame, so it sees the frames
+                // after the first up to one past the last (docs/check-rules.md).
+                let taken = dispatch.frame_start <= dispatch.frame_end
+                    && dispatch.frame_end > first
+                    && dispatch.frame_start <= last.saturating_add(1);
+                let within = dispatch.frame_start >= first
+                    && dispatch.frame_end <= last.saturating_add(1)
+                    && dispatch.frame_start <= dispatch.frame_end;
+                if !within {
+                    let never = if taken {
+                        "partly"
+                    } else {
+                        "so the engine never takes it"
+                    };
                     self.push(
-                        Severity::Error,
+                        Severity::Warning,
                         "dispatch-range",
                         here.clone(),
                         format!(
-                            "frames {}..{} are not within the animation's frames {first}..={last}",
+                            "frames {}..{} are not within the animation's frames {first}..={last} ({never}: \
+                             TR4, TR5, TEN and TRX skip a range the frame never reaches)",
                             dispatch.frame_start, dispatch.frame_end
                         ),
                         "set the range within the animation",
                     );
                 }
+                // A dispatch the engine never takes never jumps: where it would lead is a note.
+                let severity = if taken { Severity::Error } else { Severity::Note };
                 match *target {
                     None => self.push(
-                        Severity::Error,
+                        severity,
                         "dispatch-target",
                         here,
                         format!(
@@ -486,9 +519,10 @@ impl Checker<'_> {
                         ),
                         "point it at one of the object's animations",
                     ),
-                    Some(target) => {
+                    Some(target) if taken => {
                         self.target_frame(i, target, dispatch.next_frame, "dispatch-frame", "target", here)
                     }
+                    Some(_) => {}
                 }
             }
         }
@@ -543,12 +577,17 @@ impl Checker<'_> {
                 _ => continue,
             };
             if frame < first || frame > last {
+                // The engines fire a sound or effect when the frame equals the command's, which
+                // a frame outside the animation never does (shipped files hold such commands).
                 self.push(
-                    Severity::Error,
+                    Severity::Warning,
                     "command-frame",
                     format!("{place}, command {k}"),
-                    format!("frame {frame} is outside the animation's frames {first}..={last}"),
-                    "set a frame of the animation",
+                    format!(
+                        "frame {frame} is outside the animation's frames {first}..={last}, so it never plays \
+                         (TR4, TR5, TEN and TRX skip it)"
+                    ),
+                    "set a frame of the animation for it to play",
                 );
             }
         }

@@ -370,6 +370,46 @@ pub fn joints_from(game: Game, moveable_id: u32) -> Option<u32> {
     moveable(game, moveable_id)?.joints_from
 }
 
+/// What an engine reads of a Lara-like slot's meshes, by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaraMeshUse {
+    /// The engine draws each of Lara's 15 meshes from it (Lara, her skin, the skin's joints).
+    AllFifteen,
+    /// The engine reads mesh `highest` and perhaps some below it (TR4's holsters: meshes 4 and 8,
+    /// drawn on the thighs; the guns worn on the back, the scream and speech heads: mesh 14), so
+    /// the slot needs `highest + 1` meshes; more are never read (TR4's holsters ship with 17).
+    UpTo { highest: usize, what: &'static str },
+    /// The engine swaps some of its meshes onto Lara's (hands, back, head); shipped files hold
+    /// such slots with fewer or more meshes than 15 (TR2's and TR3's weapon objects with 1 to 3).
+    Some,
+}
+
+/// How the engine reads a Lara-like slot's meshes (see [`mesh_names`]); `None` for other slots.
+/// From TR4's own drawing code, as reconstructed (docs/check-rules.md has the sources).
+pub fn lara_mesh_use(game: Game, moveable_id: u32) -> Option<LaraMeshUse> {
+    mesh_names(game, moveable_id)?;
+    let skin = body_from(game, LARA).unwrap_or(LARA);
+    if moveable_id == LARA || moveable_id == skin || joints_from(game, skin) == Some(moveable_id) {
+        return Some(LaraMeshUse::AllFifteen);
+    }
+    let name = moveable_name(game, moveable_id).unwrap_or_default();
+    Some(match (game, name) {
+        (Game::Tr4, n) if n.starts_with("LARA_HOLSTERS") => LaraMeshUse::UpTo {
+            highest: 8,
+            what: "the holsters, meshes 4 and 8, drawn on Lara's thighs",
+        },
+        (Game::Tr4, "SHOTGUN_ANIM" | "CROSSBOW_ANIM" | "GRENADE_GUN_ANIM") => LaraMeshUse::UpTo {
+            highest: 14,
+            what: "mesh 14, the gun worn on Lara's back",
+        },
+        (Game::Tr4, n) if n == "LARA_SCREAM" || n.starts_with("LARA_SPEECH_HEAD") => LaraMeshUse::UpTo {
+            highest: 14,
+            what: "mesh 14, the head swapped onto Lara's",
+        },
+        _ => LaraMeshUse::Some,
+    })
+}
+
 /// Bone names in TR mesh order, where known (Lara-like skeletons).
 ///
 /// Known for Lara, for the moveable that dresses her (TR3's `LARA_TRUE_APPEARANCE`, TR4's
