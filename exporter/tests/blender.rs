@@ -604,23 +604,9 @@ fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_w
 
 /// The polygons of `mesh` (triangles, and quads as the game splits them) that have no area.
 fn zero_area_triangles(mesh: &wadforge_format::Mesh) -> Vec<[u16; 3]> {
-    let mut out = Vec::new();
-    for p in &mesh.polygons {
-        let c = p.corners();
-        let halves: &[[usize; 3]] = if p.is_quad {
-            &[[0, 1, 2], [0, 2, 3]]
-        } else {
-            &[[0, 1, 2]]
-        };
-        for half in halves {
-            let [a, b, d] = half.map(|k| mesh.vertices[c[k] as usize].map(i64::from));
-            let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| d[k] - a[k]));
-            if u[1] * w[2] == u[2] * w[1] && u[2] * w[0] == u[0] * w[2] && u[0] * w[1] == u[1] * w[0] {
-                out.push(half.map(|k| c[k]));
-            }
-        }
-    }
-    out
+    (mesh.polygons.iter().flat_map(|p| p.triangles()))
+        .filter(|t| wadforge_format::has_no_area(t.map(|v| mesh.vertices[v as usize])))
+        .collect()
 }
 
 #[test]

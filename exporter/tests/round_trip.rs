@@ -65,21 +65,9 @@ fn every_fixture_survives_import_then_build() {
 /// Polygons of `mesh` whose corners coincide: two on one vertex, two vertices at one position,
 /// or all on one line (zero area).
 fn coinciding(mesh: &wadforge_format::Mesh) -> usize {
-    let at = |v: u16| mesh.vertices[v as usize].map(i64::from);
-    mesh.polygons
-        .iter()
-        .filter(|p| {
-            let c = p.corners();
-            (1..c.len() - 1).any(|k| {
-                let (a, b, d) = (at(c[0]), at(c[k]), at(c[k + 1]));
-                let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| d[i] - a[i]));
-                [
-                    u[1] * w[2] - u[2] * w[1],
-                    u[2] * w[0] - u[0] * w[2],
-                    u[0] * w[1] - u[1] * w[0],
-                ] == [0; 3]
-            })
-        })
+    let at = |v: u16| mesh.vertices[v as usize];
+    (mesh.polygons.iter())
+        .filter(|p| p.triangles().any(|t| wadforge_format::has_no_area(t.map(at))))
         .count()
 }
 

@@ -236,7 +236,7 @@ pub fn project_into(
                 width: s.width as u32,
                 height: s.height as u32,
             });
-            for &[a, b, c] in halves(polygon.is_quad) {
+            for &[a, b, c] in polygon.triangle_corners() {
                 let (pa, pb, pc) = (points[a], points[b], points[c]);
                 if !faces_camera(pa, pb, pc) {
                     continue;
@@ -251,15 +251,6 @@ pub fn project_into(
                 });
             }
         }
-    }
-}
-
-/// The corners of a polygon's triangles.
-fn halves(is_quad: bool) -> &'static [[usize; 3]] {
-    if is_quad {
-        &[[0, 1, 2], [0, 2, 3]]
-    } else {
-        &[[0, 1, 2]]
     }
 }
 
@@ -289,7 +280,7 @@ pub fn pixels_wanted(
             let Some(points) = corner_points(polygon.corners(), &camera) else {
                 continue;
             };
-            for &[a, b, c] in halves(polygon.is_quad) {
+            for &[a, b, c] in polygon.triangle_corners() {
                 if faces_camera(points[a], points[b], points[c]) {
                     let screen = [a, b, c].map(|k| framing.to_pixel(points[k]));
                     let box_pixels = raster::box_pixels(screen, width as usize, height as usize);

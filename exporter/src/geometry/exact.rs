@@ -74,14 +74,9 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
     let mut polygons = Vec::with_capacity(stored.polygons.len());
     for p in &stored.polygons {
         let c = p.corners();
-        let halves: &[[usize; 3]] = if p.is_quad {
-            &[[0, 1, 2], [0, 2, 3]]
-        } else {
-            &[[0, 1, 2]]
-        };
         let mut uvs = vec![None; c.len()];
         let mut image = None;
-        for half in halves {
+        for half in p.triangle_corners() {
             let keys = half.map(|k| stored_key(c[k]));
             let [Some(a), Some(b), Some(d)] = keys else {
                 return None;
@@ -136,20 +131,12 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
 fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
     let mut unkept = vec![false; stored.vertices.len()];
     for p in &stored.polygons {
-        let c = p.corners();
-        let halves: &[[usize; 3]] = if p.is_quad {
-            &[[0, 1, 2], [0, 2, 3]]
-        } else {
-            &[[0, 1, 2]]
-        };
-        for half in halves {
-            let [Some(a), Some(b), Some(d)] = half.map(|k| stored.vertices.get(c[k] as usize)) else {
+        for triangle in p.triangles() {
+            let [Some(a), Some(b), Some(d)] = triangle.map(|v| stored.vertices.get(v as usize)) else {
                 continue;
             };
             if has_no_area([*a, *b, *d]) {
-                for k in half {
-                    unkept[c[*k] as usize] = true;
-                }
+                triangle.iter().for_each(|&v| unkept[v as usize] = true);
             }
         }
     }

@@ -270,17 +270,9 @@ pub(crate) fn shown_normal_of(stored: [i16; 3], computed: [f64; 3]) -> [f64; 3] 
     }
 }
 
-/// Whether a triangle has no area: its corners at one place or in a line. Blender gives such a
+/// Whether a triangle has no area ([`wadforge_format::has_no_area`]). Blender gives such a
 /// face the normal +Z and no space to hold a custom normal in, so it exports its corners, and
 /// the same vertex's corners on its other faces, with a normal of its own (measured with
 /// Blender 5.0.1: straight up, or the normal of the vertex's faces): the glTF normal says
 /// nothing there.
-pub(crate) fn has_no_area(corners: [[i16; 3]; 3]) -> bool {
-    let [a, b, c] = corners.map(|p| p.map(i64::from));
-    let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| c[k] - a[k]));
-    [
-        u[1] * w[2] - u[2] * w[1],
-        u[2] * w[0] - u[0] * w[2],
-        u[0] * w[1] - u[1] * w[0],
-    ] == [0; 3]
-}
+pub(crate) use wadforge_format::has_no_area;

@@ -95,6 +95,16 @@ impl Animation {
         frames.div_ceil(self.frame_duration.max(1) as usize) + 1
     }
 
+    /// Keyframes the game plays from this animation's stored keyframes: none when it stores none
+    /// (a keyframe size of 0), else [`Self::played_keyframes`].
+    pub fn played_from_data(&self) -> usize {
+        if self.keyframes.is_empty() {
+            0
+        } else {
+            self.played_keyframes()
+        }
+    }
+
     /// A fingerprint of the poses (root offsets and angles, modulo a turn), to tell an unedited
     /// animation from an edited one. FNV-1a.
     pub fn poses_fingerprint(&self) -> u64 {

@@ -155,6 +155,33 @@ impl Polygon {
             &self.vertices[..3]
         }
     }
+
+    /// The triangles the game draws this polygon as, by corner (positions in [`Self::corners`]):
+    /// a quad `v0 v1 v2 v3` is split along `v0–v2`.
+    pub fn triangle_corners(&self) -> &'static [[usize; 3]] {
+        if self.is_quad {
+            &[[0, 1, 2], [0, 2, 3]]
+        } else {
+            &[[0, 1, 2]]
+        }
+    }
+
+    /// The triangles the game draws this polygon as, by vertex index.
+    pub fn triangles(&self) -> impl Iterator<Item = [u16; 3]> + '_ {
+        let c = self.corners();
+        self.triangle_corners().iter().map(move |t| t.map(|k| c[k]))
+    }
+}
+
+/// Whether a triangle has no area: its corners at one place or on one line.
+pub fn has_no_area(corners: [Vertex; 3]) -> bool {
+    let [a, b, c] = corners.map(|p| p.map(i64::from));
+    let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| c[k] - a[k]));
+    [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ] == [0; 3]
 }
 
 /// Which sample a polygon maps and how its corners sit on it.

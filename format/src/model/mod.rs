@@ -13,7 +13,7 @@ pub use animation::{
     AngleEncoding, Animation, Command, Dispatch, Fixed16, Keyframe, Rotation, StateChange,
     UndecodableKeyframes,
 };
-pub use mesh::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
+pub use mesh::{has_no_area, Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
 pub use object::{BoundingBox, Link, Moveable, Static};
 pub use texture::{Page, Sample, PAGE_BYTES, PAGE_SIZE};
 

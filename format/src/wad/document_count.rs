@@ -4,13 +4,13 @@
 //! keyframe offset to the offset of the next animation with keyframes (or the end of the
 //! keyframe data), over twice its keyframe size. Tomb Editor's WadTool (TombLib), wadblender and
 //! the older tools decide by that count which words belong to which animation. The game plays
-//! [`Animation::played_keyframes`] keyframes from the animation's own offset and never looks at
+//! [`crate::Animation::played_keyframes`] keyframes from the animation's own offset and never looks at
 //! other animations. Where the two disagree (keyframe words shared between animations, or
 //! offsets out of table order, as Core's tools wrote some), the game plays the file right and
 //! those tools read the animation short, or across another's keyframes.
 
 use super::layout::Layout;
-use crate::model::{Animation, Wad};
+use crate::model::Wad;
 
 /// An animation the document's count reads with other keyframes than the game plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Miscounted {
 
 /// Every animation of `wad`, laid out as `layout` says, whose keyframes the document's count
 /// gives otherwise than the game plays them, in table order. Animations whose keyframe words do
-/// not decode ([`Animation::undecodable_keyframes`]) are left out: no layout reads them right.
+/// not decode ([`crate::Animation::undecodable_keyframes`]) are left out: no layout reads them right.
 pub fn miscounted_animations(wad: &Wad, layout: &Layout) -> Vec<Miscounted> {
     // (table index, offset, size, moveable, animation) of every animation with keyframes.
     let mut stored: Vec<(i64, usize, usize, usize, usize)> = Vec::new();
@@ -56,7 +56,7 @@ pub fn miscounted_animations(wad: &Wad, layout: &Layout) -> Vec<Miscounted> {
         }
         let next = stored.get(n + 1).map_or(layout.keyframes.len, |s| s.1);
         let document = next.saturating_sub(offset) / (2 * size);
-        let played = played_or_none(animation);
+        let played = animation.played_from_data();
         if document != played {
             miscounted.push(Miscounted {
                 moveable: i,
@@ -69,19 +69,10 @@ pub fn miscounted_animations(wad: &Wad, layout: &Layout) -> Vec<Miscounted> {
     miscounted
 }
 
-/// Keyframes the game plays from an animation's data: none when it stores none.
-fn played_or_none(animation: &Animation) -> usize {
-    if animation.keyframes.is_empty() {
-        0
-    } else {
-        animation.played_keyframes()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Keyframe, Mesh, Moveable, Rotation};
+    use crate::model::{Animation, Keyframe, Mesh, Moveable, Rotation};
 
     fn moveable(keyframe_counts: &[usize]) -> Moveable {
         let animations = keyframe_counts
