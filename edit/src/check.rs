@@ -113,6 +113,9 @@ pub fn check(
     for (i, m) in wad.moveables.iter().enumerate() {
         c.moveable(i, m, &targets[i]);
     }
+    for seam in crate::stitching::seam_findings(wad, game) {
+        c.push(Severity::Warning, seam.rule, seam.place, seam.message, seam.fix);
+    }
     if let Some(layout) = layout {
         c.keyframe_layout(layout);
     }

@@ -24,6 +24,7 @@ pub use wadforge_format::references;
 pub mod remove;
 pub mod select;
 pub mod sounds;
+mod stitching;
 pub mod texture;
 
 pub use copy::{copy, Copied, CopiedObject};

@@ -10,6 +10,7 @@ use base64::Engine;
 use gltf::animation::util::ReadOutputs;
 use wadforge_format::pose::Transform;
 use wadforge_format::{wad, Attributes, Mesh};
+use wadforge_manifests::gltf_contract::{vertex_index, VERTEX_INDEX_UV_SET};
 
 use crate::texture::RgbaImage;
 use crate::{image_bounds, math, reader_guards};
@@ -74,6 +75,8 @@ pub(crate) struct Primitive {
     pub colours: Option<Vec<[f32; 4]>>,
     pub tr_normals: Option<Vec<[f32; 3]>>,
     pub tr_shades: Option<Vec<f32>>,
+    /// The TR vertex index of each vertex, where import wrote it and it is still whole.
+    pub tr_vertices: Option<Vec<Option<u16>>>,
     pub triangles: Vec<[u32; 3]>,
     pub material: Option<usize>,
 }
@@ -457,6 +460,9 @@ fn primitive(p: &gltf::Primitive, buffers: &[gltf::buffer::Data]) -> Result<Prim
     let mut out = Primitive {
         normals: r.read_normals().map(|i| i.collect()),
         uvs: r.read_tex_coords(0).map(|t| t.into_f32().collect()),
+        tr_vertices: r
+            .read_tex_coords(VERTEX_INDEX_UV_SET)
+            .map(|t| t.into_f32().map(vertex_index).collect()),
         joints: r.read_joints(0).map(|j| j.into_u16().collect()),
         weights: r.read_weights(0).map(|w| w.into_f32().collect()),
         colours: r.read_colors(0).map(|c| c.into_rgba_f32().collect()),
@@ -489,6 +495,7 @@ fn primitive(p: &gltf::Primitive, buffers: &[gltf::buffer::Data]) -> Result<Prim
         out.colours.as_ref().map(Vec::len),
         out.tr_normals.as_ref().map(Vec::len),
         out.tr_shades.as_ref().map(Vec::len),
+        out.tr_vertices.as_ref().map(Vec::len),
     ];
     if lengths.iter().flatten().any(|&l| l != n) {
         return Err(format!("a primitive's attributes do not all have {n} vertices"));

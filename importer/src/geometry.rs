@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Value};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
+use wadforge_manifests::gltf_contract::{VERTEX_INDEX_MARK, VERTEX_INDEX_UVS};
 use wadforge_packer::corners::{polygon_corners, TexelPoint};
 
 use crate::atlas::Atlas;
@@ -344,7 +345,8 @@ impl Vertices {
 }
 
 /// The primitive of the vertices `v` of `material`: its accessors written into `doc`, each made
-/// from the vertices as it is written (position, display normal, UVs when textured, joints and
+/// from the vertices as it is written (position, display normal, UVs (zero when untextured), TR
+/// vertex indices ([`VERTEX_INDEX_UVS`]), joints and
 /// weights when skinned, TR normals or shades (and their greys) when any).
 fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -> Value {
     let Vertices {
@@ -362,13 +364,17 @@ fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -
         "NORMAL".into(),
         json!(doc.float_elements("VEC3", normals, false, true)),
     );
-    if a.textured {
-        let uvs = each().map(|v| v.uv);
-        attributes.insert(
-            "TEXCOORD_0".into(),
-            json!(doc.float_elements("VEC2", uvs, false, true)),
-        );
-    }
+    // An untextured mesh has UVs of zero, so that its vertex indices can be the second set.
+    let uvs = each().map(|v| if a.textured { v.uv } else { [0.0; 2] });
+    attributes.insert(
+        "TEXCOORD_0".into(),
+        json!(doc.float_elements("VEC2", uvs, false, true)),
+    );
+    let tr_vertices = each().map(|v| [f32::from(v.tr_vertex), VERTEX_INDEX_MARK]);
+    attributes.insert(
+        VERTEX_INDEX_UVS.into(),
+        json!(doc.float_elements("VEC2", tr_vertices, false, true)),
+    );
     if a.skinned {
         let joints = each().map(|v| [a.part(v).joint, 0, 0, 0]);
         attributes.insert("JOINTS_0".into(), json!(doc.joints(joints)));

@@ -20,6 +20,7 @@
 
 mod emit;
 mod error;
+pub mod gltf_contract;
 pub mod input_file;
 pub mod load;
 mod long_lists;

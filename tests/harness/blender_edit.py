@@ -3,6 +3,11 @@
     target/harness/venv/bin/python tests/harness/blender_edit.py IN.glb OUT.glb
         [--move-bone BONE DX DY DZ]          move the vertices of BONE's vertex group (metres, Blender axes)
         [--move-all DX DY DZ]                move every vertex of every mesh (a static has no bones)
+        [--scale-bone BONE FACTOR]           scale the vertices of BONE's vertex group about the bone's pivot
+        [--move-vertex BONE DX DY DZ]        move BONE's first vertex (and the copies at its place)
+        [--add-face BONE]                    add a triangle of three new vertices beside BONE's first vertex
+        [--remove-vertex BONE]               delete BONE's first vertex (and the copies at its place) and
+                                             its faces
         [--rotate-key ACTION BONE KEY DEG]   turn BONE about its local X by DEG at key index KEY of ACTION
         [--invert-texture]                   replace every texel's RGB by 255 - RGB (alpha kept)
         [--keep-armature-object]             export with Blender's default of keeping the armature node
@@ -39,6 +44,89 @@ def move_bone(bone, delta):
     if moved == 0:
         raise RuntimeError(f"no vertex follows bone {bone}")
     return moved
+
+
+def bone_vertices(bone):
+    """(mesh object, vertex group, vertices following BONE) of every mesh; fails when none does."""
+    found = []
+    for ob in [o for o in bpy.data.objects if o.type == "MESH"]:
+        group = ob.vertex_groups.get(bone)
+        if group is None:
+            continue
+        verts = [v for v in ob.data.vertices if any(g.group == group.index and g.weight > 0.5 for g in v.groups)]
+        if verts:
+            found.append((ob, group, verts))
+    if not found:
+        raise RuntimeError(f"no vertex follows bone {bone}")
+    return found
+
+
+def scale_bone(bone, factor):
+    scaled = 0
+    for ob, _, verts in bone_vertices(bone):
+        arm = next((m.object for m in ob.modifiers if m.type == "ARMATURE"), None)
+        head = arm.matrix_world @ arm.data.bones[bone].head_local
+        pivot = ob.matrix_world.inverted() @ head
+        for v in verts:
+            v.co = pivot + (v.co - pivot) * factor
+            scaled += 1
+        ob.data.update()
+    return scaled
+
+
+def first_vertex_and_copies(bone):
+    """The mesh object holding BONE's first vertex, and the indices of the vertices at its place
+    (the glTF importer keeps a vertex split at UV seams as several)."""
+    ob, _, verts = bone_vertices(bone)[0]
+    first = verts[0].co.copy()
+    return ob, [v.index for v in verts if (v.co - first).length < 1e-6], list(first)
+
+
+def move_vertex(bone, delta):
+    ob, copies, before = first_vertex_and_copies(bone)
+    for i in copies:
+        v = ob.data.vertices[i]
+        v.co = (v.co[0] + delta[0], v.co[1] + delta[1], v.co[2] + delta[2])
+    ob.data.update()
+    return {"before": before, "copies": len(copies)}
+
+
+def remove_vertex(bone):
+    import bmesh
+
+    ob, copies, before = first_vertex_and_copies(bone)
+    bm = bmesh.new()
+    bm.from_mesh(ob.data)
+    bm.verts.ensure_lookup_table()
+    faces = {f.index for i in copies for f in bm.verts[i].link_faces}
+    bmesh.ops.delete(bm, geom=[bm.verts[i] for i in copies], context="VERTS")
+    bm.to_mesh(ob.data)
+    bm.free()
+    ob.data.update()
+    return {"position": before, "copies": len(copies), "faces": len(faces)}
+
+
+def add_face(bone):
+    import bmesh
+
+    ob, group, verts = bone_vertices(bone)[0]
+    corner = verts[0].co.copy()
+    material = next((p.material_index for p in ob.data.polygons if verts[0].index in p.vertices), 0)
+    bm = bmesh.new()
+    bm.from_mesh(ob.data)
+    deform = bm.verts.layers.deform.verify()
+    offsets = [(0.02, 0.0, 0.02), (0.06, 0.0, 0.02), (0.02, 0.0, 0.06)]
+    new = []
+    for d in offsets:
+        v = bm.verts.new((corner[0] + d[0], corner[1] + d[1], corner[2] + d[2]))
+        v[deform][group.index] = 1.0
+        new.append(v)
+    face = bm.faces.new(new)
+    face.material_index = material
+    bm.to_mesh(ob.data)
+    bm.free()
+    ob.data.update()
+    return {"vertices": 3, "faces": 1}
 
 
 def move_all(delta):
@@ -172,6 +260,20 @@ def main(argv):
                     dx, dy, dz = float(rest[0]), float(rest[1]), float(rest[2])
                     rest = rest[3:]
                     report["moved_vertices"] = move_all((dx, dy, dz))
+                elif flag == "--scale-bone":
+                    bone, factor = rest[0], float(rest[1])
+                    rest = rest[2:]
+                    report["scaled_vertices"] = scale_bone(bone, factor)
+                elif flag == "--move-vertex":
+                    bone, delta = rest[0], (float(rest[1]), float(rest[2]), float(rest[3]))
+                    rest = rest[4:]
+                    report["moved_vertex"] = move_vertex(bone, delta)
+                elif flag == "--add-face":
+                    bone = rest.pop(0)
+                    report["added"] = add_face(bone)
+                elif flag == "--remove-vertex":
+                    bone = rest.pop(0)
+                    report["removed"] = remove_vertex(bone)
                 elif flag == "--rotate-key":
                     action, bone, key, deg = rest[0], rest[1], int(rest[2]), float(rest[3])
                     rest = rest[4:]

@@ -109,13 +109,15 @@ fn build_geometry(
     for (j, raw) in gathered.into_iter().enumerate() {
         let bone = &skeleton.names[j];
         let info = (*bone_info[bone.as_str()]).clone();
+        let what = format!("bone {bone}");
+        work.notes.extend(raw.removed_note(&files.place.object, &what));
         meshes.push(match info.same_as.clone() {
             Some(r) => MeshSlot::Same(r),
             None => work.add_mesh(PendingMesh {
                 raw,
                 info,
                 place: files.gltf_place.clone(),
-                what: format!("bone {bone}"),
+                what,
             }),
         });
     }

@@ -28,6 +28,7 @@ pub(super) fn build_static(
         Some(r) => MeshSlot::Same(r),
         None => {
             let raw = static_mesh(work, &scene).map_err(|e| place.error(None, e))?;
+            work.notes.extend(raw.removed_note(&place.object, "mesh"));
             work.add_mesh(PendingMesh {
                 raw,
                 info: s.mesh.clone(),

@@ -121,6 +121,7 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
         normals,
         shades,
         polygons,
+        removed_vertices: Vec::new(),
     })
 }
 

@@ -28,9 +28,33 @@ pub(crate) struct RawMesh {
     pub normals: Vec<[i16; 3]>,
     pub shades: Vec<i16>,
     pub polygons: Vec<RawPolygon>,
+    /// Vertices of the stored mesh's polygons that no glTF vertex comes from any more (removed
+    /// in Blender): kept, unused, at their indices, so that the others keep theirs.
+    pub removed_vertices: Vec<u16>,
 }
 
 impl RawMesh {
+    /// What build tells of the vertices removed from `object`'s `what` (`bone HEAD`, `mesh`),
+    /// when any were.
+    pub fn removed_note(&self, object: &str, what: &str) -> Option<String> {
+        let removed = &self.removed_vertices;
+        let (first, rest) = removed.split_first()?;
+        let listed = rest
+            .iter()
+            .fold(first.to_string(), |text, i| format!("{text}, {i}"));
+        let (noun, pronoun) = if rest.is_empty() {
+            ("vertex", "it stays")
+        } else {
+            ("vertices", "they stay")
+        };
+        Some(format!(
+            "{object}, {what}: {noun} {listed} of the mesh as imported no longer in the glTF \
+             (removed in Blender); {pronoun}, unused, at its place in the vertex list, so that \
+             the other vertices keep their indices (the engine stitches Lara's joints and hair \
+             by index)"
+        ))
+    }
+
     /// The mesh's vertices and polygons, untextured: its shape.
     pub fn untextured(&self) -> Mesh {
         Mesh {
@@ -77,6 +101,8 @@ pub(crate) struct Corner {
     /// no `_TR_NORMAL`): its glTF normals are for Blender's display only.
     pub lit_by_shades: bool,
     pub uv: [f32; 2],
+    /// The index of the stored vertex the corner comes from, as import wrote it.
+    pub tr_vertex: Option<u16>,
 }
 
 /// A glTF triangle in TR terms: corners clockwise (TR order).
@@ -250,6 +276,7 @@ fn corner(p: &Primitive, v: usize, place: &Placement, primitive: usize) -> Resul
         shade,
         lit_by_shades: p.tr_shades.is_some() && p.tr_normals.is_none(),
         uv: p.uvs.as_ref().map_or([0.0, 0.0], |uvs| uvs[v]),
+        tr_vertex: p.tr_vertices.as_ref().and_then(|t| t[v]),
     })
 }
 

@@ -22,9 +22,10 @@ use wadforge_packer::uv::corners_from_uvs;
 
 use super::{has_no_area, same_direction, Corner, RawMesh, RawPolygon, Triangle};
 
-/// A vertex as welded: position, TR normal, shade, and whether its zero normal is still to be
-/// decided (kept or computed).
-type WeldKey = [i16; 8];
+/// A vertex as welded: position, TR normal, shade, whether its zero normal is still to be
+/// decided (kept or computed), and the stored vertex it comes from (index bits, and 1 when it
+/// names one): two stored vertices at one place stay two.
+type WeldKey = [i16; 10];
 
 fn weld_key(c: &Corner) -> WeldKey {
     let (normal, undecided) = match (c.stored_normal, c.shown_normal) {
@@ -46,6 +47,8 @@ fn weld_key(c: &Corner) -> WeldKey {
         normal[2],
         c.shade.unwrap_or(0),
         undecided,
+        c.tr_vertex.unwrap_or(0) as i16,
+        c.tr_vertex.is_some() as i16,
     ]
 }
 
@@ -74,8 +77,10 @@ pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<Raw
     };
     // The glTF normal of each vertex whose zero normal is undecided.
     let mut undecided: Vec<Option<[f64; 3]>> = vec![None; count];
+    let mut claims: Vec<Option<u16>> = vec![None; count];
     for ((key, corner), &new) in keys.iter().zip(&corners).zip(&remap) {
         let new = new as usize;
+        claims[new] = corner.tr_vertex;
         mesh.vertices[new] = [key[0], key[1], key[2]];
         mesh.normals[new] = match corner.shown_normal {
             Some(shown) if corner.lit_by_shades => shown.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16),
@@ -99,8 +104,10 @@ pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<Raw
         next += n;
     }
     decide_zero_normals(&mut mesh, &undecided, stored);
-    if let Some(stored) = stored {
-        keep_unused_vertices(&mut mesh, stored);
+    match stored {
+        Some(stored) if claims.iter().any(Option::is_some) => keep_stored_indices(&mut mesh, &claims, stored),
+        Some(stored) => keep_unused_vertices(&mut mesh, stored),
+        None => {}
     }
     if mesh.vertices.len() > u16::MAX as usize {
         return Err(format!(
@@ -139,6 +146,17 @@ fn without_unkept_normals(triangles: &[Triangle]) -> Cow<'_, [Triangle]> {
 /// Vertices the stored mesh holds but no polygon uses have nothing in the glTF to edit: they
 /// are kept as stored, after the others.
 fn keep_unused_vertices(mesh: &mut RawMesh, stored: &Mesh) {
+    let used = used_vertices(stored);
+    for (i, _) in used.iter().enumerate().filter(|(_, &u)| !u) {
+        let (normal, shade) = stored_lighting(stored, i);
+        mesh.vertices.push(stored.vertices[i]);
+        mesh.normals.push(normal);
+        mesh.shades.push(shade);
+    }
+}
+
+/// Which of the stored mesh's vertices its polygons use.
+fn used_vertices(stored: &Mesh) -> Vec<bool> {
     let mut used = vec![false; stored.vertices.len()];
     for p in &stored.polygons {
         for &v in p.corners() {
@@ -147,19 +165,103 @@ fn keep_unused_vertices(mesh: &mut RawMesh, stored: &Mesh) {
             }
         }
     }
-    for (i, _) in used.iter().enumerate().filter(|(_, &u)| !u) {
-        mesh.vertices.push(stored.vertices[i]);
-        match &stored.shading {
-            Shading::Normals(n) => {
-                mesh.normals.push(n.get(i).copied().unwrap_or_default());
-                mesh.shades.push(0);
-            }
-            Shading::Shades(s) => {
-                mesh.normals.push([0; 3]);
-                mesh.shades.push(s.get(i).copied().unwrap_or(0));
+    used
+}
+
+/// The stored normal (zero where the mesh has shades) and shade (zero where it has normals) of
+/// stored vertex `i`.
+fn stored_lighting(stored: &Mesh, i: usize) -> ([i16; 3], i16) {
+    match &stored.shading {
+        Shading::Normals(n) => (n.get(i).copied().unwrap_or_default(), 0),
+        Shading::Shades(s) => ([0; 3], s.get(i).copied().unwrap_or(0)),
+    }
+}
+
+/// Gives the welded vertices (`claims`: the stored vertex each comes from, as import wrote it)
+/// the indices of the stored vertices they come from, since the engine finds Lara's joints and
+/// hair by vertex index. Where several claim one index (an extruded or duplicated vertex carries
+/// its source's index too), the one nearest the stored position takes it, with those at its very
+/// place (one vertex whose corners Blender gave other normals). The others are new and follow,
+/// in the order they came. A stored vertex nothing claims stays at its index as stored, unused;
+/// those the stored polygons used are the mesh's removed vertices.
+fn keep_stored_indices(mesh: &mut RawMesh, claims: &[Option<u16>], stored: &Mesh) {
+    let kept = stored.vertices.len();
+    let claim = |v: usize| claims[v].map(usize::from).filter(|&i| i < kept);
+    let distance = |v: usize, i: usize| -> i64 {
+        (0..3)
+            .map(|k| (i64::from(mesh.vertices[v][k]) - i64::from(stored.vertices[i][k])).pow(2))
+            .sum()
+    };
+    let mut owner: Vec<Option<usize>> = vec![None; kept];
+    for v in 0..claims.len() {
+        if let Some(i) = claim(v) {
+            if owner[i].is_none_or(|o| distance(v, i) < distance(o, i)) {
+                owner[i] = Some(v);
             }
         }
     }
+    let mut next = kept;
+    let index_of: Vec<usize> = (0..claims.len())
+        .map(|v| match claim(v).and_then(|i| Some((i, owner[i]?))) {
+            Some((i, o)) if mesh.vertices[o] == mesh.vertices[v] => i,
+            _ => {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect();
+    let mut vertices = vec![[0; 3]; next];
+    let mut normals = vec![[0; 3]; next];
+    let mut shades = vec![0; next];
+    for i in 0..kept {
+        (normals[i], shades[i]) = stored_lighting(stored, i);
+        vertices[i] = stored.vertices[i];
+    }
+    for (v, &to) in index_of.iter().enumerate() {
+        if to >= kept || owner[to] == Some(v) {
+            vertices[to] = mesh.vertices[v];
+            normals[to] = mesh.normals[v];
+            shades[to] = mesh.shades[v];
+        }
+    }
+    for polygon in &mut mesh.polygons {
+        for c in &mut polygon.corners {
+            *c = index_of[*c as usize] as u16;
+        }
+    }
+    keep_polygon_order(mesh, stored);
+    let used = used_vertices(stored);
+    mesh.removed_vertices = (0..kept)
+        .filter(|&i| owner[i].is_none() && used[i])
+        .map(|i| i as u16)
+        .collect();
+    (mesh.vertices, mesh.normals, mesh.shades) = (vertices, normals, shades);
+}
+
+/// Puts each polygon over the same vertices as a stored polygon at that polygon's place, the
+/// others after them in the order they came, so that an edit shows as what it changed.
+fn keep_polygon_order(mesh: &mut RawMesh, stored: &Mesh) {
+    let corner_set = |corners: &[u16]| {
+        let mut set = corners.to_vec();
+        set.sort_unstable();
+        set
+    };
+    let mut places: HashMap<Vec<u16>, std::collections::VecDeque<usize>> = HashMap::new();
+    for (i, p) in stored.polygons.iter().enumerate() {
+        places.entry(corner_set(p.corners())).or_default().push_back(i);
+    }
+    let mut order: Vec<(usize, RawPolygon)> = std::mem::take(&mut mesh.polygons)
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let place = places
+                .get_mut(&corner_set(&p.corners))
+                .and_then(|q| q.pop_front());
+            (place.unwrap_or(stored.polygons.len() + i), p)
+        })
+        .collect();
+    order.sort_by_key(|(place, _)| *place);
+    mesh.polygons = order.into_iter().map(|(_, p)| p).collect();
 }
 
 /// Consecutive triangles that form a quad the game draws as exactly those two triangles become
