@@ -13,7 +13,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== real clients: Blender 5.0.1 (bpy) and the Khronos glTF validator, under target/harness"
 bash tests/harness/setup.sh
 
-echo "== cargo test"
+echo "== cargo test (a missing harness fails here rather than skipping)"
+export WADFORGE_REQUIRE_HARNESS=1
 cargo test --workspace --release
 
 echo "== fuzz smoke run: every reader's fuzz target for 3 s (scripts/fuzz.sh; long runs: bash scripts/fuzz.sh SECONDS)"

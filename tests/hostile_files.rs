@@ -1,6 +1,7 @@
 //! What wadforge promises about hostile files (README, "Errors"): a forged or damaged file is
 //! refused with a clear message, and no input makes the process take more than 64 MiB plus 20
-//! times the input's size, or more than 5 s. Each case runs the built binary and measures the
+//! times the input's size, or more than 5 s (checked in release builds, as scripts/test.sh runs
+//! them). Each case runs the built binary and measures the
 //! child's peak memory (its own rusage, from wait4) and time.
 
 use std::io::{Read, Write};
@@ -104,7 +105,17 @@ fn within_limits(job: &str, run: &Run, input_bytes: u64) {
         run.peak_bytes,
         memory_limit(input_bytes)
     );
-    assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+    assert_in_time(job, run.took);
+}
+
+/// The time promise, asserted in release builds only: an unoptimised build takes some three
+/// times as long (9.3 s for a case release runs in 3.25 s), which says nothing of the code.
+fn assert_in_time(job: &str, took: Duration) {
+    if cfg!(debug_assertions) {
+        eprintln!("{job} took {took:?} (time not checked in a debug build)");
+    } else {
+        assert!(took < Duration::from_secs(5), "{job} took {took:?}");
+    }
 }
 
 fn s(p: &Path) -> &str {
@@ -1280,7 +1291,7 @@ fn the_largest_manifests_import_writes_build_within_the_limits() {
             "{job}: peak {} bytes",
             run.peak_bytes
         );
-        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+        assert_in_time(job, run.took);
     }
 }
 
@@ -1447,7 +1458,7 @@ fn a_polygon_repeated_thousands_of_times_imports_and_builds_back_within_the_limi
             "{job}: peak {} bytes",
             run.peak_bytes
         );
-        assert!(run.took < Duration::from_secs(5), "{job} took {:?}", run.took);
+        assert_in_time(job, run.took);
     }
     let diff = Command::new(env!("CARGO_BIN_EXE_wadforge"))
         .args(["diff", s(&path), s(&built)])
@@ -2051,7 +2062,7 @@ fn a_gallery_of_an_animation_of_thousands_of_keyframes_stays_within_the_limits()
         "peak {} bytes",
         run.peak_bytes
     );
-    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+    assert_in_time("the run", run.took);
     // The longest animation image is the long animation's.
     let mut frames = 0;
     for moveable in std::fs::read_dir(out.join("animations")).unwrap() {
@@ -2269,7 +2280,7 @@ fn a_scene_of_thousands_of_nodes_besides_the_skeleton_builds_within_the_limits()
         "peak {} bytes, limit {limit}",
         run.peak_bytes
     );
-    assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
+    assert_in_time("the run", run.took);
 }
 
 #[test]

@@ -15,6 +15,9 @@ use wadforge_format::{Shading, Wad};
 
 #[test]
 fn blender_round_trip_keeps_every_fixture_object() {
+    if !harness_ready() {
+        return;
+    }
     let mut fixtures: Vec<(&str, Wad, Game)> = wadforge_fixtures::all()
         .into_iter()
         .map(|(name, model)| (name, model, Game::Tr4))
@@ -53,6 +56,9 @@ fn blender_round_trip_keeps_every_fixture_object() {
 
 #[test]
 fn polygons_whose_corners_coincide_and_a_shared_pickup_mesh_survive_blender() {
+    if !harness_ready() {
+        return;
+    }
     // Blender keeps no normal of its own on a face of zero area, nor on the corners such a face
     // shares; the stored mesh must still come back, duplicate vertex and all.
     let model = wadforge_fixtures::odd_meshes();
@@ -66,6 +72,9 @@ fn polygons_whose_corners_coincide_and_a_shared_pickup_mesh_survive_blender() {
 
 #[test]
 fn edits_made_in_blender_come_out_in_the_wad() {
+    if !harness_ready() {
+        return;
+    }
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
@@ -205,6 +214,9 @@ fn edits_made_in_blender_come_out_in_the_wad() {
 
 #[test]
 fn meshes_parented_to_bones_build_like_the_skinned_mesh() {
+    if !harness_ready() {
+        return;
+    }
     // Artists often rig rigid models with one object per bone instead of a skinned mesh.
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
@@ -228,6 +240,9 @@ fn meshes_parented_to_bones_build_like_the_skinned_mesh() {
 
 #[test]
 fn an_export_that_keeps_the_armature_node_builds_the_same() {
+    if !harness_ready() {
+        return;
+    }
     // Blender's exporter keeps the armature object as a node by default.
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
@@ -244,6 +259,9 @@ fn an_export_that_keeps_the_armature_node_builds_the_same() {
 
 #[test]
 fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
+    if !harness_ready() {
+        return;
+    }
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
     assert!(
@@ -282,6 +300,9 @@ fn real_level() -> Option<wadforge_format::level::Level> {
 
 #[test]
 fn the_real_level_and_the_wad_built_from_it_survive_blender() {
+    if !harness_ready() {
+        return;
+    }
     let Some(level) = real_level() else { return };
     let dir = import_game(&level.wad, level.game);
     through_blender(dir.path());
@@ -301,6 +322,9 @@ fn the_real_level_and_the_wad_built_from_it_survive_blender() {
 
 #[test]
 fn an_edit_of_the_real_lara_changes_only_what_was_edited() {
+    if !harness_ready() {
+        return;
+    }
     let Some(level) = real_level() else { return };
     let base = level.wad;
     let dir = import_game(&base, level.game);
@@ -392,6 +416,9 @@ fn an_edit_of_the_real_lara_changes_only_what_was_edited() {
 
 #[test]
 fn an_edited_mesh_computes_moved_zero_normals_and_keeps_a_pair_split_the_other_way() {
+    if !harness_ready() {
+        return;
+    }
     // The door holds zero normals (its handle), a vertex no polygon uses, and two non-planar
     // triangle pairs, one split along each diagonal.
     let model = wadforge_fixtures::standard();
@@ -488,6 +515,9 @@ fn zero_area_triangles(mesh: &wadforge_format::Mesh) -> Vec<[u16; 3]> {
 
 #[test]
 fn polygons_of_no_area_come_back_exact_through_blender() {
+    if !harness_ready() {
+        return;
+    }
     // The gem holds a triangle collapsed onto an edge, a quad folded flat and a sliver along a
     // vertical edge, over vertices its other faces use with normals not straight up: Blender
     // cannot hold custom normals at those corners and exports its own there.
@@ -543,6 +573,9 @@ fn polygon_shapes(mesh: &wadforge_format::Mesh, moved: impl Fn([i16; 3]) -> [i16
 
 #[test]
 fn an_edited_mesh_keeps_the_normals_at_polygons_of_no_area() {
+    if !harness_ready() {
+        return;
+    }
     // Blender exports normals of its own at the corners of the gem's polygons of no area (see
     // above); moving the gem must not give those corners, or the faces beside them, other
     // normals, split their vertices, or break their quads into triangles.
@@ -569,6 +602,9 @@ fn an_edited_mesh_keeps_the_normals_at_polygons_of_no_area() {
 
 #[test]
 fn an_edited_static_welds_its_vertices_again() {
+    if !harness_ready() {
+        return;
+    }
     // Blender gives the corners of one vertex normals a unit or two apart (TR's 16300 a unit
     // length); a static is lit by shades, so those normals must not keep its vertices apart.
     // The plant also holds a leaf drawn from both sides (a quad and its twin).
@@ -620,6 +656,9 @@ fn an_edited_static_welds_its_vertices_again() {
 
 #[test]
 fn a_tr3_body_edited_in_blender_builds_into_315_alone() {
+    if !harness_ready() {
+        return;
+    }
     let model = wadforge_fixtures::levels::tr3_model();
     let dir = import_game(&model, Game::Tr3);
     assert!(dir.path().join("moveables/000_LARA_placeholders.glb").exists());

@@ -17,13 +17,12 @@ pub fn repo() -> PathBuf {
 }
 
 pub fn python() -> PathBuf {
-    let p = repo().join("target/harness/venv/bin/python");
-    assert!(
-        p.exists(),
-        "{} is missing: run `bash tests/harness/setup.sh` first",
-        p.display()
-    );
-    p
+    wadforge_fixtures::harness::python().expect("the harness's Python: test with harness_ready() first")
+}
+
+/// Whether Blender is installed (each test returns early, saying so, when not).
+pub fn harness_ready() -> bool {
+    wadforge_fixtures::harness::python().is_some()
 }
 
 pub fn import(model: &Wad) -> tempfile::TempDir {
