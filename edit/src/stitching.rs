@@ -3,29 +3,11 @@
 //! their indices; while drawing, it copies those body vertices, by index, from the mesh Lara
 //! wears there (a swapped head too) over the joint's. The hair hangs from head vertices 37–40.
 
-use wadforge_format::catalog::{self, Game};
+use wadforge_format::catalog::{self, Game, LARA_MESHES as BONES, SKIN_JOINT_SIDES};
 use wadforge_format::{Mesh, Moveable, Wad};
 
-/// For joint mesh k of LARA_SKIN_JOINTS (k ≥ 1, at index k − 1): the body mesh above it and the
-/// one below (TR4's `SkinJoints`).
-const JOINED: [(usize, usize); 14] = [
-    (0, 1),
-    (1, 2),
-    (2, 3),
-    (0, 4),
-    (4, 5),
-    (5, 6),
-    (7, 0),
-    (7, 8),
-    (8, 9),
-    (9, 10),
-    (7, 11),
-    (11, 12),
-    (12, 13),
-    (14, 7),
-];
 /// How far apart, on each axis, a joint vertex and a body vertex may lie for TR4 to join them.
-const REACH: i32 = 1;
+const REACH: i64 = 1;
 /// TR4 records a joined body vertex's index in a signed byte, of the first `count & 0xFF`.
 const HIGHEST_RECORDED: usize = 127;
 /// TR4's tables: a joint mesh of up to 32 vertices, up to 11 joined to each side.
@@ -36,24 +18,6 @@ const HEAD: usize = 14;
 const NEAREST_LISTED: usize = 4;
 /// The head vertices the adult hair hangs from (TR4's `HairSkinVertNums`).
 const HAIR_ROOT: [usize; 4] = [37, 38, 39, 40];
-/// The bone names of Lara's meshes, for messages.
-const BONES: [&str; 15] = [
-    "HIPS",
-    "LEFT_THIGH",
-    "LEFT_SHIN",
-    "LEFT_FOOT",
-    "RIGHT_THIGH",
-    "RIGHT_SHIN",
-    "RIGHT_FOOT",
-    "TORSO",
-    "RIGHT_UPPER_ARM",
-    "RIGHT_FOREARM",
-    "RIGHT_HAND",
-    "LEFT_UPPER_ARM",
-    "LEFT_FOREARM",
-    "LEFT_HAND",
-    "HEAD",
-];
 
 /// One finding of the seam rules, for the checker to list.
 pub(crate) struct SeamFinding {
@@ -75,8 +39,8 @@ pub(crate) fn seam_findings(wad: &Wad, game: Game) -> Vec<SeamFinding> {
     let body = Body::of(wad, skin);
     let mut findings = Vec::new();
     let mut seam_vertices: Vec<usize> = Vec::new();
-    let joint_origins = bind_origins(joints);
-    for (k, &sides) in JOINED.iter().enumerate().map(|(i, j)| (i + 1, j)) {
+    let joint_origins = joints.bind_origins();
+    for (k, &sides) in SKIN_JOINT_SIDES.iter().enumerate().map(|(i, j)| (i + 1, j)) {
         let Some(joint) = wad.meshes.get(joints.meshes[k]) else {
             continue;
         };
@@ -116,8 +80,8 @@ struct JointSeams {
 }
 
 impl JointSeams {
-    fn of(body: &Body, joint: &Mesh, origin: [i32; 3], (above, below): (usize, usize)) -> Self {
-        let at = |v: &[i16; 3]| [0, 1, 2].map(|i| i32::from(v[i]) + origin[i]);
+    fn of(body: &Body, joint: &Mesh, origin: [i64; 3], (above, below): (usize, usize)) -> Self {
+        let at = |v: &[i16; 3]| [0, 1, 2].map(|i| i64::from(v[i]) + origin[i]);
         let mut seams = JointSeams {
             free: Vec::new(),
             unrecorded: Vec::new(),
@@ -214,20 +178,20 @@ impl JointSeams {
 /// LARA_SKIN's meshes with their pivots in the bind pose.
 struct Body<'a> {
     meshes: Vec<Option<&'a Mesh>>,
-    origins: Vec<[i32; 3]>,
+    origins: Vec<[i64; 3]>,
 }
 
 impl<'a> Body<'a> {
     fn of(wad: &'a Wad, skin: &Moveable) -> Self {
         Body {
             meshes: skin.meshes.iter().map(|&k| wad.meshes.get(k)).collect(),
-            origins: bind_origins(skin),
+            origins: skin.bind_origins(),
         }
     }
 
-    fn vertex(&self, m: usize, i: usize) -> Option<[i32; 3]> {
+    fn vertex(&self, m: usize, i: usize) -> Option<[i64; 3]> {
         let v = self.meshes[m]?.vertices.get(i)?;
-        Some([0, 1, 2].map(|k| i32::from(v[k]) + self.origins[m][k]))
+        Some([0, 1, 2].map(|k| i64::from(v[k]) + self.origins[m][k]))
     }
 
     fn count(&self, m: usize) -> usize {
@@ -235,7 +199,7 @@ impl<'a> Body<'a> {
     }
 
     /// The vertices of body mesh `m` within [`REACH`] of `p` (bind-pose positions).
-    fn meeting(&self, m: usize, p: [i32; 3]) -> Vec<usize> {
+    fn meeting(&self, m: usize, p: [i64; 3]) -> Vec<usize> {
         (0..self.count(m))
             .filter(|&i| {
                 self.vertex(m, i)
@@ -250,24 +214,13 @@ impl<'a> Body<'a> {
     }
 
     /// The vertex of `meshes` nearest `p`: (mesh, vertex, distance in whole units).
-    fn nearest(&self, meshes: [usize; 2], p: [i32; 3]) -> Option<Nearest> {
-        let squared = |v: [i32; 3]| (0..3).map(|k| i64::from(v[k] - p[k]).pow(2)).sum::<i64>();
+    fn nearest(&self, meshes: [usize; 2], p: [i64; 3]) -> Option<Nearest> {
+        let squared = |v: [i64; 3]| (0..3).map(|k| (v[k] - p[k]).pow(2)).sum::<i64>();
         (meshes.iter())
             .flat_map(|&m| (0..self.count(m)).filter_map(move |i| Some((m, i, squared(self.vertex(m, i)?)))))
             .min_by_key(|&(_, _, d)| d)
             .map(|(m, i, d)| (m, i, (d as f64).sqrt().round() as i64))
     }
-}
-
-/// Each mesh's pivot in the bind pose (the sum of link offsets from the root).
-fn bind_origins(m: &Moveable) -> Vec<[i32; 3]> {
-    let mut origins: Vec<[i32; 3]> = vec![[0; 3]];
-    for link in &m.links {
-        let parent = origins.get(link.parent).copied().unwrap_or_default();
-        origins.push([0, 1, 2].map(|k| parent[k].saturating_add(link.offset[k])));
-    }
-    origins.resize(m.meshes.len().max(1), [0; 3]);
-    origins
 }
 
 fn hair_root(body: &Body, skin: &Moveable) -> Option<SeamFinding> {
@@ -305,7 +258,7 @@ fn swapped_heads(wad: &Wad, game: Game, body: &Body, seam_vertices: &[usize]) ->
                 let (Some(a), Some(b)) = (skin_head.vertices.get(i), head.vertices.get(i)) else {
                     return true;
                 };
-                (0..3).any(|k| (i32::from(a[k]) - i32::from(b[k])).abs() > REACH)
+                (0..3).any(|k| (i64::from(a[k]) - i64::from(b[k])).abs() > REACH)
             })
             .map(|i| i.to_string())
             .collect();

@@ -77,9 +77,28 @@ impl Game {
 /// Lara's slot id, the same in every game.
 const LARA: u32 = 0;
 
+/// For joint mesh k of TR4's LARA_SKIN_JOINTS (k ≥ 1, at index k − 1): the LARA_SKIN mesh above
+/// it and the one below, which the engine joins it to (TR4's `SkinJoints`; docs/lara-stitching.md).
+pub const SKIN_JOINT_SIDES: [(usize, usize); 14] = [
+    (0, 1),
+    (1, 2),
+    (2, 3),
+    (0, 4),
+    (4, 5),
+    (5, 6),
+    (7, 0),
+    (7, 8),
+    (8, 9),
+    (9, 10),
+    (7, 11),
+    (11, 12),
+    (12, 13),
+    (14, 7),
+];
+
 /// The names of the 15 meshes (bones) of Lara's skeleton, in TR mesh order: hips (the root),
 /// left leg, right leg, torso, right arm, left arm, head.
-const LARA_MESHES: [&str; 15] = [
+pub const LARA_MESHES: [&str; 15] = [
     "HIPS",
     "LEFT_THIGH",
     "LEFT_SHIN",

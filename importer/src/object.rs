@@ -33,19 +33,6 @@ pub(crate) struct MoveableNames<'a> {
     pub animations: &'a [String],
 }
 
-/// Bind-pose pivot of each mesh: the sum of link offsets from the root.
-pub(crate) fn bind_origins(m: &Moveable) -> Vec<[i64; 3]> {
-    let mut origins = vec![[0i64; 3]; m.meshes.len()];
-    for (i, link) in m.links.iter().enumerate() {
-        let child = i + 1;
-        if child < origins.len() {
-            let parent = origins.get(link.parent).copied().unwrap_or([0; 3]);
-            origins[child] = [0, 1, 2].map(|k| parent[k] + link.offset[k] as i64);
-        }
-    }
-    origins
-}
-
 /// What every glTF of an import is made with: the scale, a level's skewed mappings, the
 /// import's texture images, and where a large buffer may spill (see [`crate::buffer`]).
 #[derive(Clone, Copy)]
@@ -77,7 +64,7 @@ pub(crate) fn moveable(
     let slot = names_of.slot;
     let joint_count = m.meshes.len();
     let bones: Vec<String> = names_of.bones.iter().map(|b| names.unique(b)).collect();
-    let origins = bind_origins(m);
+    let origins = m.bind_origins();
     let Shown { body, joints, roles } = shown_parts(wad, m, shows, &origins);
     // Each mesh this glTF builds, as stored (a dressed skeleton's come from its dressing).
     let stored = match shows {
@@ -172,7 +159,7 @@ fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[
 
 /// The meshes whose samples the texture of `m` shown as `shows` holds (see [`texture`]).
 pub(crate) fn textured_meshes<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>) -> Vec<&'a Mesh> {
-    let Shown { body, joints, .. } = shown_parts(wad, m, shows, &bind_origins(m));
+    let Shown { body, joints, .. } = shown_parts(wad, m, shows, &m.bind_origins());
     body.iter().chain(&joints).map(|p| p.mesh).collect()
 }
 

@@ -44,6 +44,11 @@ pub struct Moveable {
 }
 
 impl Moveable {
+    /// Each mesh's pivot in the bind pose: the sum of link offsets from the root.
+    pub fn bind_origins(&self) -> Vec<[i64; 3]> {
+        bind_origins(&self.links, self.meshes.len())
+    }
+
     /// How many link-stack entries the game holds at most while it draws this moveable, with the
     /// opcodes a WAD stores for its hierarchy; `None` when a depth-first mesh order cannot
     /// reach some mesh's parent (such a hierarchy cannot be written).
@@ -53,6 +58,20 @@ impl Moveable {
             .ok()
             .map(|ops| crate::links::stack_depth(&ops))
     }
+}
+
+/// The bind-pose pivot of each of `meshes` meshes hung by `links` (see [`Moveable::bind_origins`]);
+/// a link past the meshes, or naming a parent that is not there, hangs from the origin.
+pub fn bind_origins(links: &[Link], meshes: usize) -> Vec<[i64; 3]> {
+    let mut origins = vec![[0i64; 3]; meshes];
+    for (i, link) in links.iter().enumerate() {
+        let child = i + 1;
+        if child < origins.len() {
+            let parent = origins.get(link.parent).copied().unwrap_or([0; 3]);
+            origins[child] = [0, 1, 2].map(|k| parent[k] + i64::from(link.offset[k]));
+        }
+    }
+    origins
 }
 
 /// Where a mesh hangs in its moveable's hierarchy.
