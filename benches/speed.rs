@@ -108,7 +108,7 @@ fn real_content_wad() -> Option<Vec<u8>> {
         .collect::<SkewedCorners>();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let files = wadforge_importer::import(&level.wad, &options, &mut |_, _, _| {}).expect("import");
-    wadforge_importer::write_directory(&files, dir.path()).expect("write");
+    wadforge_files::write_directory(&files, dir.path()).expect("write");
     let manifests = wadforge_manifests::load(dir.path()).expect("load");
     let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).expect("build");
     Some(written(&built.wad))
@@ -140,7 +140,7 @@ fn measure(bytes: &[u8]) -> Sample {
     let import_wall = t.elapsed();
     let output_bytes = files.iter().map(|f| f.bytes.len()).sum();
     let t = Instant::now();
-    wadforge_importer::write_directory(&files, dir.path()).expect("write");
+    wadforge_files::write_directory(&files, dir.path()).expect("write");
     let import_write = t.elapsed();
     drop(files);
     let streamed = tempfile::tempdir().expect("a temporary directory");

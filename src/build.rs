@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use wadforge_files::resolved;
 use wadforge_format::{wad, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
-use crate::output::{refuse_companion_extension, resolved, write_atomically, write_wad_atomically};
+use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically};
 use crate::progress::Progress;
 
 pub struct BuildArgs<'a> {
@@ -22,7 +23,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     let base = match args.base {
         Some(path) => {
             refuse_overwrite(args.out, path)?;
-            let bytes = wadforge_manifests::input_file::read(path)
+            let bytes = wadforge_files::input::read(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             Some(
                 wad::read(&bytes)
@@ -121,7 +122,7 @@ pub(crate) fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
         let from = base.with_extension(ext);
         let to = out.with_extension(ext);
         if from.is_file() && !same_file(&from, &to) {
-            let data = wadforge_manifests::input_file::read(&from)
+            let data = wadforge_files::input::read(&from)
                 .with_context(|| format!("cannot read {}", from.display()))?;
             write_atomically(&to, &data)?;
         }

@@ -209,8 +209,8 @@ fn report_sounds(dest: &Path, sounds: &std::collections::BTreeMap<u16, std::coll
             .join(", ")
     };
     let sfx_path = dest.with_extension("sfx");
-    let table = wadforge_manifests::input_file::read(&sfx_path).ok().map(|sfx| {
-        let sam = wadforge_manifests::input_file::read_to_string(&dest.with_extension("sam")).ok();
+    let table = wadforge_files::input::read(&sfx_path).ok().map(|sfx| {
+        let sam = wadforge_files::input::read_to_string(&dest.with_extension("sam")).ok();
         SoundTable::read(&sfx, sam.as_deref())
     });
     let all: Vec<_> = sounds.iter().collect();

@@ -31,9 +31,9 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
     };
     // Each picture is written as soon as it is drawn; index.html comes last: a page that exists
     // has its pictures.
-    let write = |file: wadforge_importer::OutputFile| {
+    let write = |file: wadforge_files::OutputFile| {
         let path = args.out.join(&file.path);
-        wadforge_importer::write_atomically(&path, &file.bytes)
+        wadforge_files::write_atomically(&path, &file.bytes)
             .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
     };
     let files = wadforge_render::gallery::gallery_into(&source, &Default::default(), &write)

@@ -38,8 +38,8 @@ impl Objects {
 }
 
 pub fn read(path: &Path) -> anyhow::Result<Objects> {
-    let bytes = wadforge_manifests::input_file::read(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes =
+        wadforge_files::input::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let version = bytes
         .get(..4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));

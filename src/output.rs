@@ -1,5 +1,5 @@
-//! Writing outputs safely: every file is written beside its target and renamed into place, and a
-//! directory that already holds files is only written into when the user says so.
+//! Writing outputs safely: every file is written atomically (`wadforge_files`), errors name the
+//! file, and a directory that already holds files is only written into when the user says so.
 
 use std::path::Path;
 
@@ -7,13 +7,12 @@ use anyhow::{bail, Context};
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    wadforge_importer::write_atomically(path, bytes)
-        .with_context(|| format!("cannot write {}", path.display()))
+    wadforge_files::write_atomically(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes the WAD `encoded` to `path` atomically, part by part (never whole in memory again).
 pub fn write_wad_atomically(path: &Path, encoded: &wadforge_format::wad::EncodedWad) -> anyhow::Result<()> {
-    wadforge_importer::write_atomically_with(path, |file| encoded.write_to(file))
+    wadforge_files::write_atomically_with(path, |file| encoded.write_to(file))
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -56,14 +55,4 @@ pub fn refuse_companion_extension(out: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// `path` with its folder resolved (links, `.` and `..`), for comparing where outputs go with
-/// where inputs are; the file itself need not exist. `None` when the folder does not exist.
-pub fn resolved(path: &Path) -> Option<std::path::PathBuf> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
 }

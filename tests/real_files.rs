@@ -33,7 +33,7 @@ fn round_trip(model: &Wad, game: Game, name: &str, skewed: &[ApproximateMapping]
     options.game = game;
     options.skewed = skewed.iter().map(|a| ((a.mesh, a.polygon), a.corners)).collect();
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
     let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
         .unwrap_or_else(|e| panic!("{name}: {e}"));

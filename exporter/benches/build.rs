@@ -11,7 +11,7 @@ fn build(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let options = ImportOptions::wad("largest.wad", 129);
     let files = wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     let input_bytes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     let mut group = c.benchmark_group("build");
     group.sample_size(10);

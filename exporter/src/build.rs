@@ -26,9 +26,9 @@ mod textures;
 
 use std::time::{Duration, Instant};
 
+use wadforge_files::in_parallel;
 use wadforge_format::catalog::Game;
 use wadforge_format::Wad;
-use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{ManifestDir, MeshInfo, MeshRef};
 
 use crate::error::{BuildError, Place};

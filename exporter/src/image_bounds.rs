@@ -97,7 +97,7 @@ fn encoded_bytes<'a>(
             }
             // Only plain relative paths get here: `reader_guards::files_fit` refused the rest.
             let path = base.join(reader_guards::percent_decoded(uri)?);
-            wadforge_manifests::input_file::read(&path).ok().map(Cow::Owned)
+            wadforge_files::input::read(&path).ok().map(Cow::Owned)
         }
     }
 }

@@ -341,7 +341,7 @@ fn channel(
 fn parse(path: &Path) -> Result<gltf::Gltf, String> {
     use gltf::json::validation::Validate;
     let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
-    let bytes = wadforge_manifests::input_file::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
+    let bytes = wadforge_files::input::read(path).map_err(|e| cannot_read(gltf::Error::Io(e)))?;
     // A GLB's header length is trusted by the reader (it subtracts the header's 12 bytes from
     // it unchecked, and allocates it when reading a stream): it must lie within the file.
     if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use wadforge_manifests::input_file;
+use wadforge_files::input;
 
 /// Refuses what the glTF reader would panic on or wait on when it reads the glTF's images and
 /// buffers (it unwraps them; validation lets them through): an image in a buffer view without a
@@ -46,13 +46,13 @@ pub(crate) fn files_fit(doc: &gltf::Document, base: &Path) -> Result<(), String>
         let Some(name) = percent_decoded(uri) else {
             return refuse("has %-escapes that are not UTF-8; name the file again");
         };
-        if uri.contains(':') || input_file::relative_inside(Path::new(&name)).is_none() {
+        if uri.contains(':') || input::relative_inside(Path::new(&name)).is_none() {
             return refuse(
                 "is not a file beside the glTF; keep the glTF's files in its folder (Blender's \
                  glTF Separate export does)",
             );
         }
-        match input_file::regular(&base.join(&name)) {
+        match input::regular(&base.join(&name)) {
             Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
                 return refuse(&format!("cannot be read: {e}"));
             }

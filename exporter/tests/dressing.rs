@@ -20,7 +20,7 @@ fn import(model: &Wad, game: Game) -> tempfile::TempDir {
     let mut options = ImportOptions::wad("JUNGLE.TR2", 0xFF18_0038);
     options.game = game;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

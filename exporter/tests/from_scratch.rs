@@ -175,7 +175,7 @@ fn recompute_normals_gives_outward_normals_of_tr_length() {
     let mut options = wadforge_importer::ImportOptions::wad("f.wad", 129);
     options.only = Some(vec!["CROCODILE".into()]);
     let files = wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     let yaml = dir.path().join("moveables/051_CROCODILE.yaml");
     let text = std::fs::read_to_string(&yaml).unwrap().replace(
         "    lighting: normals\n",

@@ -11,7 +11,7 @@ fn import(model: &Wad, format: GltfFormat) -> tempfile::TempDir {
     let mut options = ImportOptions::wad("fixture.wad", 129);
     options.format = format;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

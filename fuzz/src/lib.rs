@@ -182,7 +182,8 @@ pub fn with_version(data: &[u8], version: u32) -> Vec<u8> {
 /// Imports the standard fixture's PLANT0 into `dir` as `.gltf` + `.bin` + `.png`; returns the
 /// directory and the PNG's path.
 pub fn texture_directory(dir: &Path) -> (PathBuf, PathBuf) {
-    use wadforge_importer::{import, write_directory, GltfFormat, ImportOptions};
+    use wadforge_files::write_directory;
+    use wadforge_importer::{import, GltfFormat, ImportOptions};
     let mut options = ImportOptions::wad("standard.wad", 129);
     options.format = GltfFormat::Separate;
     options.only = Some(vec!["PLANT0".into()]);

@@ -35,9 +35,9 @@ mod texture_budget;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use wadforge_files::{in_parallel, write_atomically_with, OutputFile};
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{MeshIndex, Moveable, Wad};
-use wadforge_manifests::parallel::in_parallel;
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 pub use animation_budget::AnimationsTooLarge;
@@ -83,55 +83,6 @@ impl ImportOptions {
             input_bytes: 0,
         }
     }
-}
-
-/// Writes `files` under `dir`, each atomically (see [`write_atomically`]).
-pub fn write_directory(files: &[OutputFile], dir: &std::path::Path) -> std::io::Result<()> {
-    files
-        .iter()
-        .try_for_each(|f| write_atomically(&dir.join(&f.path), &f.bytes))
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees half a file and a failed write leaves the old file in place.
-pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_atomically_with(path, |file| std::io::Write::write_all(file, bytes))
-}
-
-/// Writes `path` as [`write_atomically`] does, with what `write` puts in the (buffered) file; on
-/// any error the temporary file is removed and `path` is left as it was.
-pub fn write_atomically_with(
-    path: &std::path::Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.wadforge-tmp"));
-    let written = std::fs::File::create(&temp).and_then(|file| {
-        let mut file = std::io::BufWriter::new(file);
-        write(&mut file)?;
-        std::io::Write::flush(&mut file)
-    });
-    written
-        .and_then(|()| std::fs::rename(&temp, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&temp);
-        })
-}
-
-/// One file of the manifest directory.
-#[derive(Debug, Clone)]
-pub struct OutputFile {
-    /// Path relative to the directory, `/`-separated.
-    pub path: String,
-    pub bytes: Vec<u8>,
 }
 
 #[derive(Debug, thiserror::Error)]

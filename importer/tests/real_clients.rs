@@ -35,7 +35,7 @@ fn import_game(model: &Wad, format: GltfFormat, game: Game) -> tempfile::TempDir
     options.format = format;
     options.game = game;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

@@ -21,10 +21,8 @@
 mod emit;
 mod error;
 pub mod gltf_contract;
-pub mod input_file;
 pub mod load;
 mod long_lists;
-pub mod parallel;
 pub mod schema;
 mod yaml_budget;
 

@@ -341,7 +341,7 @@ fn load_objects(dir: &Path, project: &Project) -> Result<Vec<LoadedObject>, Mani
 }
 
 fn read(path: &Path) -> Result<String, ManifestError> {
-    crate::input_file::read_to_string(path).map_err(|source| ManifestError::Io {
+    wadforge_files::input::read_to_string(path).map_err(|source| ManifestError::Io {
         path: path.to_path_buf(),
         source,
     })
@@ -349,7 +349,7 @@ fn read(path: &Path) -> Result<String, ManifestError> {
 
 /// A relative path with `.` removed, or the path itself as an error when it leaves `dir`.
 fn normalise(_dir: &Path, relative: &str) -> Result<PathBuf, String> {
-    crate::input_file::relative_inside(Path::new(relative)).ok_or_else(|| relative.to_string())
+    wadforge_files::input::relative_inside(Path::new(relative)).ok_or_else(|| relative.to_string())
 }
 
 /// The first `.yaml` file below `dir`, other than the project file, that is not `listed`

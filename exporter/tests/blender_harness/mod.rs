@@ -35,7 +35,7 @@ pub fn import_game(model: &Wad, game: Game) -> tempfile::TempDir {
     let mut options = ImportOptions::wad("fixture.wad", 129);
     options.game = game;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
-    wadforge_importer::write_directory(&files, dir.path()).unwrap();
+    wadforge_files::write_directory(&files, dir.path()).unwrap();
     dir
 }
 

@@ -13,9 +13,10 @@ mod html;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use wadforge_files::OutputFile;
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
-use wadforge_importer::{Dressing, OutputFile, SkewedCorners};
+use wadforge_importer::{Dressing, SkewedCorners};
 
 use crate::animated::{apng, Frame};
 use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};

@@ -72,4 +72,14 @@ mod tests {
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
     }
+
+    #[test]
+    fn relative_paths_resolve_only_while_they_stay_inside() {
+        assert_eq!(
+            relative_inside(Path::new("./a/../b/c.png")),
+            Some(PathBuf::from("b/c.png"))
+        );
+        assert_eq!(relative_inside(Path::new("a/../../c.png")), None);
+        assert_eq!(relative_inside(Path::new("/etc/passwd")), None);
+    }
 }

@@ -1,6 +1,5 @@
-//! The objects of a manifest directory are independent: import makes them and build reads them
-//! in parallel, and both take the results in directory order, so that what they write does not
-//! depend on the thread count.
+//! Independent jobs in parallel, their results in order: import makes a directory's objects and
+//! build reads them this way, so that what they write does not depend on the thread count.
 
 use rayon::prelude::*;
 

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use wadforge_importer::{write_atomically, write_atomically_with};
+use wadforge_files::{write_atomically, write_atomically_with};
 
 #[test]
 fn a_write_that_fails_midway_leaves_the_old_file_and_no_temporary() {
