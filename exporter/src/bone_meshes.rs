@@ -4,6 +4,7 @@
 
 use wadforge_format::pose::Transform;
 use wadforge_format::Mesh;
+use wadforge_manifests::gltf_contract::MeshRole;
 
 use crate::geometry::{gather, RawMesh, Target};
 use crate::input::{MeshNode, Primitive, Scene};
@@ -54,7 +55,7 @@ impl<'a> BoneMeshes<'a> {
         self.scene
             .meshes
             .iter()
-            .filter(|n| n.role.as_deref() != Some("joints"))
+            .filter(|n| n.role.as_deref() != Some(MeshRole::Joints.name()))
             .filter(|n| n.skin.is_some() || self.hanging_from(n.node).is_some())
             .collect()
     }

@@ -10,7 +10,10 @@ use base64::Engine;
 use gltf::animation::util::ReadOutputs;
 use wadforge_format::pose::Transform;
 use wadforge_format::{wad, Attributes, Mesh};
-use wadforge_manifests::gltf_contract::{vertex_index, VERTEX_INDEX_UV_SET};
+use wadforge_manifests::gltf_contract::{
+    vertex_index, MaterialExtras, MeshNodeExtras, SceneExtras, StoredMeshes, STORED_MESHES, TR_NORMAL,
+    TR_SHADE, VERTEX_INDEX_UV_SET,
+};
 
 use crate::texture::RgbaImage;
 use crate::{image_bounds, math, reader_guards};
@@ -22,18 +25,14 @@ pub(crate) struct Scene {
     pub materials: Vec<Material>,
     pub images: Vec<RgbaImage>,
     pub animations: Vec<Animation>,
-    /// Each mesh as the file stored it, by bone name ([`STATIC_MESH`] for a static's mesh): the
+    /// Each mesh as the file stored it, by bone name
+    /// ([`STATIC_MESH`](wadforge_manifests::gltf_contract::STATIC_MESH) for a static's mesh): the
     /// scene extras import writes, which Blender keeps.
     pub stored: HashMap<String, Mesh>,
     /// Time spent reading the file and its buffers, and decoding its images.
     pub read_time: Duration,
     pub decode_time: Duration,
 }
-
-/// The scene extras key of the stored meshes (the importer's `stored` module writes it).
-const STORED_MESHES: &str = "tr_meshes";
-/// The name a static's one mesh goes by among the stored meshes.
-pub(crate) const STATIC_MESH: &str = "mesh";
 
 pub(crate) struct Node {
     pub name: String,
@@ -51,8 +50,8 @@ impl Node {
 
 pub(crate) struct MeshNode {
     pub node: usize,
-    /// `body`, `shaded`, `joints` or `placeholders` (node extras written by import), `None` for
-    /// other meshes.
+    /// A [`MeshRole`](wadforge_manifests::gltf_contract::MeshRole)'s name (node extras written by
+    /// import), `None` for other meshes.
     pub role: Option<String>,
     pub skin: Option<Skin>,
     pub primitives: Vec<Primitive>,
@@ -222,8 +221,7 @@ fn mesh_nodes(doc: &gltf::Document, buffers: &[gltf::buffer::Data]) -> Result<Ve
     for n in doc.nodes() {
         let Some(mesh) = n.mesh() else { continue };
         let skin = n.skin().map(|s| skin(&s, buffers));
-        let role =
-            extras(n.extras()).and_then(|e| e.get("tr_role").and_then(|r| r.as_str()).map(str::to_string));
+        let role = extras::<MeshNodeExtras>(n.extras()).tr_role;
         let mut primitives = Vec::new();
         for p in mesh.primitives() {
             if p.mode() != gltf::mesh::Mode::Triangles {
@@ -388,19 +386,20 @@ fn parse(path: &Path) -> Result<gltf::Gltf, String> {
 
 /// The stored meshes of a scene's extras, by name.
 fn stored_meshes(raw: &gltf::json::Extras) -> Result<HashMap<String, Mesh>, String> {
-    let Some(records) = extras(raw).and_then(|e| e.get(STORED_MESHES).cloned()) else {
-        return Ok(HashMap::new());
-    };
-    let Some(records) = records.as_object() else {
-        return Err(format!(
-            "the scene's custom property {STORED_MESHES} is not a map of bone names to meshes; \
+    let records = match extras::<SceneExtras>(raw).tr_meshes {
+        None => return Ok(HashMap::new()),
+        Some(StoredMeshes::Records(records)) => records,
+        Some(StoredMeshes::NotAMap) => {
+            return Err(format!(
+                "the scene's custom property {STORED_MESHES} is not a map of bone names to meshes; \
              delete it in Blender (the meshes are then built from the glTF alone)"
-        ));
+            ))
+        }
     };
     let mut out = HashMap::new();
     for (name, record) in records {
         let mesh = record
-            .as_str()
+            .as_deref()
             .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
             .ok_or_else(|| format!("the stored mesh of {name} (scene extras {STORED_MESHES}) is not base64"))
             .and_then(|bytes| {
@@ -411,32 +410,33 @@ fn stored_meshes(raw: &gltf::json::Extras) -> Result<HashMap<String, Mesh>, Stri
             .map_err(|e| {
                 format!("{e}; delete the scene's custom property {STORED_MESHES} in Blender to build from the glTF alone")
             })?;
-        out.insert(name.clone(), mesh);
+        out.insert(name, mesh);
     }
     Ok(out)
 }
 
-fn extras(raw: &gltf::json::Extras) -> Option<serde_json::Value> {
-    raw.as_ref().and_then(|r| serde_json::from_str(r.get()).ok())
+/// The extras `raw` as `T`: empty when they are not a JSON object (an array would fill a struct
+/// field by field), a value of another type read as absent (see `gltf_contract`). Read through a
+/// JSON value, whose object keeps the last of keys given twice.
+fn extras<T: serde::de::DeserializeOwned + Default>(raw: &gltf::json::Extras) -> T {
+    let value = raw.as_ref().and_then(|r| serde_json::from_str(r.get()).ok());
+    match value {
+        Some(object @ serde_json::Value::Object(_)) => serde_json::from_value(object).unwrap_or_default(),
+        _ => T::default(),
+    }
 }
 
 fn material(m: gltf::Material) -> Material {
-    let e = extras(m.extras()).unwrap_or_default();
-    let flag = |k: &str| {
-        e.get(k)
-            .and_then(|v| v.as_bool().or_else(|| v.as_i64().map(|i| i != 0)))
-    };
+    let e: MaterialExtras = extras(m.extras());
     // Without TR extras (a material made in Blender), blending says whether it is additive.
-    let additive = flag("tr_additive").unwrap_or(m.alpha_mode() == gltf::material::AlphaMode::Blend);
+    let additive = e
+        .tr_additive
+        .unwrap_or(m.alpha_mode() == gltf::material::AlphaMode::Blend);
     let attributes = Attributes {
         additive,
-        shine: flag("tr_shine").unwrap_or(false),
-        shine_intensity: e
-            .get("tr_shine_intensity")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-            .min(31) as u8,
-        unknown_bit: flag("tr_unknown_bit").unwrap_or(false),
+        shine: e.tr_shine.unwrap_or(false),
+        shine_intensity: e.tr_shine_intensity.unwrap_or(0).min(31) as u8,
+        unknown_bit: e.tr_unknown_bit.unwrap_or(false),
     };
     let pbr = m.pbr_metallic_roughness();
     Material {
@@ -477,12 +477,10 @@ fn primitive(p: &gltf::Primitive, buffers: &[gltf::buffer::Data]) -> Result<Prim
         };
         // Blender upper-cases custom attribute names on export.
         match name.to_ascii_uppercase().as_str() {
-            "TR_NORMAL" => {
+            TR_NORMAL => {
                 out.tr_normals = gltf::accessor::Iter::<[f32; 3]>::new(accessor, get).map(|i| i.collect())
             }
-            "TR_SHADE" => {
-                out.tr_shades = gltf::accessor::Iter::<f32>::new(accessor, get).map(|i| i.collect())
-            }
+            TR_SHADE => out.tr_shades = gltf::accessor::Iter::<f32>::new(accessor, get).map(|i| i.collect()),
             _ => {}
         }
     }

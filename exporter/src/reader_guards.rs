@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use wadforge_files::input;
+use wadforge_manifests::gltf_contract::{TR_NORMAL, TR_SHADE};
 
 /// Refuses what the glTF reader would panic on or wait on when it reads the glTF's images and
 /// buffers (it unwraps them; validation lets them through): an image in a buffer view without a
@@ -163,8 +164,8 @@ pub(crate) fn attributes_fit(root: &gltf::json::Root) -> Result<(), String> {
                     S::Weights(_) => t == T::Vec4 && small(c),
                     // Read by name: TR normals are three floats, TR shades one.
                     S::Extras(name) => match name.to_ascii_uppercase().as_str() {
-                        "TR_NORMAL" => t == T::Vec3 && c == C::F32,
-                        "TR_SHADE" => t == T::Scalar && c == C::F32,
+                        TR_NORMAL => t == T::Vec3 && c == C::F32,
+                        TR_SHADE => t == T::Scalar && c == C::F32,
                         _ => true,
                     },
                 };

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use wadforge_manifests::gltf_contract::{JointExtras, ObjectExtras};
 
 use crate::buffer::{Body, Buffer};
 
@@ -38,7 +39,7 @@ pub(crate) struct Document {
     bin: Buffer,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
     images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
-    pub extras: Option<Value>,
+    pub extras: Option<ObjectExtras>,
     /// Time spent making this document's images (for [`crate::ImportPhases`]).
     pub image_time: std::time::Duration,
 }
@@ -306,7 +307,7 @@ impl Document {
         }
         root.extend(self.arrays);
         if let Some(extras) = self.extras {
-            root.insert("extras".into(), extras);
+            root.insert("extras".into(), json!(extras));
         }
         let mut entries: BTreeMap<&str, Entry> =
             root.iter().map(|(k, v)| (k.as_str(), Entry::Value(v))).collect();
@@ -402,11 +403,6 @@ pub(crate) struct JointNode {
     /// f32 values, written through f64 as JSON values write them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub translation: Option<[f64; 3]>,
-}
-
-#[derive(Serialize)]
-pub(crate) struct JointExtras {
-    pub tr_mesh: usize,
 }
 
 // Fields in sorted order, as the JSON objects they stand for were written.

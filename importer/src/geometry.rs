@@ -6,18 +6,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Value};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
-use wadforge_manifests::gltf_contract::{VERTEX_INDEX_MARK, VERTEX_INDEX_UVS};
+use wadforge_manifests::gltf_contract::{
+    MaterialExtras, MeshRole, TR_NORMAL, TR_SHADE, VERTEX_INDEX_MARK, VERTEX_INDEX_UV_SET,
+};
 use wadforge_packer::corners::{polygon_corners, TexelPoint};
 
 use crate::atlas::Atlas;
 use crate::document::Document;
 use crate::names::NameSet;
 use crate::space::Space;
-
-/// Name of the float attribute holding TR normals as stored (length about 16300).
-pub const TR_NORMAL: &str = "_TR_NORMAL";
-/// Name of the float attribute holding TR shades as stored (0 light … 8191 dark).
-pub const TR_SHADE: &str = "_TR_SHADE";
 
 pub use crate::skewed::SkewedCorners;
 
@@ -78,11 +75,11 @@ impl<'a> Materials<'a> {
             "pbrMetallicRoughness": { "metallicFactor": 0.0, "roughnessFactor": 1.0 },
             // Additive blending has no glTF equivalent: BLEND shows it see-through, extras keep it.
             "alphaMode": if a.additive { "BLEND" } else { "MASK" },
-            "extras": {
-                "tr_additive": a.additive,
-                "tr_shine": a.shine,
-                "tr_shine_intensity": a.shine_intensity,
-                "tr_unknown_bit": a.unknown_bit,
+            "extras": MaterialExtras {
+                tr_additive: Some(a.additive),
+                tr_shine: Some(a.shine),
+                tr_shine_intensity: Some(a.shine_intensity.into()),
+                tr_unknown_bit: Some(a.unknown_bit),
             },
         });
         if let Some(texture) = self.texture {
@@ -133,11 +130,11 @@ const SEARCHED_COPIES: u32 = 16;
 /// A polygon's corners as [`Vertices::seen`] keys them (TR vertex, UV bits), and how many it has.
 type CornerKeys = ([(u16, u32, u32); 4], usize);
 
-/// Meshes shown by one glTF mesh, on one texture atlas, in one role (`body` or `joints`).
+/// Meshes shown by one glTF mesh, on one texture atlas, in one role.
 pub(crate) struct MeshSet<'a> {
     pub parts: &'a [Part<'a>],
     pub atlas: &'a Atlas,
-    pub role: &'static str,
+    pub role: MeshRole,
     pub skewed: &'a SkewedCorners,
 }
 
@@ -346,7 +343,7 @@ impl Vertices {
 
 /// The primitive of the vertices `v` of `material`: its accessors written into `doc`, each made
 /// from the vertices as it is written (position, display normal, UVs (zero when untextured), TR
-/// vertex indices ([`VERTEX_INDEX_UVS`]), joints and
+/// vertex indices ([`VERTEX_INDEX_UV_SET`]), joints and
 /// weights when skinned, TR normals or shades (and their greys) when any).
 fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -> Value {
     let Vertices {
@@ -372,7 +369,7 @@ fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -
     );
     let tr_vertices = each().map(|v| [f32::from(v.tr_vertex), VERTEX_INDEX_MARK]);
     attributes.insert(
-        VERTEX_INDEX_UVS.into(),
+        format!("TEXCOORD_{VERTEX_INDEX_UV_SET}"),
         json!(doc.float_elements("VEC2", tr_vertices, false, true)),
     );
     if a.skinned {
@@ -387,14 +384,14 @@ fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -
     if a.any_normals {
         let tr_normals = each().map(|v| a.stored_normal(v).unwrap_or([0, 0, 0]).map(f32::from));
         attributes.insert(
-            TR_NORMAL.into(),
+            format!("_{TR_NORMAL}"),
             json!(doc.float_elements("VEC3", tr_normals, false, true)),
         );
     }
     if a.any_shades {
         let shades = each().map(|v| [a.shade(v)]);
         attributes.insert(
-            TR_SHADE.into(),
+            format!("_{TR_SHADE}"),
             json!(doc.float_elements("SCALAR", shades, false, true)),
         );
         // Shades run from 0 (light) to 8191 (dark).

@@ -45,7 +45,7 @@ use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
 pub use draw_budget::DrawsTooMany;
-pub use geometry::{SkewedCorners, TR_NORMAL, TR_SHADE};
+pub use geometry::SkewedCorners;
 pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
 
 /// What to import and how.

@@ -2,13 +2,16 @@
 
 use serde_json::json;
 use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
+use wadforge_manifests::gltf_contract::{
+    JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, STATIC_MESH,
+};
 
 use crate::atlas::{Atlas, Images};
-use crate::document::{Document, JointExtras, JointNode};
+use crate::document::{Document, JointNode};
 use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
-use crate::stored::{self, STATIC_MESH};
+use crate::stored;
 
 /// What the glTF of a moveable shows instead of its own meshes, when other moveables dress it.
 pub(crate) struct Dress<'a> {
@@ -86,7 +89,7 @@ pub(crate) fn moveable(
     // The joint meshes of a dressed skeleton are their own object, as in TR's tools: the stored
     // keyframe boxes enclose the body alone.
     let (lit, shades) = split_by_lighting(body);
-    for (parts, role) in [(&lit, roles[0]), (&shades, roles[1]), (&joints, "joints")] {
+    for (parts, role) in [(&lit, roles[0]), (&shades, roles[1]), (&joints, MeshRole::Joints)] {
         let shown = MeshSet {
             parts,
             atlas: &atlas,
@@ -122,7 +125,11 @@ pub(crate) fn moveable(
         "scenes",
         json!({ "name": slot, "nodes": scene_nodes, "extras": stored }),
     );
-    doc.extras = Some(json!({ "wadforge_kind": "moveable", "wadforge_id": m.id, "wadforge_slot": slot }));
+    doc.extras = Some(ObjectExtras {
+        wadforge_id: m.id,
+        wadforge_kind: ObjectKind::Moveable,
+        wadforge_slot: slot.to_string(),
+    });
     doc
 }
 
@@ -131,7 +138,7 @@ pub(crate) fn moveable(
 struct Shown<'a> {
     body: Vec<Part<'a>>,
     joints: Vec<Part<'a>>,
-    roles: [&'static str; 2],
+    roles: [MeshRole; 2],
 }
 
 fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[[i64; 3]]) -> Shown<'a> {
@@ -139,12 +146,12 @@ fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[
         Shows::Own => Shown {
             body: place(wad, m, origins),
             joints: Vec::new(),
-            roles: ["body", "shaded"],
+            roles: [MeshRole::Body, MeshRole::Shaded],
         },
         Shows::Dressed(d) => Shown {
             body: place(wad, d.body, origins),
             joints: d.joints.map(|j| place(wad, j, origins)).unwrap_or_default(),
-            roles: ["body", "shaded"],
+            roles: [MeshRole::Body, MeshRole::Shaded],
         },
         Shows::Placeholders(kept) => Shown {
             body: place(wad, m, origins)
@@ -152,7 +159,7 @@ fn shown_parts<'a>(wad: &'a Wad, m: &'a Moveable, shows: &Shows<'a>, origins: &[
                 .filter(|p| kept.contains(&(p.joint as usize)))
                 .collect(),
             joints: Vec::new(),
-            roles: ["placeholders", "placeholders_shaded"],
+            roles: [MeshRole::Placeholders, MeshRole::PlaceholdersShaded],
         },
     }
 }
@@ -314,7 +321,7 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) 
     let shown = MeshSet {
         parts: &parts,
         atlas: &atlas,
-        role: "body",
+        role: MeshRole::Body,
         skewed: making.skewed,
     };
     let space = making.space;
@@ -326,7 +333,11 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) 
         "scenes",
         json!({ "name": slot, "nodes": nodes, "extras": stored }),
     );
-    doc.extras = Some(json!({ "wadforge_kind": "static", "wadforge_id": s.id, "wadforge_slot": slot }));
+    doc.extras = Some(ObjectExtras {
+        wadforge_id: s.id,
+        wadforge_kind: ObjectKind::Static,
+        wadforge_slot: slot.to_string(),
+    });
     doc
 }
 
@@ -369,12 +380,13 @@ fn mesh_node(
         return None;
     }
     let primitives = primitives(doc, names, materials, wad, shown, space, skinned);
-    let role = shown.role;
+    let role = shown.role.name();
     let mesh = doc.push(
         "meshes",
         json!({ "name": names.unique(&format!("{slot}_{role}_mesh")), "primitives": primitives }),
     );
-    Some(doc.node(
-        json!({ "name": names.unique(&format!("{slot}_{role}")), "mesh": mesh, "extras": { "tr_role": role } }),
-    ))
+    let extras = MeshNodeExtras {
+        tr_role: Some(role.to_string()),
+    };
+    Some(doc.node(json!({ "name": names.unique(&format!("{slot}_{role}")), "mesh": mesh, "extras": extras })))
 }

@@ -3,19 +3,13 @@
 //! glTF and Blender cannot hold all of a TR mesh: which triangle pairs are quads and along which
 //! diagonal, the order of vertices and polygons, vertices no polygon uses, zero normals, meshes
 //! without polygons. The scene's extras (which Blender keeps) map each bone name to its mesh
-//! record as a WAD stores it, base64-encoded, textures left out (they come from the UVs). Build
-//! uses a record only while the glTF still shows exactly that mesh; an edited mesh is built from
-//! what Blender exported.
+//! record as a WAD stores it, base64-encoded, textures left out (they come from the UVs): see
+//! [`StoredMeshes`]. Build uses a record only while the glTF still shows exactly that mesh; an
+//! edited mesh is built from what Blender exported.
 
 use base64::Engine;
-use serde_json::{Map, Value};
 use wadforge_format::{wad, Mesh, PolygonTexture};
-
-/// The key of the scene extras holding the records.
-pub const STORED_MESHES: &str = "tr_meshes";
-
-/// The name a static's one mesh goes by in the records.
-pub const STATIC_MESH: &str = "mesh";
+use wadforge_manifests::gltf_contract::{SceneExtras, StoredMeshes};
 
 /// The record of `mesh`, or `None` when the WAD format cannot hold it (build then uses the glTF).
 fn record(mesh: &Mesh) -> Option<String> {
@@ -29,12 +23,12 @@ fn record(mesh: &Mesh) -> Option<String> {
 }
 
 /// The scene extras for the meshes of `named` (bone or mesh name, mesh).
-pub(crate) fn scene_extras<'a>(named: impl IntoIterator<Item = (&'a str, &'a Mesh)>) -> Value {
-    let records: Map<String, Value> = named
+pub(crate) fn scene_extras<'a>(named: impl IntoIterator<Item = (&'a str, &'a Mesh)>) -> SceneExtras {
+    let records = named
         .into_iter()
-        .filter_map(|(name, mesh)| record(mesh).map(|r| (name.to_string(), Value::String(r))))
+        .filter_map(|(name, mesh)| record(mesh).map(|r| (name.to_string(), Some(r))))
         .collect();
-    let mut extras = Map::new();
-    extras.insert(STORED_MESHES.into(), Value::Object(records));
-    Value::Object(extras)
+    SceneExtras {
+        tr_meshes: Some(StoredMeshes::Records(records)),
+    }
 }

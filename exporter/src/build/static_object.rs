@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use wadforge_manifests::gltf_contract::STATIC_MESH;
 use wadforge_manifests::StaticManifest;
 
 use super::object::ObjectWork;
@@ -10,7 +11,7 @@ use super::{MeshSlot, PendingMesh, PendingStatic};
 use crate::bone_meshes::add_images;
 use crate::error::{BuildError, Place};
 use crate::geometry::{gather, RawMesh, Target};
-use crate::input::{self, MeshNode, Scene};
+use crate::input::{MeshNode, Scene};
 use crate::skeleton::world_rest;
 
 /// Builds the static of manifest `s` from its glTF.
@@ -48,7 +49,7 @@ pub(super) fn build_static(
 fn static_mesh(work: &mut ObjectWork, scene: &Scene) -> Result<RawMesh, String> {
     let nodes: Vec<&MeshNode> = scene.meshes.iter().collect();
     let (first_image, solid) = add_images(&mut work.images, scene);
-    let stored = [scene.stored.get(input::STATIC_MESH)];
+    let stored = [scene.stored.get(STATIC_MESH)];
     let target = Target {
         scene,
         meshes: 1,
