@@ -1,20 +1,23 @@
-//! A glTF document under construction: JSON arrays and one binary buffer, written as a GLB or
-//! as `.gltf` + `.bin` + `.png` files.
+//! A glTF document under construction, in gltf-json's types, and one binary buffer; written as
+//! a GLB or as `.gltf` + `.bin` + `.png` files.
 
-use std::collections::BTreeMap;
+mod as_written;
+mod write;
 
-use serde::Serialize;
-use serde_json::{json, Map, Value};
-use wadforge_manifests::gltf_contract::{JointExtras, ObjectExtras};
+use std::sync::Arc;
+
+use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
+use gltf::json::animation::{Channel, Interpolation, Property, Sampler, Target};
+use gltf::json::buffer::{self, View};
+use gltf::json::image::MimeType;
+use gltf::json::validation::{Checked::Valid, USize64};
+use gltf::json::{self, Accessor, Index};
+use wadforge_manifests::gltf_contract::ObjectExtras;
+
+pub(crate) use as_written::{Material, PbrMetallicRoughness, Scene, TextureInfo};
+use write::WrittenList;
 
 use crate::buffer::{Body, Buffer};
-
-const ARRAY_BUFFER: u32 = 34962;
-const ELEMENT_ARRAY_BUFFER: u32 = 34963;
-const FLOAT: u32 = 5126;
-const UNSIGNED_BYTE: u32 = 5121;
-const UNSIGNED_SHORT: u32 = 5123;
-const UNSIGNED_INT: u32 = 5125;
 
 /// How a glTF file is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,20 +28,34 @@ pub enum GltfFormat {
     Separate,
 }
 
+/// An animation channel: the node, what it moves, and its sampler's input and output.
+pub(crate) type AnimationChannel = (Index<json::Node>, Property, Index<Accessor>, Index<Accessor>);
+
+/// The glTF objects [`Document::push`] adds to the root: the others have lists of their own
+/// (accessors, animations) or are import's own types (materials, scenes), and the root's lists
+/// of them are not written.
+pub(crate) trait InRoot {}
+impl InRoot for json::Mesh {}
+impl InRoot for json::Node {}
+impl InRoot for json::Skin {}
+impl InRoot for json::texture::Sampler {}
+impl InRoot for json::Texture {}
+
 pub(crate) struct Document {
-    arrays: Map<String, Value>,
-    // The numerous entries typed (a rigged character has thousands): small, and written with
-    // the same JSON as the values they replace, keys in the same (sorted) order.
-    accessors: Vec<Accessor>,
-    buffer_views: Vec<BufferView>,
+    /// The glTF but for its accessors and animations (see [`WrittenList`]), its materials and
+    /// scenes (see [`as_written`]) and its extras; its buffer and images are added as it is
+    /// written.
+    root: json::Root,
+    accessors: WrittenList<Accessor>,
+    animations: WrittenList<json::Animation>,
+    materials: Vec<Material>,
+    scenes: Vec<Scene>,
     /// The view animation data is appended to while nothing else follows it in the buffer: one
     /// view for many accessors (a 445-animation Lara had a view per accessor, 7,595 of them).
-    data_view: Option<usize>,
-    animations: Vec<AnimationJson>,
-    nodes: Vec<NodeJson>,
+    data_view: Option<Index<View>>,
     bin: Buffer,
     /// PNG images: name and bytes; embedded in the buffer for GLB, separate files otherwise.
-    images: Vec<(String, std::sync::Arc<Vec<u8>>)>,
+    images: Vec<(String, Arc<Vec<u8>>)>,
     pub extras: Option<ObjectExtras>,
     /// Time spent making this document's images (for [`crate::ImportPhases`]).
     pub image_time: std::time::Duration,
@@ -49,12 +66,12 @@ impl Document {
     /// [`Buffer`]).
     pub fn new(spill: Option<&std::path::Path>) -> Self {
         Document {
-            arrays: Map::new(),
-            accessors: Vec::new(),
-            buffer_views: Vec::new(),
+            root: json::Root::default(),
+            accessors: WrittenList::new(),
+            animations: WrittenList::new(),
+            materials: Vec::new(),
+            scenes: Vec::new(),
             data_view: None,
-            animations: Vec::new(),
-            nodes: Vec::new(),
             bin: Buffer::new(spill),
             images: Vec::new(),
             extras: None,
@@ -62,67 +79,65 @@ impl Document {
         }
     }
 
-    /// Appends `value` to the top-level array `array`; returns its index.
-    pub fn push(&mut self, array: &str, value: Value) -> usize {
-        let list = self
-            .arrays
-            .entry(array)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let list = list.as_array_mut().expect("top-level entries are arrays");
-        list.push(value);
-        list.len() - 1
+    /// Appends `item` to its list; returns its index.
+    pub fn push<T: InRoot>(&mut self, item: T) -> Index<T>
+    where
+        json::Root: AsMut<Vec<T>>,
+    {
+        self.root.push(item)
     }
 
-    /// Appends a node; returns its index.
-    pub fn node(&mut self, node: Value) -> usize {
-        self.nodes.push(NodeJson::Value(node));
-        self.nodes.len() - 1
+    /// Appends a material; returns its index.
+    pub fn material(&mut self, material: Material) -> Index<json::Material> {
+        self.materials.push(material);
+        index(self.materials.len() - 1)
     }
 
-    /// Appends a joint's node; returns its index.
-    pub fn joint_node(&mut self, node: JointNode) -> usize {
-        self.nodes.push(NodeJson::Joint(node));
-        self.nodes.len() - 1
+    pub fn scene(&mut self, scene: Scene) {
+        self.scenes.push(scene);
     }
 
-    /// Node `index`, when it was added by [`Document::node`].
-    pub fn node_mut(&mut self, index: usize) -> Option<&mut Value> {
-        match self.nodes.get_mut(index)? {
-            NodeJson::Value(node) => Some(node),
-            NodeJson::Joint(_) => None,
-        }
+    pub fn node_mut(&mut self, node: Index<json::Node>) -> &mut json::Node {
+        &mut self.root.nodes[node.value()]
     }
 
-    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+    fn view(&mut self, bytes: &[u8], target: Option<buffer::Target>) -> Index<View> {
         self.view_written(target, |bin| bin.put(bytes))
     }
 
     /// A new view of what `write` appends to the buffer (written in place: a large mesh's
     /// vertex data is not held twice).
-    fn view_written(&mut self, target: Option<u32>, write: impl FnOnce(&mut Buffer)) -> usize {
+    fn view_written(
+        &mut self,
+        target: Option<buffer::Target>,
+        write: impl FnOnce(&mut Buffer),
+    ) -> Index<View> {
         self.data_view = None;
         self.bin.pad();
         let offset = self.bin.len();
         write(&mut self.bin);
-        self.buffer_views.push(BufferView {
-            buffer: 0,
-            byte_length: self.bin.len() - offset,
-            byte_offset: offset,
-            target,
-        });
-        self.buffer_views.len() - 1
+        self.root.push(View {
+            buffer: Index::new(0),
+            byte_length: USize64::from(self.bin.len() - offset),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: None,
+        })
     }
 
     /// Where what `write` appends (4-byte components) goes: the open data view (at the returned
     /// offset within it), or a new one. Vertex data keeps views of its own (accessors sharing a
     /// vertex view would need a stride).
-    fn data_written(&mut self, write: impl FnOnce(&mut Buffer)) -> (usize, usize) {
+    fn data_written(&mut self, write: impl FnOnce(&mut Buffer)) -> (Index<View>, u64) {
         match self.data_view {
             Some(view) => {
-                let offset = self.buffer_views[view].byte_length;
+                let offset = self.root.buffer_views[view.value()].byte_length.0;
                 let start = self.bin.len();
                 write(&mut self.bin);
-                self.buffer_views[view].byte_length += self.bin.len() - start;
+                self.root.buffer_views[view.value()].byte_length.0 += (self.bin.len() - start) as u64;
                 (view, offset)
             }
             None => {
@@ -133,43 +148,44 @@ impl Document {
         }
     }
 
-    fn accessor(&mut self, accessor: Accessor) -> usize {
-        self.accessors.push(accessor);
-        self.accessors.len() - 1
-    }
-
-    /// An animation of `channels`, each `(node, path, sampler input, sampler output)`, LINEAR.
-    pub fn animation(&mut self, name: String, channels: &[(usize, &'static str, usize, usize)]) {
-        self.animations.push(AnimationJson {
-            channels: channels
-                .iter()
-                .enumerate()
-                .map(|(sampler, &(node, path, _, _))| Channel {
-                    sampler,
-                    target: Target { node, path },
-                })
-                .collect(),
-            name,
-            samplers: channels
-                .iter()
-                .map(|&(_, _, input, output)| AnimationSampler {
-                    input,
-                    interpolation: "LINEAR",
-                    output,
-                })
-                .collect(),
+    /// An animation of `channels`, LINEAR.
+    pub fn animation(&mut self, name: String, channels: &[AnimationChannel]) {
+        let channel = |(sampler, &(node, path, _, _)): (usize, &AnimationChannel)| Channel {
+            sampler: index(sampler),
+            target: Target {
+                node,
+                path: Valid(path),
+                extensions: None,
+                extras: None,
+            },
+            extensions: None,
+            extras: None,
+        };
+        let sampler = |&(_, _, input, output): &AnimationChannel| Sampler {
+            input,
+            interpolation: Valid(Interpolation::Linear),
+            output,
+            extensions: None,
+            extras: None,
+        };
+        self.animations.push(&json::Animation {
+            channels: channels.iter().enumerate().map(channel).collect(),
+            name: Some(name),
+            samplers: channels.iter().map(sampler).collect(),
+            extensions: None,
+            extras: None,
         });
     }
 
     /// A float accessor of `kind` (SCALAR, VEC2, VEC3, VEC4) over `values`, with min and max when
     /// `bounds` (the validator requires them on POSITION and animation inputs).
-    pub fn floats(&mut self, kind: &'static str, values: &[f32], bounds: bool, vertex_data: bool) -> usize {
+    pub fn floats(&mut self, kind: Type, values: &[f32], bounds: bool, vertex_data: bool) -> Index<Accessor> {
         fn elements<const N: usize>(values: &[f32]) -> impl ExactSizeIterator<Item = [f32; N]> + '_ {
             values
                 .chunks_exact(N)
                 .map(|c| c.try_into().expect("chunks of N values"))
         }
-        match components(kind) {
+        match kind.multiplicity() {
             1 => self.float_elements(kind, elements::<1>(values), bounds, vertex_data),
             2 => self.float_elements(kind, elements::<2>(values), bounds, vertex_data),
             3 => self.float_elements(kind, elements::<3>(values), bounds, vertex_data),
@@ -182,17 +198,17 @@ impl Document {
     /// and max when `bounds`.
     pub fn float_elements<const N: usize>(
         &mut self,
-        kind: &'static str,
+        kind: Type,
         elements: impl ExactSizeIterator<Item = [f32; N]>,
         bounds: bool,
         vertex_data: bool,
-    ) -> usize {
+    ) -> Index<Accessor> {
         const { assert!(N <= 4, "float accessors are SCALAR to VEC4") };
-        debug_assert_eq!(components(kind), N);
+        debug_assert_eq!(kind.multiplicity(), N);
         let count = elements.len();
         let mut min = [f32::INFINITY; N];
         let mut max = [f32::NEG_INFINITY; N];
-        let accessor = self.float_accessor(kind, count, vertex_data, |bin| {
+        let write = |bin: &mut Buffer| {
             bin.reserve(count * N * 4);
             for element in elements {
                 let mut bytes = [0; 16]; // up to VEC4, put at once
@@ -205,69 +221,67 @@ impl Document {
                 }
                 bin.put(&bytes[..4 * N]);
             }
-        });
-        if bounds && count > 0 {
-            // As JSON numbers of f32 values are written (through f64), so the text is unchanged.
-            let accessor = &mut self.accessors[accessor];
-            accessor.min = Some(min.into_iter().map(f64::from).collect());
-            accessor.max = Some(max.into_iter().map(f64::from).collect());
-        }
-        accessor
-    }
-
-    /// A float accessor of `count` elements of `kind`, whose bytes `write` appends.
-    fn float_accessor(
-        &mut self,
-        kind: &'static str,
-        count: usize,
-        vertex_data: bool,
-        write: impl FnOnce(&mut Buffer),
-    ) -> usize {
+        };
         let (view, offset) = match vertex_data {
-            true => (self.view_written(Some(ARRAY_BUFFER), write), 0),
+            true => (self.view_written(Some(buffer::Target::ArrayBuffer), write), 0),
             false => self.data_written(write),
         };
-        let mut accessor = Accessor::new(view, FLOAT, count, kind);
-        accessor.byte_offset = offset;
-        self.accessor(accessor)
+        let mut accessor = accessor(view, ComponentType::F32, count, kind);
+        accessor.byte_offset = (offset > 0).then_some(USize64(offset));
+        if bounds && count > 0 {
+            accessor.min = Some(min.to_vec().into());
+            accessor.max = Some(max.to_vec().into());
+        }
+        self.accessors.push(&accessor)
     }
 
     /// Triangle indices, in the smallest component type that holds them.
-    pub fn indices(&mut self, indices: &[u32]) -> usize {
+    pub fn indices(&mut self, indices: &[u32]) -> Index<Accessor> {
         let max = indices.iter().copied().max().unwrap_or(0);
         let short = max < u16::MAX as u32;
-        let view = self.view_written(Some(ELEMENT_ARRAY_BUFFER), |bin| match short {
+        let target = Some(buffer::Target::ElementArrayBuffer);
+        let view = self.view_written(target, |bin| match short {
             true => indices.iter().for_each(|&i| bin.put(&(i as u16).to_le_bytes())),
             false => indices.iter().for_each(|i| bin.put(&i.to_le_bytes())),
         });
-        let component = if short { UNSIGNED_SHORT } else { UNSIGNED_INT };
-        self.accessor(Accessor::new(view, component, indices.len(), "SCALAR"))
+        let component = if short {
+            ComponentType::U16
+        } else {
+            ComponentType::U32
+        };
+        self.accessors
+            .push(&accessor(view, component, indices.len(), Type::Scalar))
     }
 
     /// JOINTS_0: four joint indices per vertex.
-    pub fn joints(&mut self, joints: impl ExactSizeIterator<Item = [u16; 4]> + Clone) -> usize {
+    pub fn joints(&mut self, joints: impl ExactSizeIterator<Item = [u16; 4]> + Clone) -> Index<Accessor> {
         let count = joints.len();
         let bytes = joints.clone().flatten().all(|j| j < 256);
-        let view = self.view_written(Some(ARRAY_BUFFER), |bin| match bytes {
+        let view = self.view_written(Some(buffer::Target::ArrayBuffer), |bin| match bytes {
             true => joints.flatten().for_each(|j| bin.put_byte(j as u8)),
             false => joints.flatten().for_each(|j| bin.put(&j.to_le_bytes())),
         });
-        let component = if bytes { UNSIGNED_BYTE } else { UNSIGNED_SHORT };
-        self.accessor(Accessor::new(view, component, count, "VEC4"))
+        let component = if bytes {
+            ComponentType::U8
+        } else {
+            ComponentType::U16
+        };
+        self.accessors.push(&accessor(view, component, count, Type::Vec4))
     }
 
     /// Inverse bind matrices (MAT4, column-major).
-    pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> usize {
+    pub fn matrices(&mut self, matrices: &[[f32; 16]]) -> Index<Accessor> {
         let view = self.view_written(None, |bin| {
             matrices.iter().flatten().for_each(|v| bin.put(&v.to_le_bytes()))
         });
-        self.accessor(Accessor::new(view, FLOAT, matrices.len(), "MAT4"))
+        self.accessors
+            .push(&accessor(view, ComponentType::F32, matrices.len(), Type::Mat4))
     }
 
-    /// A PNG image; returns its index in `images`.
-    pub fn png(&mut self, name: &str, png: std::sync::Arc<Vec<u8>>) -> usize {
+    /// A PNG image; returns its index.
+    pub fn png(&mut self, name: &str, png: Arc<Vec<u8>>) -> Index<json::Image> {
         self.images.push((name.to_string(), png));
-        self.images.len() - 1
+        index(self.images.len() - 1)
     }
 
     /// The files of this document named after `stem`: one `.glb`, or `.gltf` + `.bin` + `.png`s.
@@ -276,73 +290,105 @@ impl Document {
         let mut files = Vec::new();
         let images = std::mem::take(&mut self.images);
         for (i, (name, png)) in images.into_iter().enumerate() {
-            match format {
-                GltfFormat::Glb => {
-                    let view = self.view(&png, None);
-                    self.push(
-                        "images",
-                        json!({ "name": name, "bufferView": view, "mimeType": "image/png" }),
-                    );
-                }
+            let (buffer_view, mime_type, uri) = match format {
+                GltfFormat::Glb => (
+                    Some(self.view(&png, None)),
+                    Some(MimeType("image/png".into())),
+                    None,
+                ),
                 GltfFormat::Separate => {
                     let file = format!("{stem}_{i}.png");
-                    self.push("images", json!({ "name": name, "uri": file }));
-                    files.push((file, Body::bytes(png.to_vec())));
+                    files.push((file.clone(), Body::bytes(png.to_vec())));
+                    (None, None, Some(file))
                 }
-            }
+            };
+            self.root.push(json::Image {
+                buffer_view,
+                mime_type,
+                name: Some(name),
+                uri,
+                extensions: None,
+                extras: None,
+            });
         }
         self.bin.pad();
-        let mut root = Map::new();
-        root.insert(
-            "asset".into(),
-            json!({ "version": "2.0", "generator": concat!("wadforge ", env!("CARGO_PKG_VERSION")) }),
-        );
-        root.insert("scene".into(), json!(0));
+        self.root.asset.generator = Some(concat!("wadforge ", env!("CARGO_PKG_VERSION")).into());
+        self.root.scene = Some(Index::new(0));
         if !self.bin.is_empty() {
-            let mut buffer = json!({ "byteLength": self.bin.len() });
-            if format == GltfFormat::Separate {
-                buffer["uri"] = json!(format!("{stem}.bin"));
-            }
-            root.insert("buffers".into(), json!([buffer]));
+            self.root.push(json::Buffer {
+                byte_length: USize64::from(self.bin.len()),
+                name: None,
+                uri: (format == GltfFormat::Separate).then(|| format!("{stem}.bin")),
+                extensions: None,
+                extras: None,
+            });
         }
-        root.extend(self.arrays);
-        if let Some(extras) = self.extras {
-            root.insert("extras".into(), json!(extras));
-        }
-        let mut entries: BTreeMap<&str, Entry> =
-            root.iter().map(|(k, v)| (k.as_str(), Entry::Value(v))).collect();
-        if !self.accessors.is_empty() {
-            entries.insert("accessors", Entry::Accessors(&self.accessors));
-        }
-        if !self.buffer_views.is_empty() {
-            entries.insert("bufferViews", Entry::BufferViews(&self.buffer_views));
-        }
-        if !self.animations.is_empty() {
-            entries.insert("animations", Entry::Animations(&self.animations));
-        }
-        if !self.nodes.is_empty() {
-            entries.insert("nodes", Entry::Nodes(&self.nodes));
-        }
-        let json = serde_json::to_vec(&entries).expect("JSON values serialise");
-        drop(entries);
-        drop(root);
+        let Document {
+            root,
+            accessors,
+            animations,
+            materials,
+            scenes,
+            bin,
+            extras,
+            ..
+        } = self;
+        let parts = write::Parts {
+            root: &root,
+            accessors,
+            animations,
+            materials: &materials,
+            scenes: &scenes,
+            extras: extras.as_ref(),
+        };
+        let json = write::json(parts).expect("glTF objects serialise");
+        // The glTF objects are not kept while the files are made.
+        drop((root, materials, scenes));
         match format {
             GltfFormat::Glb => {
-                let head = glb_head(json, self.bin.len()).ok_or_else(|| {
+                let head = glb_head(json, bin.len()).ok_or_else(|| {
                     std::io::Error::other(format!(
                         "{stem}.glb would be 4 GiB or more, past what a GLB can hold; import it with --gltf (a .gltf and a .bin)"
                     ))
                 })?;
-                files.push((format!("{stem}.glb"), self.bin.finish(head)?));
+                files.push((format!("{stem}.glb"), bin.finish(head)?));
             }
             GltfFormat::Separate => {
-                if !self.bin.is_empty() {
-                    files.push((format!("{stem}.bin"), self.bin.finish(Vec::new())?));
+                if !bin.is_empty() {
+                    files.push((format!("{stem}.bin"), bin.finish(Vec::new())?));
                 }
                 files.push((format!("{stem}.gltf"), Body::bytes(json)));
             }
         }
         Ok(files)
+    }
+}
+
+/// Index `i` of a glTF list; a document's lists are far shorter than 2³² (import's budgets).
+pub(crate) fn index<T>(i: usize) -> Index<T> {
+    Index::new(u32::try_from(i).expect("glTF lists hold fewer than 2^32 entries"))
+}
+
+/// `extras` as a glTF object's extras.
+pub(crate) fn extras<T: serde::Serialize>(extras: &T) -> json::Extras {
+    Some(serde_json::value::to_raw_value(extras).expect("extras serialise"))
+}
+
+/// An accessor of `count` elements of `kind` in `view`.
+fn accessor(view: Index<View>, component: ComponentType, count: usize, kind: Type) -> Accessor {
+    Accessor {
+        buffer_view: Some(view),
+        byte_offset: None,
+        count: USize64::from(count),
+        component_type: Valid(GenericComponentType(component)),
+        extensions: None,
+        extras: None,
+        type_: Valid(kind),
+        min: None,
+        max: None,
+        name: None,
+        normalized: false,
+        sparse: None,
     }
 }
 
@@ -372,129 +418,12 @@ fn glb_head(mut json: Vec<u8>, bin_len: usize) -> Option<Vec<u8>> {
     Some(json)
 }
 
-/// A top-level entry of the document: a JSON value or a typed list.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Entry<'a> {
-    Value(&'a Value),
-    Accessors(&'a [Accessor]),
-    BufferViews(&'a [BufferView]),
-    Animations(&'a [AnimationJson]),
-    Nodes(&'a [NodeJson]),
-}
-
-/// A node: a joint's, typed (a moveable may have thousands; each as a JSON value took 1.3 kB),
-/// or any other.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum NodeJson {
-    Joint(JointNode),
-    Value(Value),
-}
-
-/// A joint's node: its bone name, TR mesh index, translation (the link offset from its parent)
-/// and children. Fields in sorted order, as the JSON objects they stand for were written.
-#[derive(Serialize)]
-pub(crate) struct JointNode {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub children: Vec<usize>,
-    pub extras: JointExtras,
-    pub name: String,
-    /// f32 values, written through f64 as JSON values write them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub translation: Option<[f64; 3]>,
-}
-
-// Fields in sorted order, as the JSON objects they stand for were written.
-#[derive(Serialize)]
-struct Accessor {
-    #[serde(rename = "bufferView")]
-    buffer_view: usize,
-    #[serde(rename = "byteOffset", skip_serializing_if = "is_zero")]
-    byte_offset: usize,
-    #[serde(rename = "componentType")]
-    component_type: u32,
-    count: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max: Option<Vec<f64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min: Option<Vec<f64>>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-impl Accessor {
-    fn new(buffer_view: usize, component_type: u32, count: usize, kind: &'static str) -> Accessor {
-        Accessor {
-            buffer_view,
-            byte_offset: 0,
-            component_type,
-            count,
-            max: None,
-            min: None,
-            kind,
-        }
-    }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-#[derive(Serialize)]
-struct BufferView {
-    buffer: usize,
-    #[serde(rename = "byteLength")]
-    byte_length: usize,
-    #[serde(rename = "byteOffset")]
-    byte_offset: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<u32>,
-}
-
-#[derive(Serialize)]
-struct AnimationJson {
-    channels: Vec<Channel>,
-    name: String,
-    samplers: Vec<AnimationSampler>,
-}
-
-#[derive(Serialize)]
-struct Channel {
-    sampler: usize,
-    target: Target,
-}
-
-#[derive(Serialize)]
-struct Target {
-    node: usize,
-    path: &'static str,
-}
-
-#[derive(Serialize)]
-struct AnimationSampler {
-    input: usize,
-    interpolation: &'static str,
-    output: usize,
-}
-
-fn components(kind: &str) -> usize {
-    match kind {
-        "SCALAR" => 1,
-        "VEC2" => 2,
-        "VEC3" => 3,
-        "VEC4" => 4,
-        "MAT4" => 16,
-        other => unreachable!("accessor type {other} is not used"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The document's JSON, as a `.gltf` file holds it.
-    fn json(doc: Document) -> Value {
+    fn json(doc: Document) -> serde_json::Value {
         let files = doc.into_files("x", GltfFormat::Separate).unwrap();
         let (_, gltf) = files
             .into_iter()
@@ -504,25 +433,48 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_without_nodes_lists_none() {
+        // gltf-json's Scene would leave the list out (see `as_written`).
+        let mut doc = Document::new(None);
+        doc.scene(Scene {
+            extras: Default::default(),
+            name: "s".into(),
+            nodes: Vec::new(),
+        });
+        let files = doc.into_files("x", GltfFormat::Separate).unwrap();
+        let gltf = files.into_iter().find(|(name, _)| name == "x.gltf").unwrap().1;
+        let text = String::from_utf8(gltf.into_bytes().unwrap()).unwrap();
+        assert!(
+            text.contains(r#""scenes":[{"extras":{},"name":"s","nodes":[]}]"#),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn animation_data_shares_a_view_until_vertex_data_follows() {
         let mut doc = Document::new(None);
-        let times = doc.floats("SCALAR", &[0.0, 1.0], true, false);
-        let rotations = doc.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], false, false);
-        let positions = doc.floats("VEC3", &[1.0, 2.0, 3.0], true, true);
-        let more = doc.floats("SCALAR", &[5.0], false, false);
+        let times = doc.floats(Type::Scalar, &[0.0, 1.0], true, false);
+        let rotations = doc.floats(
+            Type::Vec4,
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            false,
+            false,
+        );
+        let positions = doc.floats(Type::Vec3, &[1.0, 2.0, 3.0], true, true);
+        let more = doc.floats(Type::Scalar, &[5.0], false, false);
         let json = json(doc);
-        let accessor = |i: usize| &json["accessors"][i];
+        let accessor = |i: Index<Accessor>| &json["accessors"][i.value()];
         assert_eq!(accessor(times)["bufferView"], accessor(rotations)["bufferView"]);
         assert_eq!(accessor(times).get("byteOffset"), None, "offset 0 is left out");
         assert_eq!(accessor(rotations)["byteOffset"], 8, "after the two times");
-        let view = |i: usize| &json["bufferViews"][accessor(i)["bufferView"].as_u64().unwrap() as usize];
+        let view = |i| &json["bufferViews"][accessor(i)["bufferView"].as_u64().unwrap() as usize];
         assert_eq!(view(times)["byteLength"], 8 + 32);
         assert_eq!(
             view(times).get("target"),
             None,
             "animation data is no vertex data"
         );
-        assert_eq!(view(positions)["target"], ARRAY_BUFFER);
+        assert_eq!(view(positions)["target"], 34962, "ARRAY_BUFFER");
         assert_ne!(accessor(positions)["bufferView"], accessor(times)["bufferView"]);
         assert_ne!(accessor(more)["bufferView"], accessor(positions)["bufferView"]);
         assert_ne!(

@@ -4,7 +4,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde_json::{json, Value};
+use gltf::json::accessor::Type;
+use gltf::json::mesh::{Mode, Primitive, Semantic};
+use gltf::json::validation::Checked::{self, Valid};
+use gltf::json::{self, material::AlphaMode, Accessor, Index};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
 use wadforge_manifests::gltf_contract::{
     MaterialExtras, MeshRole, TR_NORMAL, TR_SHADE, VERTEX_INDEX_MARK, VERTEX_INDEX_UV_SET,
@@ -12,7 +15,7 @@ use wadforge_manifests::gltf_contract::{
 use wadforge_packer::corners::{polygon_corners, TexelPoint};
 
 use crate::atlas::Atlas;
-use crate::document::Document;
+use crate::document::{Document, Material, PbrMetallicRoughness, TextureInfo};
 use crate::names::NameSet;
 use crate::space::Space;
 
@@ -31,12 +34,12 @@ pub(crate) struct Part<'a> {
 /// Materials of one file, one per distinct TR attribute byte.
 pub(crate) struct Materials<'a> {
     prefix: &'a str,
-    texture: Option<usize>,
-    by_attributes: BTreeMap<u8, usize>,
+    texture: Option<Index<json::Texture>>,
+    by_attributes: BTreeMap<u8, Index<json::Material>>,
 }
 
 impl<'a> Materials<'a> {
-    pub fn new(prefix: &'a str, texture: Option<usize>) -> Self {
+    pub fn new(prefix: &'a str, texture: Option<Index<json::Texture>>) -> Self {
         Materials {
             prefix,
             texture,
@@ -49,7 +52,7 @@ impl<'a> Materials<'a> {
         self.prefix
     }
 
-    fn get(&mut self, doc: &mut Document, names: &mut NameSet, polygon: &Polygon) -> usize {
+    fn get(&mut self, doc: &mut Document, names: &mut NameSet, polygon: &Polygon) -> Index<json::Material> {
         let byte = polygon.attributes.to_byte();
         if let Some(&m) = self.by_attributes.get(&byte) {
             return m;
@@ -70,22 +73,26 @@ impl<'a> Materials<'a> {
         if a.unknown_bit {
             label.push_str("_bit7");
         }
-        let mut material = json!({
-            "name": names.unique(&format!("{}_{label}", self.prefix)),
-            "pbrMetallicRoughness": { "metallicFactor": 0.0, "roughnessFactor": 1.0 },
+        let index = doc.material(Material {
             // Additive blending has no glTF equivalent: BLEND shows it see-through, extras keep it.
-            "alphaMode": if a.additive { "BLEND" } else { "MASK" },
-            "extras": MaterialExtras {
+            alpha_mode: if a.additive {
+                AlphaMode::Blend
+            } else {
+                AlphaMode::Mask
+            },
+            extras: MaterialExtras {
                 tr_additive: Some(a.additive),
                 tr_shine: Some(a.shine),
                 tr_shine_intensity: Some(a.shine_intensity.into()),
                 tr_unknown_bit: Some(a.unknown_bit),
             },
+            name: names.unique(&format!("{}_{label}", self.prefix)),
+            pbr_metallic_roughness: PbrMetallicRoughness {
+                base_color_texture: self.texture.map(|index| TextureInfo { index }),
+                metallic_factor: 0.0,
+                roughness_factor: 1.0,
+            },
         });
-        if let Some(texture) = self.texture {
-            material["pbrMetallicRoughness"]["baseColorTexture"] = json!({ "index": texture });
-        }
-        let index = doc.push("materials", material);
         self.by_attributes.insert(byte, index);
         index
     }
@@ -147,11 +154,11 @@ pub(crate) fn primitives(
     shown: &MeshSet,
     space: &Space,
     skinned: bool,
-) -> Vec<Value> {
+) -> Vec<Primitive> {
     let MeshSet {
         parts, atlas, skewed, ..
     } = *shown;
-    let mut groups: BTreeMap<usize, Vertices> = BTreeMap::new();
+    let mut groups: BTreeMap<Index<json::Material>, Vertices> = BTreeMap::new();
     for (part_index, part) in parts.iter().enumerate() {
         groups.values_mut().for_each(Vertices::next_part);
         for (polygon_index, polygon) in part.mesh.polygons.iter().enumerate() {
@@ -345,54 +352,54 @@ impl Vertices {
 /// from the vertices as it is written (position, display normal, UVs (zero when untextured), TR
 /// vertex indices ([`VERTEX_INDEX_UV_SET`]), joints and
 /// weights when skinned, TR normals or shades (and their greys) when any).
-fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -> Value {
+fn primitive(doc: &mut Document, material: Index<json::Material>, v: Vertices, a: &Attributes) -> Primitive {
     let Vertices {
         vertices, indices, ..
     } = v;
     let each = || vertices.iter();
-    let mut attributes = serde_json::Map::new();
+    let mut attributes: BTreeMap<Checked<Semantic>, Index<Accessor>> = BTreeMap::new();
     let positions = each().map(|v| a.position(v));
     attributes.insert(
-        "POSITION".into(),
-        json!(doc.float_elements("VEC3", positions, true, true)),
+        Valid(Semantic::Positions),
+        doc.float_elements(Type::Vec3, positions, true, true),
     );
     let normals = each().map(|v| a.display_normal(v));
     attributes.insert(
-        "NORMAL".into(),
-        json!(doc.float_elements("VEC3", normals, false, true)),
+        Valid(Semantic::Normals),
+        doc.float_elements(Type::Vec3, normals, false, true),
     );
     // An untextured mesh has UVs of zero, so that its vertex indices can be the second set.
     let uvs = each().map(|v| if a.textured { v.uv } else { [0.0; 2] });
     attributes.insert(
-        "TEXCOORD_0".into(),
-        json!(doc.float_elements("VEC2", uvs, false, true)),
+        Valid(Semantic::TexCoords(0)),
+        doc.float_elements(Type::Vec2, uvs, false, true),
     );
     let tr_vertices = each().map(|v| [f32::from(v.tr_vertex), VERTEX_INDEX_MARK]);
     attributes.insert(
-        format!("TEXCOORD_{VERTEX_INDEX_UV_SET}"),
-        json!(doc.float_elements("VEC2", tr_vertices, false, true)),
+        Valid(Semantic::TexCoords(VERTEX_INDEX_UV_SET)),
+        doc.float_elements(Type::Vec2, tr_vertices, false, true),
     );
     if a.skinned {
         let joints = each().map(|v| [a.part(v).joint, 0, 0, 0]);
-        attributes.insert("JOINTS_0".into(), json!(doc.joints(joints)));
+        attributes.insert(Valid(Semantic::Joints(0)), doc.joints(joints));
         let weights = each().map(|_| [1.0, 0.0, 0.0, 0.0]);
         attributes.insert(
-            "WEIGHTS_0".into(),
-            json!(doc.float_elements("VEC4", weights, false, true)),
+            Valid(Semantic::Weights(0)),
+            doc.float_elements(Type::Vec4, weights, false, true),
         );
     }
     if a.any_normals {
         let tr_normals = each().map(|v| a.stored_normal(v).unwrap_or([0, 0, 0]).map(f32::from));
         attributes.insert(
-            format!("_{TR_NORMAL}"),
-            json!(doc.float_elements("VEC3", tr_normals, false, true)),
+            Valid(Semantic::Extras(TR_NORMAL.into())),
+            doc.float_elements(Type::Vec3, tr_normals, false, true),
         );
     }
     if a.any_shades {
         let shades = each().map(|v| [a.shade(v)]);
         attributes.insert(
-            format!("_{TR_SHADE}"),
-            json!(doc.float_elements("SCALAR", shades, false, true)),
+            Valid(Semantic::Extras(TR_SHADE.into())),
+            doc.float_elements(Type::Scalar, shades, false, true),
         );
         // Shades run from 0 (light) to 8191 (dark).
         let greys = each().map(|v| {
@@ -400,12 +407,20 @@ fn primitive(doc: &mut Document, material: usize, v: Vertices, a: &Attributes) -
             [grey, grey, grey]
         });
         attributes.insert(
-            "COLOR_0".into(),
-            json!(doc.float_elements("VEC3", greys, false, true)),
+            Valid(Semantic::Colors(0)),
+            doc.float_elements(Type::Vec3, greys, false, true),
         );
     }
     drop(vertices);
-    json!({ "attributes": attributes, "indices": doc.indices(&indices), "material": material })
+    Primitive {
+        attributes,
+        indices: Some(doc.indices(&indices)),
+        material: Some(material),
+        mode: Valid(Mode::Triangles),
+        targets: None,
+        extensions: None,
+        extras: None,
+    }
 }
 
 /// The glTF triangles of a polygon's corners (TR order, clockwise): glTF winds them

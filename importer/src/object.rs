@@ -1,13 +1,17 @@
 //! One glTF document per object: a moveable as a skinned, animated armature, a static as one mesh.
 
-use serde_json::json;
+use gltf::json::accessor::Type;
+use gltf::json::animation::Property;
+use gltf::json::texture::{MagFilter, MinFilter, Sampler, WrappingMode};
+use gltf::json::validation::Checked::Valid;
+use gltf::json::{self, Index};
 use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
 use wadforge_manifests::gltf_contract::{
     JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, STATIC_MESH,
 };
 
 use crate::atlas::{Atlas, Images};
-use crate::document::{Document, JointNode};
+use crate::document::{extras, index, Document, Scene};
 use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
@@ -80,7 +84,7 @@ pub(crate) fn moveable(
 
     let mut scene_nodes = Vec::new();
     if joint_count > 0 {
-        scene_nodes.push(0);
+        scene_nodes.push(Index::new(0));
     }
     let (atlas, texture) = texture(&mut doc, wad, body.iter().chain(&joints), slot, images);
 
@@ -121,10 +125,11 @@ pub(crate) fn moveable(
         push_animation(&mut doc, &mut names, a, name, joint_count, space);
     }
 
-    doc.push(
-        "scenes",
-        json!({ "name": slot, "nodes": scene_nodes, "extras": stored }),
-    );
+    doc.scene(Scene {
+        extras: stored,
+        name: slot.to_string(),
+        nodes: scene_nodes,
+    });
     doc.extras = Some(ObjectExtras {
         wadforge_id: m.id,
         wadforge_kind: ObjectKind::Moveable,
@@ -208,22 +213,23 @@ fn split_by_lighting(body: Vec<Part>) -> (Vec<Part>, Vec<Part>) {
 /// index, translation (the link offset from its parent) and children.
 fn push_joint_nodes(doc: &mut Document, m: &Moveable, bones: &[String], space: &Space) {
     let joint_count = m.meshes.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); joint_count];
+    let mut children: Vec<Vec<Index<json::Node>>> = vec![Vec::new(); joint_count];
     for (i, link) in m.links.iter().enumerate() {
         if i + 1 < joint_count && link.parent < joint_count {
-            children[link.parent].push(i + 1);
+            children[link.parent].push(index(i + 1));
         }
     }
     for ((j, bone), children) in bones.iter().enumerate().zip(children) {
         let translation = (j > 0).then(|| {
             let offset = m.links[j - 1].offset.map(|c| c as f64);
-            space.point(offset).map(f64::from)
+            space.point(offset)
         });
-        doc.joint_node(JointNode {
-            children,
-            extras: JointExtras { tr_mesh: j },
-            name: bone.clone(),
+        doc.push(json::Node {
+            children: (!children.is_empty()).then_some(children),
+            extras: extras(&JointExtras { tr_mesh: j }),
+            name: Some(bone.clone()),
             translation,
+            ..json::Node::default()
         });
     }
 }
@@ -235,7 +241,7 @@ fn push_skin(
     names: &mut NameSet,
     slot: &str,
     origins: &[[i64; 3]],
-    mesh_nodes: &[usize],
+    mesh_nodes: &[Index<json::Node>],
     space: &Space,
 ) {
     let inverse_binds: Vec<[f32; 16]> = origins
@@ -248,13 +254,16 @@ fn push_skin(
         })
         .collect();
     let matrices = doc.matrices(&inverse_binds);
-    let skin = doc.push(
-        "skins",
-        json!({ "name": names.unique(slot), "joints": (0..origins.len()).collect::<Vec<_>>(),
-                "inverseBindMatrices": matrices, "skeleton": 0 }),
-    );
+    let skin = doc.push(json::Skin {
+        inverse_bind_matrices: Some(matrices),
+        joints: (0..origins.len()).map(index).collect(),
+        name: Some(names.unique(slot)),
+        skeleton: Some(Index::new(0)),
+        extensions: None,
+        extras: None,
+    });
     for &node in mesh_nodes {
-        doc.node_mut(node).expect("the mesh node was just added")["skin"] = json!(skin);
+        doc.node_mut(node).skin = Some(skin);
     }
 }
 
@@ -271,17 +280,16 @@ fn push_animation(
     // One rounding of k × duration / 30 s: build samples at exactly these times.
     let tick = a.frame_duration.max(1) as f64 / 30.0;
     let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
-    let input = doc.floats("SCALAR", &times, true, false);
+    let input = doc.floats(Type::Scalar, &times, true, false);
     let mut channels = Vec::with_capacity(joint_count + 1);
-    let mut channel =
-        |node: usize, path: &'static str, output: usize| channels.push((node, path, input, output));
+    let mut channel = |node: Index<json::Node>, path, output| channels.push((node, path, input, output));
     let offsets: Vec<f32> = a
         .keyframes
         .iter()
         .flat_map(|k| space.point(k.offset.map(|c| c as f64)))
         .collect();
-    let output = doc.floats("VEC3", &offsets, false, false);
-    channel(0, "translation", output);
+    let output = doc.floats(Type::Vec3, &offsets, false, false);
+    channel(Index::new(0), Property::Translation, output);
     for j in 0..joint_count {
         let mut previous = [0.0, 0.0, 0.0, 1.0];
         let mut quaternions = Vec::with_capacity(a.keyframes.len() * 4);
@@ -295,8 +303,8 @@ fn push_animation(
             previous = q;
             quaternions.extend(q.map(|c| c as f32));
         }
-        let output = doc.floats("VEC4", &quaternions, false, false);
-        channel(j, "rotation", output);
+        let output = doc.floats(Type::Vec4, &quaternions, false, false);
+        channel(index(j), Property::Rotation, output);
     }
     doc.animation(names.unique(name), &channels);
 }
@@ -325,14 +333,16 @@ pub(crate) fn static_object(wad: &Wad, s: &Static, slot: &str, making: &Making) 
         skewed: making.skewed,
     };
     let space = making.space;
-    let nodes: Vec<usize> = mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
-        .into_iter()
-        .collect();
+    let nodes: Vec<Index<json::Node>> =
+        mesh_node(&mut doc, &mut names, &mut materials, wad, &shown, space, false)
+            .into_iter()
+            .collect();
     let stored = stored::scene_extras(parts.iter().map(|p| (STATIC_MESH, p.mesh)));
-    doc.push(
-        "scenes",
-        json!({ "name": slot, "nodes": nodes, "extras": stored }),
-    );
+    doc.scene(Scene {
+        extras: stored,
+        name: slot.to_string(),
+        nodes,
+    });
     doc.extras = Some(ObjectExtras {
         wadforge_id: s.id,
         wadforge_kind: ObjectKind::Static,
@@ -348,7 +358,7 @@ fn texture<'a>(
     parts: impl IntoIterator<Item = &'a Part<'a>>,
     slot: &str,
     images: &Images,
-) -> (std::sync::Arc<Atlas>, Option<usize>) {
+) -> (std::sync::Arc<Atlas>, Option<Index<json::Texture>>) {
     let started = std::time::Instant::now();
     let atlas = Atlas::for_meshes(wad, parts.into_iter().map(|p| p.mesh as &Mesh), images);
     let png = (!atlas.is_empty()).then(|| atlas.png());
@@ -356,11 +366,22 @@ fn texture<'a>(
     let texture = png.map(|png| {
         let image = doc.png(&format!("{slot}_texture"), png);
         // Texels are texels: no filtering, no wrapping.
-        let sampler = doc.push(
-            "samplers",
-            json!({ "magFilter": 9728, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071 }),
-        );
-        doc.push("textures", json!({ "sampler": sampler, "source": image }))
+        let sampler = doc.push(Sampler {
+            mag_filter: Some(Valid(MagFilter::Nearest)),
+            min_filter: Some(Valid(MinFilter::Nearest)),
+            name: None,
+            wrap_s: Valid(WrappingMode::ClampToEdge),
+            wrap_t: Valid(WrappingMode::ClampToEdge),
+            extensions: None,
+            extras: None,
+        });
+        doc.push(json::Texture {
+            name: None,
+            sampler: Some(sampler),
+            source: image,
+            extensions: None,
+            extras: None,
+        })
     });
     (atlas, texture)
 }
@@ -374,19 +395,27 @@ fn mesh_node(
     shown: &MeshSet,
     space: &Space,
     skinned: bool,
-) -> Option<usize> {
+) -> Option<Index<json::Node>> {
     let slot = materials.prefix();
     if shown.parts.iter().all(|p| p.mesh.polygons.is_empty()) {
         return None;
     }
     let primitives = primitives(doc, names, materials, wad, shown, space, skinned);
     let role = shown.role.name();
-    let mesh = doc.push(
-        "meshes",
-        json!({ "name": names.unique(&format!("{slot}_{role}_mesh")), "primitives": primitives }),
-    );
-    let extras = MeshNodeExtras {
+    let mesh = doc.push(json::Mesh {
+        name: Some(names.unique(&format!("{slot}_{role}_mesh"))),
+        primitives,
+        weights: None,
+        extensions: None,
+        extras: None,
+    });
+    let role_extras = MeshNodeExtras {
         tr_role: Some(role.to_string()),
     };
-    Some(doc.node(json!({ "name": names.unique(&format!("{slot}_{role}")), "mesh": mesh, "extras": extras })))
+    Some(doc.push(json::Node {
+        extras: extras(&role_extras),
+        mesh: Some(mesh),
+        name: Some(names.unique(&format!("{slot}_{role}"))),
+        ..json::Node::default()
+    }))
 }
