@@ -546,3 +546,36 @@ fn rgba(image: gltf::image::Data) -> RgbaImage {
         pixels,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(json: &str) -> gltf::json::Extras {
+        Some(serde_json::value::RawValue::from_string(json.to_string()).unwrap())
+    }
+
+    #[test]
+    fn extras_are_read_from_objects_alone_the_last_of_a_key_given_twice() {
+        let e: MaterialExtras = extras(&raw(r#"[true, true]"#));
+        assert_eq!(e, MaterialExtras::default(), "an array fills no fields");
+        let e: MaterialExtras = extras(&raw(r#"{"tr_shine": false, "tr_shine": 1}"#));
+        assert_eq!(e.tr_shine, Some(true));
+        assert_eq!(extras::<MaterialExtras>(&None), MaterialExtras::default());
+    }
+
+    #[test]
+    fn stored_meshes_say_what_is_wrong_with_them() {
+        assert!(stored_meshes(&raw(r#"{"other": 1}"#)).unwrap().is_empty());
+        assert!(stored_meshes(&raw(r#""tr_meshes""#)).unwrap().is_empty());
+        let not_a_map = stored_meshes(&raw(r#"{"tr_meshes": null}"#)).unwrap_err();
+        assert!(
+            not_a_map.contains("tr_meshes is not a map of bone names"),
+            "{not_a_map}"
+        );
+        let not_a_string = stored_meshes(&raw(r#"{"tr_meshes": {"hips": 3}}"#)).unwrap_err();
+        assert!(not_a_string.starts_with("the stored mesh of hips (scene extras tr_meshes) is not base64"));
+        let damaged = stored_meshes(&raw(r#"{"tr_meshes": {"hips": "QUJD"}}"#)).unwrap_err();
+        assert!(damaged.contains("is damaged"), "{damaged}");
+    }
+}
