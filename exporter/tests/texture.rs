@@ -7,8 +7,8 @@ use wadforge_exporter::texture::{
     build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, SampleStore, TextureError,
     TextureStart, Textures,
 };
+use wadforge_format::texture_corners::{effective_shape, polygon_corners, TexelPoint};
 use wadforge_format::{Mesh, Page, PolygonTexture, Sample, Wad, PAGE_SIZE};
-use wadforge_packer::corners::{effective_shape, polygon_corners, TexelPoint};
 use wadforge_packer::uv::to_uv;
 
 const PAGE: u32 = PAGE_SIZE as u32;

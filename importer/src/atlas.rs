@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use image::ImageEncoder;
+use wadforge_format::texture_corners::TexelPoint;
 use wadforge_format::{Mesh, Page, Sample, Wad, PAGE_SIZE};
-use wadforge_packer::corners::TexelPoint;
 use wadforge_packer::pack::{pack_samples, Placement, SampleImage, MAGENTA};
 
 const PAGE: u32 = PAGE_SIZE as u32;

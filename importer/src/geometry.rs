@@ -8,11 +8,11 @@ use gltf::json::accessor::Type;
 use gltf::json::mesh::{Mode, Primitive, Semantic};
 use gltf::json::validation::Checked::{self, Valid};
 use gltf::json::{self, material::AlphaMode, Accessor, Index};
+use wadforge_format::texture_corners::{polygon_corners, TexelPoint};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
 use wadforge_manifests::gltf_contract::{
     MaterialExtras, MeshRole, TR_NORMAL, TR_SHADE, VERTEX_INDEX_MARK, VERTEX_INDEX_UV_SET,
 };
-use wadforge_packer::corners::{polygon_corners, TexelPoint};
 
 use crate::atlas::Atlas;
 use crate::document::{Document, Material, PbrMetallicRoughness, TextureInfo};

@@ -1,9 +1,5 @@
 //! Texture samples and the 256×256 pages they sit on, between the WAD's terms and glTF's.
 //!
-//! - [`corners`]: where a polygon's corners sit on its sample (sample + shape + flip → corner
-//!   points, the table of `shared/notes/format-facts.md`), and back (corner points on whole
-//!   texels → sample rectangle, shape and flip; `None` for artist-made UVs, which the importer
-//!   resamples).
 //! - [`uv`]: texel-edge points ↔ glTF UVs on an atlas of whole pages stacked vertically, rounding
 //!   away Blender's float32 noise, and which page a polygon's corners are on.
 //! - [`pack`]: for building a WAD, deduplicating sample images and packing them into as few
@@ -14,10 +10,8 @@
 
 #![warn(clippy::too_many_lines)]
 
-pub mod corners;
 pub mod pack;
 pub mod uv;
 
-pub use corners::{polygon_corners, recover_texture, Corner, RecoveredTexture, SampleRect, TexelPoint};
 pub use pack::{pack_samples, pages_needed, PackError, PackedPages, PixelFormat, Placement, SampleImage};
 pub use uv::{corners_from_uvs, from_uv, texel_offset, to_uv};

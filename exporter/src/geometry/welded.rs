@@ -16,8 +16,8 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use wadforge_format::texture_corners::recover_texture;
 use wadforge_format::{Mesh, Shading};
-use wadforge_packer::corners::recover_texture;
 use wadforge_packer::uv::corners_from_uvs;
 
 use super::{has_no_area, same_direction, Corner, RawMesh, RawPolygon, Triangle};

@@ -1,8 +1,8 @@
 //! The exact path: UVs on the corners of a texel rectangle of a page atlas → that rectangle of
 //! the image, copied texel for texel.
 
+use wadforge_format::texture_corners::recover_shifted_texture;
 use wadforge_format::PAGE_SIZE;
-use wadforge_packer::corners::recover_texture;
 use wadforge_packer::uv::{corners_from_uvs, texel_offset};
 
 use super::{Cut, RgbaImage};
@@ -27,11 +27,7 @@ pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Option<
         return None;
     }
     let (page, points) = corners_from_uvs(&uvs, width, height)?;
-    let (recovered, shift) = (0..points.len()).find_map(|shift| {
-        let mut shifted = points.clone();
-        shifted.rotate_left(shift);
-        recover_texture(&shifted, is_quad).map(|r| (r, shift))
-    })?;
+    let (recovered, shift) = recover_shifted_texture(&points, is_quad)?;
     // Grid (256 to a page's width) → image pixels; only whole pixels are copied.
     let pixel = |grid: u32| {
         let scaled = u64::from(grid) * u64::from(width);

@@ -19,6 +19,7 @@ use super::texture::{self, ApproximateMapping, ObjectTexture};
 use crate::catalog::Game;
 use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
+use crate::texture_corners::{recover_shifted_texture, TexelPoint};
 use crate::TooMuchWork;
 
 /// Polygons the meshes of any level may hold. A TR4 level's meshes are inflated from zlib,
@@ -279,13 +280,17 @@ impl Texturing<'_> {
         let points = o.edges(n);
         let rect = texture::bounds(&points);
         polygon.texture.sample = self.samples.get(texture::sample_of(rect, o.tile))?;
-        match texture::corner_labels(&points, rect).and_then(|l| texture::arrange(&l)) {
-            Some(a) => {
+        let corners: Vec<TexelPoint> = points
+            .iter()
+            .map(|&[x, y]| TexelPoint::new(x.into(), y.into()))
+            .collect();
+        match recover_shifted_texture(&corners, poly.is_quad) {
+            Some((recovered, shift)) => {
                 for i in 0..n {
-                    polygon.vertices[i] = poly.vertices[(i + a.shift) % n];
+                    polygon.vertices[i] = poly.vertices[(i + shift) % n];
                 }
-                polygon.texture.shape = a.shape;
-                polygon.texture.flipped = a.flipped;
+                polygon.texture.shape = recovered.shape;
+                polygon.texture.flipped = recovered.flipped;
             }
             None => self.approximate.push(ApproximateMapping {
                 mesh: at.0,

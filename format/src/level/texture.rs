@@ -1,7 +1,6 @@
-//! Level textures → WAD samples: object-texture corners to sample rectangles and the WAD's
-//! corner arrangements (quads `nw ne se sw`, flipped `ne nw sw se`; triangle shapes 0, 2, 4, 6
-//! and their flipped forms), and the solid-colour samples of coloured faces. The textiles
-//! themselves become pages in [`super::pages`].
+//! Level textures → WAD samples: object-texture corners to sample rectangles (the WAD's corner
+//! arrangements are [`crate::texture_corners`]), and the solid-colour samples of coloured faces.
+//! The textiles themselves become pages in [`super::pages`].
 
 use crate::model::{Sample, PAGE_SIZE};
 
@@ -19,61 +18,6 @@ pub struct ApproximateMapping {
     /// The UV corner of each polygon vertex, in the model's vertex order, as texel edges
     /// (0..=256) of the sample's page; triangles leave the fourth `[0, 0]`.
     pub corners: [[u16; 2]; 4],
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Corner {
-    Nw,
-    Ne,
-    Se,
-    Sw,
-}
-
-use Corner::{Ne, Nw, Se, Sw};
-
-/// Quad corners of polygon vertices 1..4: unflipped, flipped.
-const QUADS: [[Corner; 4]; 2] = [[Nw, Ne, Se, Sw], [Ne, Nw, Sw, Se]];
-/// Triangle corners for shapes 0, 2, 4, 6: unflipped, flipped.
-const TRIANGLES: [[[Corner; 3]; 4]; 2] = [
-    [[Nw, Ne, Sw], [Ne, Se, Nw], [Se, Sw, Ne], [Sw, Nw, Se]],
-    [[Ne, Nw, Se], [Nw, Sw, Ne], [Sw, Se, Nw], [Se, Ne, Sw]],
-];
-
-/// How a polygon sits on its sample: rotate its vertex list left by `shift`, then it maps the
-/// sample with `shape` and `flipped`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Arrangement {
-    pub shift: usize,
-    pub shape: u8,
-    pub flipped: bool,
-}
-
-/// The legal arrangement of corners `labels` (3 or 4 of them, in polygon vertex order), trying
-/// the stored vertex order first, then its cyclic shifts.
-pub(crate) fn arrange(labels: &[Corner]) -> Option<Arrangement> {
-    let n = labels.len();
-    for shift in 0..n {
-        let rotated: Vec<Corner> = (0..n).map(|i| labels[(i + shift) % n]).collect();
-        for flip in 0..2 {
-            if n == 4 && rotated[..] == QUADS[flip][..] {
-                return Some(Arrangement {
-                    shift,
-                    shape: 0,
-                    flipped: flip == 1,
-                });
-            }
-            if n == 3 {
-                if let Some(k) = TRIANGLES[flip].iter().position(|t| rotated[..] == t[..]) {
-                    return Some(Arrangement {
-                        shift,
-                        shape: 2 * k as u8,
-                        flipped: flip == 1,
-                    });
-                }
-            }
-        }
-    }
-    None
 }
 
 /// One TR1–TR3 object texture (20 bytes): attribute, tile, four UV corners.
@@ -135,30 +79,6 @@ pub(crate) fn bounds(points: &[[u16; 2]]) -> [u16; 4] {
     ]
 }
 
-/// Which corner of `rect` each point is, or `None` when a point is not a corner, two points
-/// share one, or the rectangle is degenerate.
-pub(crate) fn corner_labels(points: &[[u16; 2]], rect: [u16; 4]) -> Option<Vec<Corner>> {
-    let [x0, y0, x1, y1] = rect;
-    if x0 >= x1 || y0 >= y1 {
-        return None;
-    }
-    let mut labels = Vec::with_capacity(points.len());
-    for &p in points {
-        let corner = match (p[0] == x0, p[0] == x1, p[1] == y0, p[1] == y1) {
-            (true, _, true, _) => Nw,
-            (_, true, true, _) => Ne,
-            (_, true, _, true) => Se,
-            (true, _, _, true) => Sw,
-            _ => return None,
-        };
-        if labels.contains(&corner) {
-            return None;
-        }
-        labels.push(corner);
-    }
-    Some(labels)
-}
-
 /// The sample covering `rect` (texel edges) on `page`, clamped to the page.
 pub(crate) fn sample_of(rect: [u16; 4], page: u16) -> Sample {
     let [x0, y0, x1, y1] = rect;
@@ -197,43 +117,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stored_and_shifted_orders_are_recognised() {
-        assert_eq!(
-            arrange(&[Nw, Ne, Se, Sw]),
-            Some(Arrangement {
-                shift: 0,
-                shape: 0,
-                flipped: false
-            })
-        );
-        assert_eq!(
-            arrange(&[Sw, Se, Ne, Nw]),
-            Some(Arrangement {
-                shift: 2,
-                shape: 0,
-                flipped: true
-            })
-        );
-        assert_eq!(
-            arrange(&[Nw, Se, Ne]),
-            Some(Arrangement {
-                shift: 2,
-                shape: 0,
-                flipped: true
-            })
-        );
-        assert_eq!(
-            arrange(&[Nw, Sw, Ne]),
-            Some(Arrangement {
-                shift: 0,
-                shape: 2,
-                flipped: true
-            })
-        );
-        assert_eq!(arrange(&[Nw, Se, Ne, Sw]), None);
-    }
-
-    #[test]
     fn edge_markers_give_far_edges() {
         let t = ObjectTexture {
             attribute: 0,
@@ -247,6 +130,6 @@ mod tests {
         };
         let e = t.edges(4);
         assert_eq!(bounds(&e), [0, 0, 64, 32]);
-        assert_eq!(corner_labels(&e, bounds(&e)), Some(vec![Nw, Ne, Se, Sw]));
+        assert_eq!(e, [[0, 0], [64, 0], [64, 32], [0, 32]]);
     }
 }

@@ -20,7 +20,7 @@
 //! Odd triangle shapes (1, 3, 5, 7), which the reader keeps as stored, map like the even shape
 //! below them; see [`effective_shape`].
 
-use wadforge_format::{PolygonTexture, Sample, PAGE_SIZE};
+use crate::model::{PolygonTexture, Sample, PAGE_SIZE};
 
 /// A corner of a sample rectangle, in texel-edge coordinates of its page (x..=x+w, y..=y+h).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -200,6 +200,17 @@ pub fn recover_texture(corners: &[TexelPoint], is_quad: bool) -> Option<Recovere
     })
 }
 
+/// [`recover_texture`] for corners that may start at any vertex: the first cyclic shift (the
+/// corners rotated left by `shift`) that is a legal arrangement, with that shift. A polygon's
+/// vertex list rotated left by `shift` then maps the recovered texture.
+pub fn recover_shifted_texture(corners: &[TexelPoint], is_quad: bool) -> Option<(RecoveredTexture, usize)> {
+    (0..corners.len()).find_map(|shift| {
+        let mut shifted = corners.to_vec();
+        shifted.rotate_left(shift);
+        recover_texture(&shifted, is_quad).map(|r| (r, shift))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +376,21 @@ mod tests {
             None
         );
         assert_eq!(recover_texture(&[p(0, 250), p(3, 250), p(0, 257)], false), None);
+    }
+
+    /// A level's object texture may start its corners at any vertex: the first shift that is
+    /// legal wins, and the rest of the polygon follows it.
+    #[test]
+    fn shifted_corners_are_recovered_with_their_shift() {
+        let (nw, ne, se, sw) = (p(0, 0), p(4, 0), p(4, 4), p(0, 4));
+        let found = |corners: &[TexelPoint], is_quad| {
+            recover_shifted_texture(corners, is_quad).map(|(r, shift)| (shift, r.shape, r.flipped))
+        };
+        assert_eq!(found(&[nw, ne, se, sw], true), Some((0, 0, false)));
+        assert_eq!(found(&[sw, se, ne, nw], true), Some((2, 0, true)));
+        assert_eq!(found(&[nw, se, ne], false), Some((2, 0, true)));
+        assert_eq!(found(&[nw, sw, ne], false), Some((0, 2, true)));
+        assert_eq!(found(&[nw, se, ne, sw], true), None);
     }
 
     #[test]
