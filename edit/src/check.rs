@@ -7,14 +7,12 @@ use std::collections::HashMap;
 use wadforge_format::catalog::{self, Game, LaraMeshUse};
 use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 use wadforge_format::{
-    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad, PAGE_SIZE,
+    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad,
+    KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
 
 use crate::references::{resolve, AnimationRef, Targets};
 
-/// How far a keyframe box may lie from the posed meshes (`format-facts.md`: real files are
-/// within a few units).
-pub const KEYFRAME_BOX_TOLERANCE: i32 = 8;
 /// A normal's length may differ from 16300 by this fraction.
 pub const NORMAL_TOLERANCE: f64 = 0.01;
 
@@ -646,7 +644,7 @@ impl Checker<'_> {
     fn keyframe_boxes(&mut self, m: &Moveable, animation: &Animation, body: &[&Mesh], place: &str) {
         for (f, keyframe) in animation.keyframes.iter().enumerate() {
             let posed = posed_bounding_box(&m.links, keyframe, body);
-            let off = box_distance(keyframe.bounding_box, posed);
+            let off = keyframe.bounding_box.distance(posed);
             if off > KEYFRAME_BOX_TOLERANCE {
                 // A note: real levels have boxes further off (weapon animations' boxes
                 // enclose Lara's whole body), and the engine only uses them for collision.
@@ -694,15 +692,6 @@ fn body_meshes<'a>(wad: &'a Wad, game: Game, bodies: &Bodies, m: &'a Moveable) -
         .and_then(|id| bodies.0.get(&(id, m.meshes.len())))
         .map_or(m, |&i| &wad.moveables[i]);
     skin.meshes.iter().map(|&k| wad.meshes.get(k)).collect()
-}
-
-fn box_distance(a: BoundingBox, b: BoundingBox) -> i32 {
-    a.to_file_order()
-        .iter()
-        .zip(b.to_file_order())
-        .map(|(&x, y)| (x as i32 - y as i32).abs())
-        .max()
-        .unwrap_or(0)
 }
 
 fn length(n: &[i16; 3]) -> f64 {
@@ -786,7 +775,7 @@ pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuch
                         .iter()
                         .map(|k| {
                             let posed = posed_bounding_box(&m.links, k, body.as_deref()?);
-                            (box_distance(k.bounding_box, posed) > KEYFRAME_BOX_TOLERANCE).then_some(posed)
+                            (k.bounding_box.distance(posed) > KEYFRAME_BOX_TOLERANCE).then_some(posed)
                         })
                         .collect()
                 })

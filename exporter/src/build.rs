@@ -35,10 +35,6 @@ use crate::error::{BuildError, Place};
 use crate::geometry::RawMesh;
 use crate::texture::{PolygonSamples, SampleStore};
 
-/// How far (TR units) a manifest's keyframe box may sit from the box of the built pose and still
-/// be kept: real files' boxes differ from their poses by a few units, an edit moves them more.
-pub const KEPT_BOX_TOLERANCE: i32 = 8;
-
 /// A built model and what the build did.
 pub struct BuildOutput {
     pub wad: Wad,

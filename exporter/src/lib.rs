@@ -23,5 +23,5 @@ pub mod spheres;
 pub mod states;
 pub mod texture;
 
-pub use build::{build, BuildOutput, BuildPhases, KEPT_BOX_TOLERANCE};
+pub use build::{build, BuildOutput, BuildPhases};
 pub use error::{BuildError, Place};

@@ -1,11 +1,11 @@
 //! Keyframe boxes: each keyframe's box is kept from the manifest while the pose is unedited or
-//! the box lies within [`KEPT_BOX_TOLERANCE`] of the posed body's box, otherwise it is the posed
-//! box. The body is the one the game poses: a dressed skeleton's dressing body.
+//! the box lies within [`KEYFRAME_BOX_TOLERANCE`] of the posed body's box, otherwise it is the
+//! posed box. The body is the one the game poses: a dressed skeleton's dressing body.
 
 use wadforge_format::pose::posed_bounding_box;
-use wadforge_format::{Animation, BoundingBox, Link, Mesh, MeshIndex, Moveable, Wad};
+use wadforge_format::{Animation, BoundingBox, Link, Mesh, MeshIndex, Moveable, Wad, KEYFRAME_BOX_TOLERANCE};
 
-use super::{PendingMoveable, KEPT_BOX_TOLERANCE};
+use super::PendingMoveable;
 use crate::error::BuildError;
 
 // How many vertices a build may pose: the rule `check --fix` follows too.
@@ -160,10 +160,11 @@ fn boxed_keyframes(
     recomputed
 }
 
-/// Whether a manifest box is within [`KEPT_BOX_TOLERANCE`] of the posed box on every side.
+/// Whether a manifest box is within [`KEYFRAME_BOX_TOLERANCE`] of the posed box on every side.
 fn close(posed: BoundingBox, kept: &wadforge_manifests::BoxBounds) -> bool {
-    (0..3).all(|k| {
-        (posed.min[k] as i32 - kept.min[k] as i32).abs() <= KEPT_BOX_TOLERANCE
-            && (posed.max[k] as i32 - kept.max[k] as i32).abs() <= KEPT_BOX_TOLERANCE
-    })
+    let kept = BoundingBox {
+        min: kept.min,
+        max: kept.max,
+    };
+    posed.distance(kept) <= KEYFRAME_BOX_TOLERANCE
 }

@@ -11,7 +11,7 @@ mod texture;
 
 pub use animation::{
     AngleEncoding, Animation, Command, Dispatch, Fixed16, Keyframe, Rotation, StateChange,
-    UndecodableKeyframes,
+    UndecodableKeyframes, KEYFRAME_BOX_TOLERANCE,
 };
 pub use mesh::{has_no_area, Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
 pub use object::{bind_origins, BoundingBox, Link, Moveable, Static};

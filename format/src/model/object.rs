@@ -23,6 +23,16 @@ impl BoundingBox {
         ]
     }
 
+    /// The largest difference between any of the six values of two boxes.
+    pub fn distance(self, other: BoundingBox) -> i32 {
+        self.to_file_order()
+            .iter()
+            .zip(other.to_file_order())
+            .map(|(&a, b)| (i32::from(a) - i32::from(b)).abs())
+            .max()
+            .unwrap_or(0)
+    }
+
     pub fn from_file_order(v: [i16; 6]) -> Self {
         BoundingBox {
             min: [v[0], v[2], v[4]],
