@@ -6,9 +6,9 @@ use wadforge_format::catalog::Game;
 use wadforge_format::{Command, Wad};
 
 use crate::merge::{merge, BrokenReference, Input};
-use crate::select::ObjectRef;
 use crate::texture::TextureReport;
 use crate::EditError;
+use wadforge_format::selection::ObjectRef;
 
 /// The result of a copy.
 pub struct Copied {

@@ -30,16 +30,17 @@ pub mod texture;
 pub use copy::{copy, Copied, CopiedObject};
 pub use merge::{BrokenReference, Input};
 pub use remove::{remove, Removed};
-pub use select::{select, slot_id, ObjectRef};
+pub use select::{select, slot_id};
 pub use texture::TextureReport;
+pub use wadforge_format::selection::ObjectRef;
 
 /// What went wrong, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum EditError {
     #[error("--only names no object; give slot names or ids, separated by commas")]
     NothingSelected,
-    #[error("--only names {name}, which is neither the slot name nor the id of an object in this file (it has: {known})")]
-    UnknownObject { name: String, known: String },
+    #[error(transparent)]
+    UnknownObject(#[from] wadforge_format::selection::UnknownObject),
     #[error("{name} is neither an id nor a {kind} slot name of {game}'s catalogue")]
     UnknownSlot {
         name: String,

@@ -12,9 +12,9 @@ use wadforge_format::catalog::Game;
 use wadforge_format::{MeshIndex, Static, Wad};
 
 use crate::references::{self, AnimationRef, Targets};
-use crate::select::ObjectRef;
 use crate::texture::{self, TextureReport};
 use crate::EditError;
+use wadforge_format::selection::ObjectRef;
 
 /// A WAD or level's objects, with what is needed to read their cross-object references.
 pub struct Input<'a> {

@@ -4,9 +4,9 @@ use wadforge_format::Wad;
 use wadforge_packer::{pack_samples, pages_needed, SampleImage};
 
 use crate::merge::{merge, BrokenReference, Input};
-use crate::select::ObjectRef;
 use crate::texture;
 use crate::EditError;
+use wadforge_format::selection::ObjectRef;
 
 /// The result of a removal.
 pub struct Removed {

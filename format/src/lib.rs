@@ -6,6 +6,7 @@
 //!   byte; a model without a [`wad::Layout`] is laid out canonically.
 //! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
 //! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
+//! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
 //!   table of `shared/notes/format-facts.md`), and back from corner points to shape and flip.
 //!
@@ -25,6 +26,7 @@ pub mod pose;
 mod records;
 pub mod references;
 mod sample_texels;
+pub mod selection;
 pub mod texture_corners;
 mod too_much_work;
 pub mod wad;

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 use wadforge_files::{in_parallel, write_atomically_with, OutputFile};
 use wadforge_format::catalog::{self, Game};
+use wadforge_format::selection::{self, ObjectRef, UnknownObject};
 use wadforge_format::{MeshIndex, Moveable, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
@@ -87,8 +88,8 @@ impl ImportOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    #[error("--only names {name}, which is neither the slot name nor the id of an object in this file (it has: {known})")]
-    UnknownObject { name: String, known: String },
+    #[error(transparent)]
+    UnknownObject(#[from] UnknownObject),
     #[error(transparent)]
     Textures(#[from] texture_budget::TexturesTooLarge),
     #[error(transparent)]
@@ -107,13 +108,6 @@ pub enum ImportError {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// One object to import.
-#[derive(Clone, Copy)]
-enum Object {
-    Moveable(usize),
-    Static(usize),
 }
 
 /// Where import's time went, summed over objects (on several threads, the sum exceeds the wall
@@ -218,7 +212,7 @@ fn import_each<D: Send>(
         .iter()
         .map(|s| catalog::static_slot(game, s.id))
         .collect();
-    let objects = select_objects(wad, options.only.as_deref(), &moveable_slots, &static_slots)?;
+    let objects = select_objects(wad, game, options.only.as_deref())?;
     objects_fit(objects.len())?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
     draw_budget::check(
@@ -233,9 +227,9 @@ fn import_each<D: Send>(
             .iter()
             .map(|o| (importer.object_name(o), importer.texture_samples(o))),
     )?;
-    let channels = |o: &Object| match *o {
-        Object::Moveable(i) => animation_budget::channels(&wad.moveables[i]),
-        Object::Static(_) => 0,
+    let channels = |o: &ObjectRef| match *o {
+        ObjectRef::Moveable(i) => animation_budget::channels(&wad.moveables[i]),
+        ObjectRef::Static(_) => 0,
     };
     animation_budget::check(
         objects.iter().map(|o| (importer.object_name(o), channels(o))),
@@ -276,38 +270,11 @@ fn import_each<D: Send>(
 
 /// Every object of `wad` in file order (moveables, then statics), or those `only` names by slot
 /// name or id; a name no object has is an error that lists the slot names there are.
-fn select_objects(
-    wad: &Wad,
-    only: Option<&[String]>,
-    moveable_slots: &[String],
-    static_slots: &[String],
-) -> Result<Vec<Object>, ImportError> {
-    let mut objects: Vec<Object> = (0..wad.moveables.len())
-        .map(Object::Moveable)
-        .chain((0..wad.statics.len()).map(Object::Static))
-        .collect();
-    if let Some(only) = only {
-        let matches = |o: &Object, name: &str| match *o {
-            Object::Moveable(i) => moveable_slots[i] == name || wad.moveables[i].id.to_string() == name,
-            Object::Static(i) => static_slots[i] == name || wad.statics[i].id.to_string() == name,
-        };
-        for name in only {
-            if !objects.iter().any(|o| matches(o, name)) {
-                let known = moveable_slots
-                    .iter()
-                    .chain(static_slots)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                return Err(ImportError::UnknownObject {
-                    name: name.clone(),
-                    known,
-                });
-            }
-        }
-        objects.retain(|o| only.iter().any(|n| matches(o, n)));
-    }
-    Ok(objects)
+fn select_objects(wad: &Wad, game: Game, only: Option<&[String]>) -> Result<Vec<ObjectRef>, ImportError> {
+    Ok(match only {
+        Some(only) => selection::select(wad, game, only)?,
+        None => selection::all_objects(wad).collect(),
+    })
 }
 
 /// The top-level manifest: the source, game, units and the list of object manifests.
@@ -394,14 +361,14 @@ impl<'a> Importer<'a> {
 
     /// The files of one object: its glTF (and a dressed skeleton's placeholders glTF) and its
     /// manifest.
-    fn object_files(&self, object: &Object) -> ObjectFiles {
+    fn object_files(&self, object: &ObjectRef) -> ObjectFiles {
         let (kind, stem, slot) = match *object {
-            Object::Moveable(i) => (
+            ObjectRef::Moveable(i) => (
                 "moveables",
                 self.moveable_stems[i].clone(),
                 &self.moveable_slots[i],
             ),
-            Object::Static(i) => ("statics", self.static_stems[i].clone(), &self.static_slots[i]),
+            ObjectRef::Static(i) => ("statics", self.static_stems[i].clone(), &self.static_slots[i]),
         };
         let mut phases = ImportPhases::default();
         let yaml = format!("{kind}/{stem}.yaml");
@@ -427,7 +394,7 @@ impl<'a> Importer<'a> {
     /// spill to its file.
     fn files_of(
         &self,
-        object: &Object,
+        object: &ObjectRef,
         kind: &str,
         stem: &str,
         slot: &str,
@@ -437,8 +404,8 @@ impl<'a> Importer<'a> {
         let started = Instant::now();
         let mut files = Vec::new();
         let (document, manifest) = match *object {
-            Object::Moveable(i) => self.moveable(i, stem, &mut files, phases)?,
-            Object::Static(i) => self.static_object(i),
+            ObjectRef::Moveable(i) => self.moveable(i, stem, &mut files, phases)?,
+            ObjectRef::Static(i) => self.static_object(i),
         };
         phases.images += document.image_time;
         let gltf_files = document.into_files(stem, self.options.format)?;
@@ -529,25 +496,27 @@ impl<'a> Importer<'a> {
     }
 
     /// The object as errors name it: "moveable LARA (id 0)".
-    fn object_name(&self, object: &Object) -> String {
+    fn object_name(&self, object: &ObjectRef) -> String {
         match *object {
-            Object::Moveable(i) => format!(
+            ObjectRef::Moveable(i) => format!(
                 "moveable {} (id {})",
                 self.moveable_slots[i], self.wad.moveables[i].id
             ),
-            Object::Static(i) => format!("static {} (id {})", self.static_slots[i], self.wad.statics[i].id),
+            ObjectRef::Static(i) => {
+                format!("static {} (id {})", self.static_slots[i], self.wad.statics[i].id)
+            }
         }
     }
 
     /// The meshes `object`'s files draw, dressing included.
-    fn drawn_meshes(&self, object: &Object) -> Vec<usize> {
+    fn drawn_meshes(&self, object: &ObjectRef) -> Vec<usize> {
         let wad = self.wad;
         match *object {
-            Object::Moveable(i) => {
+            ObjectRef::Moveable(i) => {
                 let dressing = self.dressing[i].map(|(body, joints)| Dressing { body, joints });
                 draw_budget::drawn_meshes(wad, &wad.moveables[i], dressing).collect()
             }
-            Object::Static(i) => vec![wad.statics[i].mesh],
+            ObjectRef::Static(i) => vec![wad.statics[i].mesh],
         }
     }
 
@@ -574,10 +543,10 @@ impl<'a> Importer<'a> {
     }
 
     /// The samples of each texture image `object`'s glTF files hold (see [`atlas::Atlas`]).
-    fn texture_samples(&self, object: &Object) -> Vec<Vec<usize>> {
+    fn texture_samples(&self, object: &ObjectRef) -> Vec<Vec<usize>> {
         let wad = self.wad;
         match *object {
-            Object::Moveable(i) => {
+            ObjectRef::Moveable(i) => {
                 let m = &wad.moveables[i];
                 let mut sets = vec![atlas::Atlas::samples_of(
                     wad,
@@ -592,7 +561,7 @@ impl<'a> Importer<'a> {
                 }
                 sets
             }
-            Object::Static(i) => vec![atlas::Atlas::samples_of(wad, wad.meshes.get(wad.statics[i].mesh))],
+            ObjectRef::Static(i) => vec![atlas::Atlas::samples_of(wad, wad.meshes.get(wad.statics[i].mesh))],
         }
     }
 
