@@ -28,8 +28,10 @@ use std::collections::BTreeMap;
 use wadforge_format::references::{canonical_starts, resolve};
 use wadforge_format::{Static, Wad};
 
-pub use report::{Difference, Field, ObjectDiff, ObjectKind, Report, LISTED_DIFFERENCES};
+pub use report::{Difference, Field, ObjectDiff, Report, LISTED_DIFFERENCES};
+// Objects are matched by kind and id; the kind is the model's.
 pub use texture::{polygon_texture, PolygonTexels};
+pub use wadforge_format::ObjectKind;
 
 use animation::Side;
 use mesh::Inputs;

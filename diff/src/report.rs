@@ -5,6 +5,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 use serde::Serialize;
+use wadforge_format::{ObjectKind, ObjectName};
 
 /// Every object of both inputs, moveables first then statics, each in order of id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,22 +28,6 @@ pub struct ObjectDiff {
 /// few bytes of a file (an angle, a corner) and some 200 bytes listed: two 4 MB files took over
 /// 400 MB when every one was.
 pub const LISTED_DIFFERENCES: usize = 100_000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ObjectKind {
-    Moveable,
-    Static,
-}
-
-impl fmt::Display for ObjectKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ObjectKind::Moveable => "moveable",
-            ObjectKind::Static => "static",
-        })
-    }
-}
 
 /// One value that differs: where (from the object down, e.g. `mesh 3, polygon 7, corner 2`),
 /// what it is, its value in A and in B.
@@ -243,7 +228,7 @@ impl Report {
         limit: usize,
     ) -> io::Result<()> {
         for object in &self.objects {
-            let title = format!("{} ({} {})", name(object.kind, object.id), object.kind, object.id);
+            let title = ObjectName::with_slot(name(object.kind, object.id), object.kind, object.id);
             match object.differences.as_slice() {
                 [] if object.unlisted == 0 => writeln!(out, "{title}: identical")?,
                 [d] if d.what == Field::Object => {

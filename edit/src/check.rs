@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use wadforge_format::catalog::{self, Game, LaraMeshUse};
 use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 use wadforge_format::{
-    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, Shading, Wad,
-    KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
+    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
+    Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
 
 use crate::references::{resolve, AnimationRef, Targets};
@@ -215,11 +215,11 @@ impl Checker<'_> {
     }
 
     fn moveable_name(&self, id: u32) -> String {
-        format!("{} (moveable {id})", catalog::moveable_slot(self.game, id))
+        ObjectName::new(self.game, ObjectKind::Moveable, id).to_string()
     }
 
     fn static_name(&self, id: u32) -> String {
-        format!("{} (static {id})", catalog::static_slot(self.game, id))
+        ObjectName::new(self.game, ObjectKind::Static, id).to_string()
     }
 
     fn ids(&mut self) {

@@ -47,7 +47,7 @@ pub fn copy(
     let objects = incoming
         .iter()
         .map(|&(o, id)| CopiedObject {
-            from: o.describe(src.wad, src.game),
+            from: o.name(src.wad, src.game).to_string(),
             to: name_in_output(&merged.wad, o, id),
             replaced: match o {
                 ObjectRef::Moveable(_) => dest.wad.moveables.iter().any(|m| m.id == id),
@@ -75,7 +75,7 @@ fn incoming(
         return Err(EditError::AsNeedsOneObject(
             selection
                 .iter()
-                .map(|o| o.describe(src.wad, src.game))
+                .map(|o| o.name(src.wad, src.game).to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
         ));
@@ -96,8 +96,8 @@ fn incoming(
         });
         if let Some(&(p, _)) = twin {
             return Err(EditError::DuplicateIncoming {
-                first: p.describe(src.wad, src.game),
-                second: o.describe(src.wad, src.game),
+                first: p.name(src.wad, src.game).to_string(),
+                second: o.name(src.wad, src.game).to_string(),
                 id,
             });
         }
@@ -121,7 +121,7 @@ fn name_in_output(out: &Wad, o: ObjectRef, id: u32) -> String {
                 .expect("copied static"),
         ),
     };
-    placed.describe(out, Game::Tr4)
+    placed.name(out, Game::Tr4).to_string()
 }
 
 /// The sound ids the incoming moveables' animations play, with the objects that play each.
@@ -135,7 +135,7 @@ fn sounds_played(src: &Input, incoming: &[(ObjectRef, u32)]) -> BTreeMap<u16, BT
                         sounds
                             .entry(sound)
                             .or_default()
-                            .insert(o.describe(src.wad, src.game));
+                            .insert(o.name(src.wad, src.game).to_string());
                     }
                 }
             }

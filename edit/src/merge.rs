@@ -266,7 +266,7 @@ fn bring_meshes(
         for k in meshes {
             if k >= w.meshes.len() {
                 return Err(EditError::NoMesh {
-                    object: o.describe(w, s.game),
+                    object: o.name(w, s.game).to_string(),
                     mesh: k,
                     meshes: w.meshes.len(),
                 });
@@ -407,7 +407,7 @@ impl Sides<'_> {
         format!(
             "animation {} of {}{where_}",
             t.animation,
-            ObjectRef::Moveable(t.moveable).describe(input.wad, input.game)
+            ObjectRef::Moveable(t.moveable).name(input.wad, input.game)
         )
     }
 }
@@ -433,7 +433,7 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
                 (
                     m,
                     &dest_targets[i],
-                    ObjectRef::Moveable(i).describe(d.wad, d.game),
+                    ObjectRef::Moveable(i).name(d.wad, d.game).to_string(),
                 )
             }
             Entry::Src(j, id) => {
@@ -442,7 +442,7 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
                 m.id = id;
                 m.meshes.iter_mut().for_each(|k| *k = meshes.src[k]);
                 let targets = &src_targets.as_ref().expect("source targets")[j];
-                (m, targets, ObjectRef::Moveable(j).describe(s.wad, s.game))
+                (m, targets, ObjectRef::Moveable(j).name(s.wad, s.game).to_string())
             }
         };
         let mut relink = |a: usize, t: Option<AnimationRef>, reference: String| {

@@ -32,7 +32,10 @@ pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError
     let pages_before = out.pages.len();
     let repacked = repack_if_smaller(&mut out);
     Ok(Removed {
-        removed: selection.iter().map(|o| o.describe(wad.wad, wad.game)).collect(),
+        removed: selection
+            .iter()
+            .map(|o| o.name(wad.wad, wad.game).to_string())
+            .collect(),
         broken: merged.broken,
         broken_unlisted: merged.broken_unlisted,
         dropped_meshes: merged.dropped_meshes,

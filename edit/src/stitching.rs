@@ -4,7 +4,7 @@
 //! wears there (a swapped head too) over the joint's. The hair hangs from head vertices 37–40.
 
 use wadforge_format::catalog::{self, Game, LARA_MESHES as BONES, SKIN_JOINT_SIDES};
-use wadforge_format::{Mesh, Moveable, Wad};
+use wadforge_format::{Mesh, Moveable, ObjectKind, ObjectName, Wad};
 
 /// How far apart, on each axis, a joint vertex and a body vertex may lie for TR4 to join them.
 const REACH: i64 = 1;
@@ -46,7 +46,7 @@ pub(crate) fn seam_findings(wad: &Wad, game: Game) -> Vec<SeamFinding> {
         };
         let seams = JointSeams::of(&body, joint, joint_origins[k], sides);
         seam_vertices.extend(&seams.head_vertices);
-        let place = format!("LARA_SKIN_JOINTS (moveable {}), mesh {k}", joints.id);
+        let place = format!("{}, mesh {k}", moveable_name(game, joints.id));
         findings.extend(seams.findings(&place, joint.vertices.len(), sides));
     }
     let hair = wad
@@ -54,7 +54,7 @@ pub(crate) fn seam_findings(wad: &Wad, game: Game) -> Vec<SeamFinding> {
         .iter()
         .any(|m| catalog::moveable_name(game, m.id) == Some("HAIR"));
     if hair {
-        findings.extend(hair_root(&body, skin));
+        findings.extend(hair_root(game, &body, skin));
         seam_vertices.extend(HAIR_ROOT);
     }
     seam_vertices.sort_unstable();
@@ -223,11 +223,11 @@ impl<'a> Body<'a> {
     }
 }
 
-fn hair_root(body: &Body, skin: &Moveable) -> Option<SeamFinding> {
+fn hair_root(game: Game, body: &Body, skin: &Moveable) -> Option<SeamFinding> {
     let count = body.count(HEAD);
     (count <= HAIR_ROOT[3]).then(|| SeamFinding {
         rule: "hair",
-        place: format!("LARA_SKIN (moveable {}), mesh {HEAD} (HEAD)", skin.id),
+        place: format!("{}, mesh {HEAD} (HEAD)", moveable_name(game, skin.id)),
         message: format!(
             "the file has HAIR, which TR4 hangs from head vertices 37 to 40, and the head has {count} vertices, so \
              the hair hangs from vertices it does not have"
@@ -265,7 +265,7 @@ fn swapped_heads(wad: &Wad, game: Game, body: &Body, seam_vertices: &[usize]) ->
         if !elsewhere.is_empty() {
             findings.push(SeamFinding {
                 rule: "swapped-head",
-                place: format!("{name} (moveable {}), mesh {HEAD} (HEAD)", m.id),
+                place: format!("{}, mesh {HEAD} (HEAD)", moveable_name(game, m.id)),
                 message: format!(
                     "vertices {} are not where LARA_SKIN's head has them, and TR4 reads the neck seam and the hair's \
                      root from them by index: while this head is shown, they snap to other vertices",
@@ -276,4 +276,8 @@ fn swapped_heads(wad: &Wad, game: Game, body: &Body, seam_vertices: &[usize]) ->
         }
     }
     findings
+}
+
+fn moveable_name(game: Game, id: u32) -> ObjectName {
+    ObjectName::new(game, ObjectKind::Moveable, id)
 }

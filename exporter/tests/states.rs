@@ -5,7 +5,7 @@ use std::path::Path;
 use wadforge_exporter::spheres::{bounding_sphere, encloses, enclosing_sphere};
 use wadforge_exporter::states::animations;
 use wadforge_exporter::{BuildError, Place};
-use wadforge_format::{Animation, Wad};
+use wadforge_format::{Animation, ObjectKind, ObjectName, Wad};
 use wadforge_importer::{import, ImportOptions};
 use wadforge_manifests::load::parse;
 use wadforge_manifests::{
@@ -37,7 +37,7 @@ fn parse_moveable(path: &str, text: &str) -> Result<MoveableManifest, ManifestEr
 fn place(path: &str, m: &MoveableManifest) -> Place {
     Place {
         file: path.into(),
-        object: format!("{} (moveable {})", m.slot, m.id),
+        object: ObjectName::with_slot(&m.slot, ObjectKind::Moveable, m.id).to_string(),
     }
 }
 

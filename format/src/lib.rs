@@ -7,6 +7,7 @@
 //! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
 //! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
+//! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
 //!   table of `shared/notes/format-facts.md`), and back from corner points to shape and flip.
 //!
@@ -22,6 +23,7 @@ pub mod level;
 mod links;
 mod mesh_draws;
 pub mod model;
+mod object_name;
 pub mod pose;
 mod records;
 pub mod references;
@@ -32,4 +34,5 @@ mod too_much_work;
 pub mod wad;
 
 pub use model::*;
+pub use object_name::{ObjectKind, ObjectName};
 pub use too_much_work::TooMuchWork;

@@ -6,10 +6,12 @@
 use std::cell::Cell;
 
 use crate::bytes::{FileError, View};
+use crate::catalog::Game;
 use crate::model::{
     Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, Rotation, Shading,
     StateChange, Static,
 };
+use crate::object_name::{ObjectKind, ObjectName};
 
 pub(crate) const STATE_CHANGE_SIZE: usize = 6;
 pub(crate) const DISPATCH_SIZE: usize = 8;
@@ -115,7 +117,7 @@ macro_rules! record_error {
 
         impl $error {
             /// Names the object or record the error concerns, outermost first
-            /// ("moveable #3 (id 27), animation 5").
+            /// ("CROCODILE (moveable 51), animation 5").
             pub(crate) fn within(mut self, context: impl FnOnce() -> String) -> Self {
                 let outer = context();
                 self.context = Some(match self.context.take() {
@@ -874,7 +876,7 @@ pub(crate) fn static_record<E: RecordError>(
     view: &View<E>,
     i: usize,
     mesh_of_pointer: &[usize],
-    what: &'static str,
+    game: Game,
 ) -> Result<(Static, u16), E> {
     let at = i * STATIC_SIZE;
     let id = view.u32(at)?;
@@ -887,7 +889,7 @@ pub(crate) fn static_record<E: RecordError>(
             pointer as usize,
             mesh_of_pointer.len(),
         )
-        .within(|| format!("{what} #{i} (id {id})"))
+        .within(|| ObjectName::new(game, ObjectKind::Static, id).to_string())
     })?;
     let boxes = |from: usize| view.i16s::<6>(from).map(BoundingBox::from_file_order);
     let record = Static {

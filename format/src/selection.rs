@@ -3,6 +3,7 @@
 
 use crate::catalog::{self, Game};
 use crate::model::Wad;
+use crate::object_name::{ObjectKind, ObjectName};
 
 /// One object of a model, by kind and position in its list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12,18 +13,13 @@ pub enum ObjectRef {
 }
 
 impl ObjectRef {
-    /// `LARA (moveable 0)`, as the rest of wadforge names objects.
-    pub fn describe(self, wad: &Wad, game: Game) -> String {
-        match self {
-            ObjectRef::Moveable(i) => {
-                let id = wad.moveables[i].id;
-                format!("{} (moveable {id})", catalog::moveable_slot(game, id))
-            }
-            ObjectRef::Static(i) => {
-                let id = wad.statics[i].id;
-                format!("{} (static {id})", catalog::static_slot(game, id))
-            }
-        }
+    /// The object's name in messages, by `game`'s catalogue: `LARA (moveable 0)`.
+    pub fn name(self, wad: &Wad, game: Game) -> ObjectName {
+        let kind = match self {
+            ObjectRef::Moveable(_) => ObjectKind::Moveable,
+            ObjectRef::Static(_) => ObjectKind::Static,
+        };
+        ObjectName::new(game, kind, self.id(wad))
     }
 
     /// The object's slot name in `game`'s catalogue.

@@ -235,7 +235,7 @@ fn a_bad_reference_names_its_record() {
     );
     let context = e.context.clone().unwrap_or_default();
     assert!(
-        context.contains("model #0 (id 7)") && context.contains("animation 0"),
+        context.contains("WOLF (moveable 7)") && context.contains("animation 0"),
         "{e}"
     );
 }

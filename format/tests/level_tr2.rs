@@ -166,7 +166,10 @@ fn a_frame_size_too_small_for_the_angles_is_an_error() {
         ),
         "{e}"
     );
-    assert!(e.context.unwrap_or_default().contains("model #0 (id 7)"));
+    assert!(e
+        .context
+        .unwrap_or_default()
+        .contains("LARA_GRENADE_LAUNCHER_ANIMATION (moveable 7)"));
 }
 
 #[test]

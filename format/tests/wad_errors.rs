@@ -311,7 +311,7 @@ fn an_unknown_command_opcode_is_refused() {
         (e.section, e.offset, e.problem.clone()),
         (Section::Commands, at as u64, Problem::UnknownCommand(9))
     );
-    assert!(e.to_string().contains("moveable #0 (id 12)"), "{e}");
+    assert!(e.to_string().contains("LARA_REVOLVER_LASER (moveable 12)"), "{e}");
 }
 
 #[test]

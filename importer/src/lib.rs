@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use wadforge_files::{in_parallel, write_atomically_with, OutputFile};
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
-use wadforge_format::{MeshIndex, Moveable, Wad};
+use wadforge_format::{MeshIndex, Moveable, ObjectKind, ObjectName, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 pub use animation_budget::AnimationsTooLarge;
@@ -495,17 +495,19 @@ impl<'a> Importer<'a> {
         })
     }
 
-    /// The object as errors name it: "moveable LARA (id 0)".
+    /// The object as errors name it: `LARA (moveable 0)`.
     fn object_name(&self, object: &ObjectRef) -> String {
-        match *object {
-            ObjectRef::Moveable(i) => format!(
-                "moveable {} (id {})",
-                self.moveable_slots[i], self.wad.moveables[i].id
+        let name = match *object {
+            ObjectRef::Moveable(i) => ObjectName::with_slot(
+                &self.moveable_slots[i],
+                ObjectKind::Moveable,
+                self.wad.moveables[i].id,
             ),
             ObjectRef::Static(i) => {
-                format!("static {} (id {})", self.static_slots[i], self.wad.statics[i].id)
+                ObjectName::with_slot(&self.static_slots[i], ObjectKind::Static, self.wad.statics[i].id)
             }
-        }
+        };
+        name.to_string()
     }
 
     /// The meshes `object`'s files draw, dressing included.

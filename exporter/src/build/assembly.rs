@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::{BoundingBox, Moveable, Static, Wad};
+use wadforge_format::{BoundingBox, Moveable, ObjectKind, ObjectName, Static, Wad};
 
 use super::keyframe_boxes::with_keyframe_boxes;
 use super::meshes::add_meshes;
@@ -59,7 +59,7 @@ pub(super) fn assemble(
 fn finish_static(root: &Path, shared: &SharedMeshes, s: &PendingStatic) -> Result<Static, BuildError> {
     let place = Place {
         file: root.to_path_buf(),
-        object: format!("{} (static {})", s.manifest.slot, s.manifest.id),
+        object: ObjectName::with_slot(&s.manifest.slot, ObjectKind::Static, s.manifest.id).to_string(),
     };
     let mesh = shared.resolve(&s.mesh, &place, "mesh")?;
     Ok(Static {

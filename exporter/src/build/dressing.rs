@@ -2,7 +2,8 @@
 //! glTF shows the dressing body, which is built into the dressing object, so the skeleton's own
 //! meshes come from `same_as`, or from its placeholders glTF when no other object shows them.
 
-use wadforge_manifests::{Dressing, ManifestDir, ObjectManifest};
+use wadforge_format::{ObjectKind, ObjectName};
+use wadforge_manifests::{Dressing, ManifestDir, MoveableManifest, ObjectManifest};
 
 use super::object::ObjectWork;
 use crate::bone_meshes::BoneMeshes;
@@ -21,11 +22,12 @@ pub(super) fn dressed_meshes(
     dressing: &Dressing,
     shown: &[RawMesh],
 ) -> Result<Vec<RawMesh>, BuildError> {
-    if let Some(edited) = edited_dressing(work.dir, dressing.body, &skeleton.names, shown) {
+    if let Some((body, edited)) = edited_dressing(work.dir, dressing.body, &skeleton.names, shown) {
         work.notes.push(format!(
-            "{}: the meshes in its glTF differ from those of moveable {} that dresses it (bone {edited}); \
+            "{}: the meshes in its glTF differ from those of {} that dresses it (bone {edited}); \
              a dressed skeleton's meshes are not built from its glTF: edit the dressing object's glTF instead",
-            place.object, dressing.body
+            place.object,
+            ObjectName::with_slot(&body.slot, ObjectKind::Moveable, body.id)
         ));
     }
     match &dressing.placeholders {
@@ -55,9 +57,14 @@ fn placeholders(
     placeholders.gather(&placeholders.shown()).map_err(fail)
 }
 
-/// The first bone whose mesh in a dressed skeleton's glTF differs from the dressing body's mesh
-/// (by positions fingerprint), when the body is in the directory.
-fn edited_dressing(dir: &ManifestDir, body: u32, bones: &[String], shown: &[RawMesh]) -> Option<String> {
+/// The dressing body's manifest and the first bone whose mesh in a dressed skeleton's glTF
+/// differs from the body's mesh (by positions fingerprint), when the body is in the directory.
+fn edited_dressing<'d>(
+    dir: &'d ManifestDir,
+    body: u32,
+    bones: &[String],
+    shown: &[RawMesh],
+) -> Option<(&'d MoveableManifest, String)> {
     let body = dir.objects.iter().find_map(|o| match &o.manifest {
         ObjectManifest::Moveable(m) if m.id == body => Some(m),
         _ => None,
@@ -66,7 +73,7 @@ fn edited_dressing(dir: &ManifestDir, body: u32, bones: &[String], shown: &[RawM
         let expected = body_bone.mesh.fingerprint.as_deref()?;
         let mesh = raw.untextured();
         if format!("{:016x}", mesh.positions_fingerprint()) != expected {
-            return Some(bone.clone());
+            return Some((body, bone.clone()));
         }
     }
     None

@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use wadforge_format::{ObjectKind, ObjectName};
 use wadforge_manifests::{ManifestDir, ObjectManifest};
 
 use crate::error::{BuildError, Place};
@@ -45,12 +46,12 @@ pub(crate) fn input_bytes(dir: &ManifestDir) -> Result<u64, BuildError> {
         read = read.saturating_add(bytes);
         if read > allowed {
             let (slot, kind, id) = match &object.manifest {
-                ObjectManifest::Moveable(m) => (&m.slot, "moveable", m.id),
-                ObjectManifest::Static(s) => (&s.slot, "static", s.id),
+                ObjectManifest::Moveable(m) => (&m.slot, ObjectKind::Moveable, m.id),
+                ObjectManifest::Static(s) => (&s.slot, ObjectKind::Static, s.id),
             };
             let place = Place {
                 file: dir.root.join(&object.path),
-                object: format!("{slot} ({kind} {id})"),
+                object: ObjectName::with_slot(slot, kind, id).to_string(),
             };
             return Err(place.error(
                 None,

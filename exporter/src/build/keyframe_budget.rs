@@ -8,6 +8,7 @@
 //! files of several MB), so a build may sample at most [`KEYFRAME_BONES_SLACK`] keyframe bones
 //! plus [`KEYFRAME_BONES_PER_INPUT_BYTE`] per byte of its manifests and glTF files.
 
+use wadforge_format::{ObjectKind, ObjectName};
 use wadforge_manifests::{ManifestDir, ObjectManifest};
 
 use crate::error::{BuildError, Place};
@@ -38,7 +39,7 @@ pub(crate) fn check(dir: &ManifestDir, input_bytes: u64) -> Result<(), BuildErro
             if asked > allowed {
                 let place = Place {
                     file: dir.root.join(&object.path),
-                    object: format!("{} (moveable {})", m.slot, m.id),
+                    object: ObjectName::with_slot(&m.slot, ObjectKind::Moveable, m.id).to_string(),
                 };
                 return Err(place.error(
                     Some(format!("animation {}", a.name)),

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use wadforge_format::{Animation, Link, UndecodableKeyframes};
+use wadforge_format::{Animation, Link, ObjectKind, ObjectName, UndecodableKeyframes};
 use wadforge_manifests::{MeshInfo, MoveableManifest};
 
 use super::object::ObjectWork;
@@ -35,7 +35,7 @@ pub(super) fn build_moveable(
 ) -> Result<PendingMoveable, BuildError> {
     let place = Place {
         file: manifest_path,
-        object: format!("{} (moveable {})", m.slot, m.id),
+        object: ObjectName::with_slot(&m.slot, ObjectKind::Moveable, m.id).to_string(),
     };
     let gltf_place = Place {
         file: gltf_path.to_path_buf(),

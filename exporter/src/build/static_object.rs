@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use wadforge_format::{ObjectKind, ObjectName};
 use wadforge_manifests::gltf_contract::STATIC_MESH;
 use wadforge_manifests::StaticManifest;
 
@@ -22,7 +23,7 @@ pub(super) fn build_static(
 ) -> Result<PendingStatic, BuildError> {
     let place = Place {
         file: gltf_path.to_path_buf(),
-        object: format!("{} (static {})", s.slot, s.id),
+        object: ObjectName::with_slot(&s.slot, ObjectKind::Static, s.id).to_string(),
     };
     let scene = work.read(gltf_path).map_err(|e| place.error(None, e))?;
     let mesh = match s.mesh.same_as.clone() {

@@ -16,6 +16,7 @@ use super::texture::{ApproximateMapping, ObjectTexture};
 use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
 use crate::model::{Static, Wad};
+use crate::object_name::{ObjectKind, ObjectName};
 use crate::records;
 
 /// A level's objects in the WAD model.
@@ -124,10 +125,10 @@ fn read_statics(
     let view = &t.objects.statics;
     (0..t.objects.static_count)
         .map(|i| {
-            let (s, _) = records::static_record(view, i, mesh_of_pointer, "static mesh")?;
+            let (s, _) = records::static_record(view, i, mesh_of_pointer, t.game)?;
             draws
                 .draw(view, records::static_pointer_at(i), &[s.mesh])
-                .map_err(|e| e.within(|| format!("static mesh #{i} (id {})", s.id)))?;
+                .map_err(|e| e.within(|| ObjectName::new(t.game, ObjectKind::Static, s.id).to_string()))?;
             Ok(s)
         })
         .collect()

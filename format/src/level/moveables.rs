@@ -10,6 +10,7 @@ use super::tables::{ObjectTables, Tables};
 use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
 use crate::model::{Animation, Moveable};
+use crate::object_name::{ObjectKind, ObjectName};
 use crate::records::{self, AnimationTables, Coverage, Covered, ModelRecord};
 
 /// The moveables of `t`, whose mesh pointers name the meshes `mesh_of_pointer` gives.
@@ -39,14 +40,14 @@ pub(super) fn read_moveables(
         .collect::<Result<_, _>>()?;
     let first_animations = ModelRecord::first_animations(&records);
     let mut moveables = Vec::with_capacity(records.len());
-    for (i, r) in records.iter().enumerate() {
+    for r in &records {
         let m = d
             .moveable(r, mesh_of_pointer, &first_animations)
             .and_then(|m| {
                 draws.draw(&o.models, r.pointer_field_at(), &m.meshes)?;
                 Ok(m)
             })
-            .map_err(|e| e.within(|| format!("model #{i} (id {})", r.id)))?;
+            .map_err(|e| e.within(|| ObjectName::new(t.game, ObjectKind::Moveable, r.id).to_string()))?;
         moveables.push(m);
     }
     Ok(moveables)

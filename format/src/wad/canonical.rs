@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
-use super::writer::keyframe_words;
+use super::writer::{keyframe_words, moveable_name};
 use crate::links::ops_from_parents;
 use crate::model::{Animation, Mesh, MeshIndex, Moveable, Wad};
 
@@ -29,7 +29,7 @@ pub(crate) fn layout(wad: &Wad) -> Result<Layout, WriteError> {
     let mut moveables = Vec::with_capacity(wad.moveables.len());
     let mut pointer = 0usize;
     for (i, m) in wad.moveables.iter().enumerate() {
-        let object = || format!("moveable #{i} (id {})", m.id);
+        let object = || moveable_name(wad, i);
         let pointers_index = pointer;
         pointer += m.meshes.len();
         moveables.push(next.moveable(m, pointers_index, &object)?);

@@ -47,7 +47,7 @@ pub struct ReadError {
     pub section: Section,
     /// Byte offset from the start of the file.
     pub offset: u64,
-    /// The object or record concerned, e.g. "moveable #3 (id 27), animation 5".
+    /// The object or record concerned, e.g. "CROCODILE (moveable 51), animation 5".
     pub context: Option<String>,
     pub problem: Problem,
 }

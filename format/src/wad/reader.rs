@@ -5,8 +5,10 @@ use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use crate::angles;
+use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
 use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, UndecodableKeyframes, Wad, PAGE_BYTES};
+use crate::object_name::{ObjectKind, ObjectName};
 use crate::records::{
     self, AnimationRecord, AnimationTables, BrokenKeyframe, Covered, KeyframeRun, MeshTable, ModelRecord,
     DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,
@@ -170,10 +172,12 @@ fn read_statics(
     let mut statics = Vec::with_capacity(sections.static_count);
     let mut layouts = Vec::with_capacity(sections.static_count);
     for i in 0..sections.static_count {
-        let (record, pointer) = records::static_record(&sections.statics, i, mesh_pointers, "static")?;
+        let (record, pointer) = records::static_record(&sections.statics, i, mesh_pointers, Game::Tr4)?;
         draws
             .draw(&sections.statics, records::static_pointer_at(i), &[record.mesh])
-            .map_err(|e| e.within(|| format!("static #{i} (id {})", record.id)))?;
+            .map_err(|e| {
+                e.within(|| ObjectName::new(Game::Tr4, ObjectKind::Static, record.id).to_string())
+            })?;
         statics.push(record);
         layouts.push(pointer);
     }
@@ -281,14 +285,16 @@ impl Decoder<'_> {
         let first_animations = ModelRecord::first_animations(&records);
         let mut moveables = Vec::with_capacity(sections.moveable_count);
         let mut layouts = Vec::with_capacity(sections.moveable_count);
-        for (i, record) in records.iter().enumerate() {
+        for record in &records {
             let (m, l) = self
                 .moveable(record, view, mesh_pointers, &first_animations)
                 .and_then(|(m, l)| {
                     draws.draw(view, record.pointer_field_at(), &m.meshes)?;
                     Ok((m, l))
                 })
-                .map_err(|e| e.within(|| format!("moveable #{i} (id {})", record.id)))?;
+                .map_err(|e| {
+                    e.within(|| ObjectName::new(Game::Tr4, ObjectKind::Moveable, record.id).to_string())
+                })?;
             moveables.push(m);
             layouts.push(l);
         }

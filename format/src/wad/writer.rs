@@ -10,8 +10,10 @@ use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use super::package::PackageWriter;
 use crate::angles;
+use crate::catalog::Game;
 use crate::links::parents_from_ops;
 use crate::model::{Animation, Keyframe, Moveable, Wad};
+use crate::object_name::{ObjectKind, ObjectName};
 
 /// A WAD file as parts in file order: the texture pages borrowed from the model, the rest
 /// encoded. Writing it out part by part never holds the whole file in memory a second time.
@@ -82,7 +84,7 @@ pub(crate) fn encode<'a>(wad: &'a Wad, layout: &Layout) -> Result<EncodedWad<'a>
     for (i, (m, ml)) in wad.moveables.iter().zip(&layout.moveables).enumerate() {
         tables
             .moveable(m, ml, layout)
-            .map_err(|e| in_object(e, &format!("moveable #{i} (id {})", m.id)))?;
+            .map_err(|e| in_object(e, &moveable_name(wad, i)))?;
     }
     let Tables {
         animations,
@@ -212,8 +214,10 @@ fn put_statics(out: &mut Vec<u8>, wad: &Wad, layout: &Layout) -> Result<(), Writ
     for (i, (s, &pointer)) in wad.statics.iter().zip(&layout.statics).enumerate() {
         if layout.mesh_pointers.get(pointer as usize) != Some(&s.mesh) {
             return Err(WriteError::LayoutMismatch(format!(
-                "static #{i} (id {}): mesh pointer {pointer} does not name mesh {}",
-                s.id, s.mesh
+                "{}: mesh pointer {pointer} does not name mesh {}",
+                ObjectName::new(Game::Tr4, ObjectKind::Static, s.id)
+                    .in_list(i, wad.statics.iter().map(|s| s.id)),
+                s.mesh
             )));
         }
         out.put_u32(s.id);
@@ -238,6 +242,12 @@ fn count(n: usize, what: &str) -> Result<u32, WriteError> {
         max: u32::MAX as u64,
         hint: "the WAD format cannot hold this many",
     })
+}
+
+/// How errors name moveable `i` of `wad` (TR4's catalogue, as WADs are TR4's).
+pub(super) fn moveable_name(wad: &Wad, i: usize) -> String {
+    ObjectName::new(Game::Tr4, ObjectKind::Moveable, wad.moveables[i].id)
+        .in_list(i, wad.moveables.iter().map(|m| m.id))
 }
 
 fn in_object(e: WriteError, object: &str) -> WriteError {
