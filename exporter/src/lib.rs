@@ -6,7 +6,7 @@
 //! - `spheres`: bounding spheres kept from the manifest when they still enclose the mesh.
 //! - the glTF side (skeleton, geometry, keyframes) and the assembly of the model.
 
-// Functions stay readable top to bottom (issue 13); clippy.toml sets the threshold.
+// Functions stay readable top to bottom; clippy.toml sets the threshold.
 #![warn(clippy::too_many_lines)]
 
 mod bone_meshes;

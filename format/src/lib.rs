@@ -9,11 +9,11 @@
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
-//!   table of `shared/notes/format-facts.md`), and back from corner points to shape and flip.
+//!   table of `docs/format.md`), and back from corner points to shape and flip.
 //!
 //! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
 
-// Functions stay readable top to bottom (issue 13): a longer one says why beside its #[allow].
+// Functions stay readable top to bottom: a longer one says why beside its #[allow].
 #![warn(clippy::too_many_lines)]
 
 mod angles;

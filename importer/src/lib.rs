@@ -15,7 +15,7 @@
 //! LARA_SKIN's), TR3's LARA in LARA_TRUE_APPEARANCE. A placeholder no other object shows (TR3's
 //! holstered thigh) goes into a glTF of its own beside the dressed one, `…_placeholders.glb`.
 
-// Functions stay readable top to bottom (issue 13): a longer one says why beside its #[allow].
+// Functions stay readable top to bottom: a longer one says why beside its #[allow].
 #![warn(clippy::too_many_lines)]
 
 mod animation_budget;

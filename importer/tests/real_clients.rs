@@ -109,7 +109,7 @@ fn tr_box(min: &Value, max: &Value) -> ([f64; 3], [f64; 3]) {
     )
 }
 
-#[allow(clippy::too_many_lines)] // a test's checks, kept as written: issue 13 leaves the tests as they are
+#[allow(clippy::too_many_lines)] // a test's checks, kept as written
 fn check_in_blender(model: &Wad, dir: &Path) {
     let manifests = wadforge_manifests::load(dir).expect("the imported directory loads");
     let files = gltf_files(dir);
