@@ -21,8 +21,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use wadforge_format::catalog::Game;
-use wadforge_format::{level, wad, Wad};
-use wadforge_importer::{ImportOptions, SkewedCorners};
+use wadforge_format::{wad, Wad};
+use wadforge_importer::ImportOptions;
 
 const REAL_LEVEL: &str = "../shared/real/LEVEL2_DEMO.PHD";
 
@@ -98,16 +98,12 @@ fn written(model: &Wad) -> Vec<u8> {
 /// The objects of the real level as a WAD: the level imported and built in memory.
 fn real_content_wad() -> Option<Vec<u8>> {
     let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(REAL_LEVEL)).ok()?;
-    let level = level::read(&bytes).expect("the real level reads");
+    let level = wadforge_format::open(&bytes).expect("the real level reads");
     let mut options = ImportOptions::wad("LEVEL2_DEMO.PHD", level.version);
     options.game = level.game;
-    options.skewed = level
-        .approximate
-        .iter()
-        .map(|a| ((a.mesh, a.polygon), a.corners))
-        .collect::<SkewedCorners>();
+    options.skewed = level.skewed;
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let files = wadforge_importer::import(&level.wad, &options, &mut |_, _, _| {}).expect("import");
+    let files = wadforge_importer::import(&level.model, &options, &mut |_, _, _| {}).expect("import");
     wadforge_files::write_directory(&files, dir.path()).expect("write");
     let manifests = wadforge_manifests::load(dir.path()).expect("load");
     let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).expect("build");

@@ -7,7 +7,7 @@ use serde::Serialize;
 use wadforge_diff::{Difference, ObjectKind, Options, Report};
 use wadforge_format::catalog::{self, Game};
 
-use crate::input::Objects;
+use wadforge_format::{FileKind, Opened};
 
 /// Difference lines shown per object in text; JSON lists them all, up to
 /// [`wadforge_diff::LISTED_DIFFERENCES`] in the report (each object counts the rest).
@@ -46,10 +46,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
 
 /// The game whose catalogue names the objects: a level's (ids keep their game's meaning, also in a
 /// WAD built from an imported level), TR4's for two WADs.
-fn naming_game(a: &Objects, b: &Objects) -> Game {
+fn naming_game(a: &Opened, b: &Opened) -> Game {
     [a, b]
         .into_iter()
-        .find(|o| o.format != "wad")
+        .find(|o| o.kind != FileKind::Wad)
         .map_or(Game::Tr4, |o| o.game)
 }
 

@@ -7,10 +7,10 @@ use wadforge_edit::sounds::SoundTable;
 use wadforge_edit::Input;
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::wad::{self, EncodedWad};
-use wadforge_format::Wad;
+use wadforge_format::{FileKind, Opened, Wad};
 
 use crate::build::{copy_companions, same_file};
-use crate::input::{self, Objects};
+use crate::input;
 use crate::output::{write_atomically, write_wad_atomically};
 
 pub struct CopyArgs<'a> {
@@ -135,19 +135,19 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
 }
 
 /// A WAD, refusing levels: only WADs are edited.
-fn read_wad(path: &Path) -> anyhow::Result<Objects> {
+fn read_wad(path: &Path) -> anyhow::Result<Opened> {
     let objects = input::read(path)?;
-    if objects.format != "wad" {
+    if objects.kind != FileKind::Wad {
         bail!(
             "{} is a {}; only a WAD can be edited (a level can be the source of `wadforge copy`)",
             path.display(),
-            objects.description
+            objects.description()
         );
     }
     Ok(objects)
 }
 
-fn edit_input(o: &Objects) -> Input<'_> {
+fn edit_input(o: &Opened) -> Input<'_> {
     Input {
         wad: &o.model,
         game: o.game,
@@ -265,7 +265,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         objects.game,
         &input.starts,
         objects.layout.as_ref(),
-        objects.bytes,
+        objects.file_bytes,
     );
     let errors = wadforge_edit::check::has_errors(&findings);
     if args.json {
@@ -291,15 +291,15 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         );
     }
     if let Some(out) = args.out {
-        if objects.format != "wad" {
+        if objects.kind != FileKind::Wad {
             bail!(
                 "--fix writes a WAD, and {} is a {}",
                 args.file.display(),
-                objects.description
+                objects.description()
             );
         }
         let mut model = objects.model.clone();
-        let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.bytes)
+        let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.file_bytes)
             .with_context(|| format!("cannot fix {}", args.file.display()))?;
         let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
         write_outputs(out, &model, &encoded, args.file)?;

@@ -27,7 +27,7 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
         game: objects.game,
         skewed: &objects.skewed,
         file_name: &file_name,
-        description: &objects.description,
+        description: objects.description(),
     };
     // Each picture is written as soon as it is drawn; index.html comes last: a page that exists
     // has its pictures.

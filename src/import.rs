@@ -26,6 +26,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         );
     }
     let mut objects = crate::input::read(args.file)?;
+    let notes = crate::input::notes(&objects);
     let skewed = std::mem::take(&mut objects.skewed);
     let model = &objects.model;
     prepare_output_dir(args.out, args.force)?;
@@ -45,11 +46,11 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            format: objects.format.into(),
+            format: objects.kind.short_name().into(),
             version: objects.version,
         },
         skewed,
-        input_bytes: objects.bytes,
+        input_bytes: objects.file_bytes,
     };
     let count = model.moveables.len() + model.statics.len();
     let progress = Progress::new(count as u64, "importing", args.quiet);
@@ -60,7 +61,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     .with_context(|| format!("cannot import {}", args.file.display()))?;
     progress.finish();
     if !args.quiet {
-        for note in &objects.notes {
+        for note in &notes {
             eprintln!("note: {note}");
         }
         let bytes: usize = files.iter().map(|f| f.bytes).sum();

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 use wadforge_format::catalog;
 
-use crate::input::Objects;
+use wadforge_format::Opened;
 
 #[derive(Serialize)]
 struct Summary {
@@ -51,12 +51,12 @@ pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn summarise(path: &Path, objects: &Objects) -> Summary {
+fn summarise(path: &Path, objects: &Opened) -> Summary {
     // Object ids keep their game's meaning (TRLE WADs hold TR4 objects).
     let (model, game) = (&objects.model, objects.game);
     Summary {
         file: path.display().to_string(),
-        format: objects.description.clone(),
+        format: objects.description().to_string(),
         version: objects.version,
         pages: model.pages.len(),
         samples: model.samples.len(),

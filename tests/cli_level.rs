@@ -59,7 +59,7 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
     let dir = tmp.path().join("dir");
     let o = wadforge(&["import", s(&level), "-o", s(&dir)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let skewed = fixture.approximate.len();
+    let skewed = fixture.skewed.len();
     assert!(skewed > 0, "{name}: the fixture has a skewed texture");
     let note = format!("{skewed} polygons map their texture skewed");
     assert!(
@@ -77,9 +77,9 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
     let (built, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
     // Skewed polygons come back as they are (a quad stays a quad), each resampled.
     let resampled: Vec<Resampled> = fixture
-        .approximate
+        .skewed
         .iter()
-        .map(|a| (a.mesh, a.polygon, a.corners))
+        .map(|((mesh, polygon), &corners)| (mesh, polygon, corners))
         .collect();
     let model = &fixture.model;
     let places: Vec<(usize, usize)> = resampled.iter().map(|r| (r.0, r.1)).collect();

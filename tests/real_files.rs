@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use wadforge_fixtures::compare::{differences_except_resampled, Tolerance};
 use wadforge_format::catalog::Game;
-use wadforge_format::level::ApproximateMapping;
-use wadforge_format::{level, wad, Wad};
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::{wad, OpenError, Opened, Wad};
 
 fn files() -> Vec<PathBuf> {
     let dir = std::env::var_os("WADFORGE_REAL_FILES")
@@ -27,17 +27,17 @@ fn files() -> Vec<PathBuf> {
 /// Import → build; a level's skewed textures are imported with their exact UVs (as the command
 /// does) and so come back resampled (a skewed quad stays a quad): their texels are not
 /// compared.
-fn round_trip(model: &Wad, game: Game, name: &str, skewed: &[ApproximateMapping]) -> Vec<String> {
+fn round_trip(model: &Wad, game: Game, name: &str, skewed: SkewedCorners) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let mut options = wadforge_importer::ImportOptions::wad(name, 129);
     options.game = game;
-    options.skewed = skewed.iter().map(|a| ((a.mesh, a.polygon), a.corners)).collect();
+    let places: Vec<(usize, usize)> = skewed.iter().map(|(at, _)| at).collect();
+    options.skewed = skewed;
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
     wadforge_files::write_directory(&files, dir.path()).unwrap();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
     let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let places: Vec<(usize, usize)> = skewed.iter().map(|a| (a.mesh, a.polygon)).collect();
     differences_except_resampled(model, &built.wad, Tolerance { normal: 1, angle: 0 }, &places)
 }
 
@@ -48,26 +48,28 @@ fn real_files_survive_read_write_import_and_build() {
     for path in files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
-        let is_wad = bytes
-            .get(..4)
-            .is_some_and(|v| matches!(u32::from_le_bytes([v[0], v[1], v[2], v[3]]), 129 | 130));
-        let (model, game, skewed) = if is_wad {
-            let (model, layout) = wad::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let opened = match wadforge_format::open(&bytes) {
+            Ok(opened) => opened,
+            Err(e @ OpenError::Wad(_)) => panic!("{name}: {e}"),
+            Err(e) => {
+                report.push(format!("{name}: skipped ({e})"));
+                continue;
+            }
+        };
+        let Opened {
+            model,
+            game,
+            layout,
+            skewed,
+            ..
+        } = opened;
+        if let Some(layout) = layout {
             assert!(
                 wad::write(&model, Some(&layout)).unwrap() == bytes,
                 "{name}: not rewritten byte for byte"
             );
-            (model, Game::Tr4, Vec::new())
-        } else {
-            match level::read(&bytes) {
-                Ok(level) => (level.wad, level.game, level.approximate),
-                Err(e) => {
-                    report.push(format!("{name}: skipped ({e})"));
-                    continue;
-                }
-            }
-        };
-        let d = round_trip(&model, game, &name, &skewed);
+        }
+        let d = round_trip(&model, game, &name, skewed);
         report.push(format!(
             "{name}: {} moveables, {} statics, {} differences",
             model.moveables.len(),

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game, LaraMeshUse};
+use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
 use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
@@ -79,12 +80,13 @@ pub fn check(
     layout: Option<&wad::Layout>,
     input_bytes: u64,
 ) -> Vec<Finding> {
-    let posing = box_posing(wad, game);
+    let dressings = dressing::dressings(wad, game);
+    let posing = box_posing(wad, &dressings);
     let mut c = Checker {
         wad,
         game,
         per_rule: HashMap::new(),
-        bodies: Bodies::of(wad),
+        dressings,
         findings: Vec::new(),
         check_boxes: posing <= posing_allowed(input_bytes),
     };
@@ -171,7 +173,8 @@ struct Checker<'a> {
     wad: &'a Wad,
     game: Game,
     per_rule: HashMap<&'static str, RuleCount>,
-    bodies: Bodies,
+    /// What each moveable wears, whose meshes its keyframes pose.
+    dressings: Vec<Option<Dressing>>,
     findings: Vec<Finding>,
     /// Whether posing every keyframe's body fits in the file's budget.
     check_boxes: bool,
@@ -179,12 +182,12 @@ struct Checker<'a> {
 
 /// The vertex poses checking or fixing every keyframe box of `wad` takes: each keyframe times
 /// the vertices of the body it poses.
-fn box_posing(wad: &Wad, game: Game) -> u64 {
-    let bodies = Bodies::of(wad);
+fn box_posing(wad: &Wad, dressings: &[Option<Dressing>]) -> u64 {
     wad.moveables
         .iter()
-        .filter_map(|m| {
-            let body = body_meshes(wad, game, &bodies, m)?;
+        .zip(dressings)
+        .filter_map(|(m, &dressing)| {
+            let body = body_meshes(wad, m, dressing)?;
             let vertices: u64 = body.iter().map(|mesh| mesh.vertices.len() as u64).sum();
             let keyframes: u64 = m.animations.iter().map(|a| a.keyframes.len() as u64).sum();
             Some(keyframes.saturating_mul(vertices))
@@ -382,7 +385,7 @@ impl Checker<'_> {
             );
         }
         self.link_stack(m, &name);
-        let body = body_meshes(self.wad, self.game, &self.bodies, m);
+        let body = body_meshes(self.wad, m, self.dressings[i]);
         for (a, (animation, t)) in m.animations.iter().zip(targets).enumerate() {
             let place = format!("{name}, animation {a}");
             self.next_animation(i, animation, t.next, &place);
@@ -671,27 +674,11 @@ fn link_stack_limit(game: Game) -> usize {
     }
 }
 
-/// The first moveable of each id and mesh count, found at once: searching all moveables for
-/// each one's body made a file of many moveables of one id take a search of all for each.
-struct Bodies(HashMap<(u32, usize), usize>);
-
-impl Bodies {
-    fn of(wad: &Wad) -> Bodies {
-        let mut first = HashMap::new();
-        for (i, m) in wad.moveables.iter().enumerate() {
-            first.entry((m.id, m.meshes.len())).or_insert(i);
-        }
-        Bodies(first)
-    }
-}
-
-/// The meshes that dress `m`'s joints: its own, or those of the moveable its slot takes its body
-/// from (TR4 LARA wears LARA_SKIN), when that moveable is in the WAD with as many meshes.
-fn body_meshes<'a>(wad: &'a Wad, game: Game, bodies: &Bodies, m: &'a Moveable) -> Option<Vec<&'a Mesh>> {
-    let skin = catalog::body_from(game, m.id)
-        .and_then(|id| bodies.0.get(&(id, m.meshes.len())))
-        .map_or(m, |&i| &wad.moveables[i]);
-    skin.meshes.iter().map(|&k| wad.meshes.get(k)).collect()
+/// The meshes `m`'s keyframes pose, dressed in `dressing` (TR4 LARA wears LARA_SKIN): `None`
+/// when one is not in the file.
+fn body_meshes<'a>(wad: &'a Wad, m: &'a Moveable, dressing: Option<Dressing>) -> Option<Vec<&'a Mesh>> {
+    let body = dressing::worn_body(wad, m, dressing);
+    body.meshes.iter().map(|&k| wad.meshes.get(k)).collect()
 }
 
 fn length(n: &[i16; 3]) -> f64 {
@@ -738,7 +725,8 @@ pub struct TooMuchPosing {
 /// Refused, changing nothing, when posing the boxes of a file of `input_bytes` takes more than
 /// [`posing_allowed`] gives it.
 pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuchPosing> {
-    let (posing, allowed) = (box_posing(wad, game), posing_allowed(input_bytes));
+    let dressings = dressing::dressings(wad, game);
+    let (posing, allowed) = (box_posing(wad, &dressings), posing_allowed(input_bytes));
     if posing > allowed {
         return Err(TooMuchPosing {
             posing,
@@ -762,12 +750,12 @@ pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuch
             }
         }
     }
-    let bodies = Bodies::of(wad);
     let boxes: Vec<Vec<Vec<Option<BoundingBox>>>> = wad
         .moveables
         .iter()
-        .map(|m| {
-            let body = body_meshes(wad, game, &bodies, m);
+        .zip(&dressings)
+        .map(|(m, &dressing)| {
+            let body = body_meshes(wad, m, dressing);
             m.animations
                 .iter()
                 .map(|a| {

@@ -6,6 +6,11 @@
 //!   byte; a model without a [`wad::Layout`] is laid out canonically.
 //! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
 //! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
+//! - [`dressing`]: which moveables' meshes a skeleton wears (TR4's LARA in LARA_SKIN).
+//! - [`file_names`], [`object_count`], [`dressed_draws`]: what import and the gallery share about
+//!   the files they make of objects: their names, how many, what they may draw.
+//! - [`level`]: the TR1–TR4 level readers, into the same model.
+//! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]).
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
@@ -19,11 +24,17 @@
 mod angles;
 mod bytes;
 pub mod catalog;
+pub mod dressed_draws;
+pub mod dressing;
+mod file_kind;
+pub mod file_names;
 pub mod level;
 mod links;
 mod mesh_draws;
 pub mod model;
+pub mod object_count;
 mod object_name;
+mod open;
 pub mod pose;
 mod records;
 pub mod references;
@@ -33,6 +44,8 @@ pub mod texture_corners;
 mod too_much_work;
 pub mod wad;
 
+pub use file_kind::{kind_of, FileKind};
 pub use model::*;
 pub use object_name::{ObjectKind, ObjectName};
+pub use open::{open, OpenError, Opened};
 pub use too_much_work::TooMuchWork;

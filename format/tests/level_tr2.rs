@@ -28,7 +28,7 @@ fn the_fixtures_read_as_the_expected_models() {
             assert!(g == w, "{game:?}: page {i} differs");
         }
         assert_eq!(got, want, "{game:?}");
-        assert_eq!(level.approximate, fixture.approximate, "{game:?}");
+        assert_eq!(level.skewed, fixture.skewed, "{game:?}");
     }
 }
 

@@ -77,7 +77,7 @@ fn the_fixture_reads_as_the_expected_model() {
     for (i, (g, w)) in got.pages.iter().zip(&want.pages).enumerate() {
         assert!(g == w, "page {i} differs");
     }
-    assert_eq!(level.approximate, fixture.approximate);
+    assert_eq!(level.skewed, fixture.skewed);
     // "TR4c", as some TRLE builds write it, reads the same.
     let mut bytes = fixture.bytes.clone();
     bytes[3] = b'c';

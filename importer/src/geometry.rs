@@ -8,6 +8,7 @@ use gltf::json::accessor::Type;
 use gltf::json::mesh::{Mode, Primitive, Semantic};
 use gltf::json::validation::Checked::{self, Valid};
 use gltf::json::{self, material::AlphaMode, Accessor, Index};
+use wadforge_format::level::SkewedCorners;
 use wadforge_format::texture_corners::{polygon_corners, TexelPoint};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};
 use wadforge_manifests::gltf_contract::{
@@ -18,8 +19,6 @@ use crate::atlas::Atlas;
 use crate::document::{Document, Material, PbrMetallicRoughness, TextureInfo};
 use crate::names::NameSet;
 use crate::space::Space;
-
-pub use crate::skewed::SkewedCorners;
 
 /// One TR mesh placed in the file: the joint it follows and where its pivot sits in the bind pose.
 pub(crate) struct Part<'a> {

@@ -12,7 +12,7 @@
 //! first object that shows them; later users say `same_as`. A moveable whose meshes are
 //! placeholders is shown dressed in the moveables the catalogue names so Blender shows Lara
 //! animated in her outfit: TR4's LARA in LARA_SKIN and LARA_SKIN_JOINTS (her placeholders are
-//! LARA_SKIN's), TR3's LARA in LARA_TRUE_APPEARANCE. A placeholder no other object shows (TR3's
+//! LARA_SKIN's), TR3's LARA in LARA_TRUE_APPEARANCE (the rule: `wadforge_format::dressing`). A placeholder no other object shows (TR3's
 //! holstered thigh) goes into a glTF of its own beside the dressed one, `…_placeholders.glb`.
 
 // Functions stay readable top to bottom: a longer one says why beside its #[allow].
@@ -22,12 +22,10 @@ mod animation_budget;
 mod atlas;
 mod buffer;
 mod document;
-mod draw_budget;
 mod geometry;
 mod manifest;
 mod names;
 mod object;
-mod skewed;
 pub mod space;
 mod stored;
 mod texture_budget;
@@ -37,16 +35,19 @@ use std::time::{Duration, Instant};
 
 use wadforge_files::{in_parallel, write_atomically_with, OutputFile};
 use wadforge_format::catalog::{self, Game};
+use wadforge_format::dressed_draws::{self, DrawsTooMany};
+use wadforge_format::dressing::{self, Dressing};
+use wadforge_format::file_names::file_stems;
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::object_count::{objects_fit, TooManyObjects};
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
-use wadforge_format::{MeshIndex, Moveable, ObjectKind, ObjectName, Wad};
+use wadforge_format::{MeshIndex, ObjectKind, ObjectName, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 pub use animation_budget::AnimationsTooLarge;
 use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
-pub use draw_budget::DrawsTooMany;
-pub use geometry::SkewedCorners;
 pub use space::{Space, DEFAULT_TR_UNITS_PER_METRE};
 
 /// What to import and how.
@@ -96,12 +97,8 @@ pub enum ImportError {
     Animations(#[from] AnimationsTooLarge),
     #[error(transparent)]
     Draws(#[from] DrawsTooMany),
-    #[error(
-        "the file holds {objects} objects, more than the {MOST_OBJECTS} wadforge makes files or pictures of at once \
-         (game files hold a few hundred; each object is a glTF and a manifest, or a picture): import some with \
-         --only, or split the file with `wadforge remove`"
-    )]
-    TooManyObjects { objects: usize },
+    #[error(transparent)]
+    Objects(#[from] TooManyObjects),
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -215,7 +212,7 @@ fn import_each<D: Send>(
     let objects = select_objects(wad, game, options.only.as_deref())?;
     objects_fit(objects.len())?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
-    draw_budget::check(
+    dressed_draws::draws_fit(
         wad,
         objects
             .iter()
@@ -308,7 +305,7 @@ struct Importer<'a> {
     moveable_stems: Vec<String>,
     static_stems: Vec<String>,
     bones: Vec<Vec<String>>,
-    dressing: Vec<Option<(usize, Option<usize>)>>,
+    dressing: Vec<Option<Dressing>>,
     owners: Owners,
     images: atlas::Images,
     spill: Option<&'a std::path::Path>,
@@ -328,7 +325,7 @@ impl<'a> Importer<'a> {
             .iter()
             .map(|m| names::bone_names(game, m.id, m.meshes.len()))
             .collect();
-        let dressing = plan_dressing(wad, game);
+        let dressing = dressing::dressings(wad, game);
         let owners = plan_owners(wad, &dressing, &bones);
         let moveable_stems = file_stems(wad.moveables.iter().map(|m| m.id), &moveable_slots);
         let static_stems = file_stems(wad.statics.iter().map(|s| s.id), &static_slots);
@@ -466,9 +463,9 @@ impl<'a> Importer<'a> {
             id: m.id,
             slot: slot.clone(),
             gltf: String::new(),
-            dressed_by: self.dressing[i].map(|(body, joints)| manifests::Dressing {
-                body: wad.moveables[body].id,
-                joints: joints.map(|j| wad.moveables[j].id),
+            dressed_by: self.dressing[i].map(|d| manifests::Dressing {
+                body: wad.moveables[d.body].id,
+                joints: d.joints.map(|j| wad.moveables[j].id),
                 placeholders: placeholders_name,
             }),
             bones: self.bone_manifests(i),
@@ -515,8 +512,7 @@ impl<'a> Importer<'a> {
         let wad = self.wad;
         match *object {
             ObjectRef::Moveable(i) => {
-                let dressing = self.dressing[i].map(|(body, joints)| Dressing { body, joints });
-                draw_budget::drawn_meshes(wad, &wad.moveables[i], dressing).collect()
+                dressed_draws::drawn_meshes(wad, &wad.moveables[i], self.dressing[i]).collect()
             }
             ObjectRef::Static(i) => vec![wad.statics[i].mesh],
         }
@@ -526,9 +522,9 @@ impl<'a> Importer<'a> {
     fn shows(&self, i: usize) -> object::Shows<'a> {
         let wad = self.wad;
         match self.dressing[i] {
-            Some((body, joints)) => object::Shows::Dressed(object::Dress {
-                body: &wad.moveables[body],
-                joints: joints.map(|j| &wad.moveables[j]),
+            Some(d) => object::Shows::Dressed(object::Dress {
+                body: &wad.moveables[d.body],
+                joints: d.joints.map(|j| &wad.moveables[j]),
             }),
             None => object::Shows::Own,
         }
@@ -632,83 +628,6 @@ fn with_gltf(manifest: ObjectManifest, gltf: String) -> ObjectManifest {
     }
 }
 
-/// The file name of each object of one kind: its id and slot (`007_WOLF`), and a number after
-/// those of a file that holds two objects of one id (`007_WOLF_2`; `check` reports them), so that
-/// no two objects write one file. (The slot follows from the id, so a numbered name is never
-/// another object's plain one.)
-pub fn file_stems(ids: impl Iterator<Item = u32>, slots: &[String]) -> Vec<String> {
-    let mut seen: HashMap<u32, usize> = HashMap::new();
-    ids.zip(slots)
-        .map(|(id, slot)| {
-            let n = seen.entry(id).or_default();
-            *n += 1;
-            match *n {
-                1 => format!("{id:03}_{slot}"),
-                n => format!("{id:03}_{slot}_{n}"),
-            }
-        })
-        .collect()
-}
-
-/// For each moveable, the moveables (indices) that dress it: its catalogue body (and joints) when
-/// they are in the file with the same mesh count and its own meshes are placeholders: every one
-/// shown by an undressed object (TR4's LARA wears LARA_SKIN's thigh at every joint), or one mesh
-/// at every joint (TR3's LARA: a holstered thigh, which the game swaps for LARA_TRUE_APPEARANCE's
-/// meshes). A moveable with meshes of its own (a weapon animation's hands holding guns) stays
-/// undressed and shows them.
-fn plan_dressing(wad: &Wad, game: Game) -> Vec<Option<(usize, Option<usize>)>> {
-    // The first moveable of each id, found at once: searching for each moveable's body made a
-    // file of many moveables of one id take a search of all for each.
-    let mut first_of_id = HashMap::new();
-    for (i, m) in wad.moveables.iter().enumerate() {
-        first_of_id.entry(m.id).or_insert(i);
-    }
-    let index_of = |id: u32| first_of_id.get(&id).copied();
-    let candidates: Vec<Option<(usize, Option<usize>)>> = wad
-        .moveables
-        .iter()
-        .map(|m| {
-            let body = catalog::body_from(game, m.id).and_then(index_of)?;
-            let fits = |i: usize| wad.moveables[i].meshes.len() == m.meshes.len();
-            if !fits(body) || std::ptr::eq(&wad.moveables[body], m) {
-                return None;
-            }
-            let joints = catalog::joints_from(game, wad.moveables[body].id)
-                .and_then(index_of)
-                .filter(|&j| fits(j));
-            Some((body, joints))
-        })
-        .collect();
-    let one_placeholder = |m: &Moveable| m.meshes.len() > 1 && m.meshes.iter().all(|&k| k == m.meshes[0]);
-    // Undressing a candidate shows its meshes, which may be another's placeholders: repeat until
-    // no candidate changes.
-    let mut dressing = candidates;
-    loop {
-        let mut shown = vec![false; wad.meshes.len()];
-        let undressed = wad.moveables.iter().zip(&dressing).filter(|(_, d)| d.is_none());
-        for k in undressed
-            .flat_map(|(m, _)| &m.meshes)
-            .chain(wad.statics.iter().map(|s| &s.mesh))
-        {
-            if let Some(s) = shown.get_mut(*k) {
-                *s = true;
-            }
-        }
-        let mut changed = false;
-        for (d, m) in dressing.iter_mut().zip(&wad.moveables) {
-            let all_placeholders =
-                one_placeholder(m) || m.meshes.iter().all(|&k| shown.get(k) == Some(&true));
-            if d.is_some() && !all_placeholders {
-                *d = None;
-                changed = true;
-            }
-        }
-        if !changed {
-            return dressing;
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Owner {
     Bone(usize, usize),
@@ -724,12 +643,12 @@ struct Owners {
     bone_names: Vec<Vec<String>>,
 }
 
-fn plan_owners(wad: &Wad, dressing: &[Option<(usize, Option<usize>)>], bones: &[Vec<String>]) -> Owners {
+fn plan_owners(wad: &Wad, dressing: &[Option<Dressing>], bones: &[Vec<String>]) -> Owners {
     let mut by_mesh = HashMap::new();
     let dresses: Vec<usize> = dressing
         .iter()
         .flatten()
-        .flat_map(|&(body, joints)| std::iter::once(body).chain(joints))
+        .flat_map(|d| std::iter::once(d.body).chain(d.joints))
         .collect();
     let undressed = (0..wad.moveables.len()).filter(|&i| dressing[i].is_none());
     let (bodies, others): (Vec<usize>, Vec<usize>) = undressed.partition(|i| dresses.contains(i));
@@ -776,58 +695,4 @@ impl Owners {
             }),
         }
     }
-}
-
-/// What dresses a moveable shown in other moveables' meshes: indices into the model's moveables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dressing {
-    /// The moveable whose mesh is shown at each joint (TR4's LARA_SKIN, TR3's LARA_TRUE_APPEARANCE).
-    pub body: usize,
-    /// The moveable whose joint meshes are shown too (TR4's LARA_SKIN_JOINTS).
-    pub joints: Option<usize>,
-}
-
-/// For each moveable of `wad`, what import dresses it in (see the crate docs), so that other
-/// views of the model (the gallery) show it as import does.
-pub fn dressings(wad: &Wad, game: Game) -> Vec<Option<Dressing>> {
-    plan_dressing(wad, game)
-        .into_iter()
-        .map(|d| d.map(|(body, joints)| Dressing { body, joints }))
-        .collect()
-}
-
-/// Objects one import or gallery makes files of: game files hold a few hundred (TR4's
-/// catalogue has 465 moveable and 70 static slots), and each object's files cost a fixed time
-/// whatever it holds, so a file of tens of thousands of empty objects (18 bytes each) would take
-/// minutes.
-pub const MOST_OBJECTS: usize = 4096;
-
-/// Refuses more than [`MOST_OBJECTS`] objects.
-pub fn objects_fit(objects: usize) -> Result<(), ImportError> {
-    if objects > MOST_OBJECTS {
-        return Err(ImportError::TooManyObjects { objects });
-    }
-    Ok(())
-}
-
-/// Checks what the objects of `wad` draw in a picture each, dressed as import dresses them
-/// (`dressings`), against what the file's meshes allow (see [`DrawsTooMany`]).
-pub fn dressed_draws_fit(wad: &Wad, dressings: &[Option<Dressing>]) -> Result<(), DrawsTooMany> {
-    let moveables = wad.moveables.iter().enumerate().map(|(i, m)| {
-        let dressing = dressings.get(i).copied().flatten();
-        let drawn = draw_budget::drawn_meshes(wad, m, dressing).collect();
-        (format!("moveable #{i} (id {})", m.id), drawn)
-    });
-    let statics = wad
-        .statics
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (format!("static #{i} (id {})", s.id), vec![s.mesh]));
-    draw_budget::check(wad, moveables.chain(statics))
-}
-
-/// The moveable a catalogue body id names, if present (used by tests).
-pub fn dressed_by(wad: &Wad, game: Game, m: &Moveable) -> Option<u32> {
-    let i = wad.moveables.iter().position(|x| std::ptr::eq(x, m))?;
-    plan_dressing(wad, game)[i].map(|(body, _)| wad.moveables[body].id)
 }

@@ -5,6 +5,7 @@ use gltf::json::animation::Property;
 use gltf::json::texture::{MagFilter, MinFilter, Sampler, WrappingMode};
 use gltf::json::validation::Checked::Valid;
 use gltf::json::{self, Index};
+use wadforge_format::level::SkewedCorners;
 use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
 use wadforge_manifests::gltf_contract::{
     JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, STATIC_MESH,
@@ -12,7 +13,7 @@ use wadforge_manifests::gltf_contract::{
 
 use crate::atlas::{Atlas, Images};
 use crate::document::{extras, index, Document, Scene};
-use crate::geometry::{primitives, Materials, MeshSet, Part, SkewedCorners};
+use crate::geometry::{primitives, Materials, MeshSet, Part};
 use crate::names::NameSet;
 use crate::space::{quaternion, Space};
 use crate::stored;

@@ -6,9 +6,7 @@
 //!   target ≤ 6 s.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use wadforge_format::catalog::Game;
-use wadforge_format::{level, wad};
-use wadforge_importer::SkewedCorners;
+use wadforge_format::{wad, Opened};
 use wadforge_render::gallery::{gallery, Options, Source};
 
 fn real_level(c: &mut Criterion) {
@@ -22,19 +20,8 @@ fn real_level(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("LEVEL2_DEMO.PHD, read + gallery", |b| {
         b.iter(|| {
-            let level = level::read(std::hint::black_box(&bytes)).unwrap();
-            let skewed: SkewedCorners = level
-                .approximate
-                .iter()
-                .map(|a| ((a.mesh, a.polygon), a.corners))
-                .collect();
-            let source = Source {
-                wad: &level.wad,
-                game: level.game,
-                skewed: &skewed,
-                file_name: "LEVEL2_DEMO.PHD",
-                description: "TR1 level",
-            };
+            let opened = wadforge_format::open(std::hint::black_box(&bytes)).unwrap();
+            let source = source(&opened, "LEVEL2_DEMO.PHD");
             gallery(&source, &Options::default())
         })
     });
@@ -48,19 +35,23 @@ fn tr4_shaped_fixture(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("TR4-shaped fixture WAD, read + gallery", |b| {
         b.iter(|| {
-            let (model, _) = wad::read(std::hint::black_box(&bytes)).unwrap();
-            let skewed = SkewedCorners::new();
-            let source = Source {
-                wad: &model,
-                game: Game::Tr4,
-                skewed: &skewed,
-                file_name: "tr4_shaped.wad",
-                description: "TRLE WAD",
-            };
+            let opened = wadforge_format::open(std::hint::black_box(&bytes)).unwrap();
+            let source = source(&opened, "tr4_shaped.wad");
             gallery(&source, &Options::default())
         })
     });
     group.finish();
+}
+
+/// What the gallery shows of `opened`, read from `file_name`.
+fn source<'a>(opened: &'a Opened, file_name: &'a str) -> Source<'a> {
+    Source {
+        wad: &opened.model,
+        game: opened.game,
+        skewed: &opened.skewed,
+        file_name,
+        description: opened.description(),
+    }
 }
 
 criterion_group!(benches, real_level, tr4_shaped_fixture);

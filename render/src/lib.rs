@@ -18,8 +18,8 @@ pub mod raster;
 pub mod scene;
 pub mod view;
 
+use wadforge_format::level::SkewedCorners;
 use wadforge_format::Wad;
-use wadforge_importer::SkewedCorners;
 
 pub use raster::Canvas;
 pub use scene::{Figure, Lighting, Placed};

@@ -6,10 +6,10 @@
 //! level's skewed textures, from the level's own corners. Faces seen from behind are culled, as
 //! the game culls them (a double-sided face is stored twice).
 
+use wadforge_format::level::SkewedCorners;
 use wadforge_format::pose::{self, Transform};
 use wadforge_format::texture_corners::polygon_corners;
 use wadforge_format::{Keyframe, Link, Mesh, MeshIndex, Moveable, Shading, Static, Wad};
-use wadforge_importer::SkewedCorners;
 
 use crate::raster::{self, Canvas, ScreenTriangle, TexelRect};
 use crate::view::{Extents, Framing, View};

@@ -2,7 +2,7 @@
 //! keyframe for its frame duration.
 
 use wadforge_format::catalog::Game;
-use wadforge_importer::SkewedCorners;
+use wadforge_format::level::SkewedCorners;
 use wadforge_render::gallery::{gallery, Options, Source};
 use wadforge_render::scene::Figure;
 use wadforge_render::{picture, View};

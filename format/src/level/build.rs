@@ -11,8 +11,9 @@ use super::error::{LevelError, Problem};
 use super::meshes::{self, LevelMeshes};
 use super::moveables;
 use super::pages;
+use super::skewed::SkewedCorners;
 use super::tables::{Tables, OBJECT_TEXTURE_SIZE, TR4_OBJECT_TEXTURE_SIZE};
-use super::texture::{ApproximateMapping, ObjectTexture};
+use super::texture::ObjectTexture;
 use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
 use crate::model::{Static, Wad};
@@ -31,16 +32,10 @@ pub struct Level {
     /// [`Wad::VERSION`] so the model can be written as a WAD as it is.
     pub wad: Wad,
     /// Polygons whose object texture is not an axis-aligned rectangle in a legal WAD arrangement
-    /// (skewed or twisted mappings). Each got a sample from the bounding rectangle of its UV
-    /// corners with shape 0, unflipped: an approximation that a later step resamples.
-    pub approximate: Vec<ApproximateMapping>,
-}
-
-impl Level {
-    /// Number of polygons whose texture mapping was approximated (see [`Level::approximate`]).
-    pub fn approximate_mappings(&self) -> usize {
-        self.approximate.len()
-    }
+    /// (skewed or twisted mappings), with their exact corners; each got a sample from the
+    /// bounding rectangle of its UV corners with shape 0, unflipped: an approximation that a
+    /// later step resamples.
+    pub skewed: SkewedCorners,
 }
 
 /// Builds the model of a walked file.
@@ -52,7 +47,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
         meshes,
         mesh_of_pointer,
         samples,
-        approximate,
+        skewed,
         any_colour,
     } = meshes::read_meshes(t, &object_textures, pages.len() as u16)?;
     if any_colour {
@@ -80,7 +75,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
             moveables,
             statics,
         },
-        approximate,
+        skewed,
     })
 }
 

@@ -14,8 +14,9 @@ use std::collections::HashMap;
 
 use super::bytes::View;
 use super::error::{LevelError, Problem};
+use super::skewed::{Gathering, SkewedCorners};
 use super::tables::Tables;
-use super::texture::{self, ApproximateMapping, ObjectTexture};
+use super::texture::{self, ObjectTexture};
 use crate::catalog::Game;
 use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
@@ -146,7 +147,7 @@ pub(super) struct LevelMeshes {
     /// The mesh index of each mesh pointer.
     pub mesh_of_pointer: Vec<usize>,
     pub samples: Vec<Sample>,
-    pub approximate: Vec<ApproximateMapping>,
+    pub skewed: SkewedCorners,
     /// Whether a coloured face uses the colour page.
     pub any_colour: bool,
 }
@@ -165,7 +166,7 @@ pub(super) fn read_meshes(
         object_textures,
         colour_page,
         samples: Samples::default(),
-        approximate: Vec::new(),
+        skewed: Gathering::default(),
         any_colour: false,
     };
     let mut m = 0;
@@ -202,7 +203,7 @@ pub(super) fn read_meshes(
         meshes,
         mesh_of_pointer,
         samples: texturing.samples.list,
-        approximate: texturing.approximate,
+        skewed: texturing.skewed.finish(),
         any_colour: texturing.any_colour,
     })
 }
@@ -231,7 +232,7 @@ struct Texturing<'o> {
     object_textures: &'o [ObjectTexture],
     colour_page: u16,
     samples: Samples,
-    approximate: Vec<ApproximateMapping>,
+    skewed: Gathering,
     any_colour: bool,
 }
 
@@ -259,7 +260,7 @@ impl Texturing<'_> {
 
     /// Maps `polygon` with object texture `index`: its sample is the texture's rectangle, and its
     /// vertices are rotated into the WAD's corner arrangement; a mapping no arrangement gives is
-    /// kept as an [`ApproximateMapping`] of polygon `at` (mesh, polygon).
+    /// kept among the [`SkewedCorners`] as polygon `at` (mesh, polygon).
     fn textured(
         &mut self,
         polygon: &mut Polygon,
@@ -292,12 +293,10 @@ impl Texturing<'_> {
                 polygon.texture.shape = recovered.shape;
                 polygon.texture.flipped = recovered.flipped;
             }
-            None => self.approximate.push(ApproximateMapping {
-                mesh: at.0,
-                polygon: at.1,
-                object_texture: index,
-                corners: std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
-            }),
+            None => self.skewed.add(
+                at,
+                std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
+            ),
         }
         Ok(())
     }

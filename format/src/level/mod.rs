@@ -17,6 +17,7 @@ mod frames;
 mod meshes;
 mod moveables;
 mod pages;
+mod skewed;
 mod tables;
 mod texture;
 mod tr1;
@@ -27,9 +28,10 @@ mod tr4;
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
 pub(crate) use meshes::{FILE_BYTES_PER_POLYGON, POLYGON_SLACK};
-pub use texture::ApproximateMapping;
+pub use skewed::{Corners, SkewedCorners};
 
 use crate::catalog::Game;
+use crate::FileKind;
 
 /// TR1 (`.PHD`, `.TUB`) version word.
 pub const TR1_VERSION: u32 = 0x0000_0020;
@@ -40,25 +42,15 @@ pub const TR3_VERSIONS: [u32; 2] = [0xFF08_0038, 0xFF18_0038];
 /// TR4 versions: `"TR4\0"`, and `"TR4c"` as some TRLE builds write it.
 pub const TR4_VERSIONS: [u32; 2] = [0x0034_5254, 0x6334_5254];
 
-/// The game a version word belongs to, `None` for anything else.
-pub fn game_of_version(version: u32) -> Option<Game> {
-    match version {
-        TR1_VERSION => Some(Game::Tr1),
-        TR2_VERSION => Some(Game::Tr2),
-        v if TR3_VERSIONS.contains(&v) => Some(Game::Tr3),
-        v if TR4_VERSIONS.contains(&v) => Some(Game::Tr4),
-        _ => None,
-    }
-}
-
-/// Decodes a TR1, TR2, TR3 or TR4 level file.
+/// Decodes a TR1, TR2, TR3 or TR4 level file, its game known by its version word
+/// ([`crate::kind_of`]).
 pub fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     let header = bytes::View::new(bytes, 0, Section::Version);
     let version = header.u32(0)?;
-    match game_of_version(version) {
-        Some(Game::Tr1) => tr1::read(bytes),
-        Some(game @ (Game::Tr2 | Game::Tr3)) => tr2::read(bytes, game),
-        Some(Game::Tr4) => tr4::read(bytes),
-        None => Err(header.error(0, Problem::UnknownVersion(version))),
+    match crate::kind_of(bytes) {
+        Some(FileKind::Level(Game::Tr1)) => tr1::read(bytes),
+        Some(FileKind::Level(game @ (Game::Tr2 | Game::Tr3))) => tr2::read(bytes, game),
+        Some(FileKind::Level(Game::Tr4)) => tr4::read(bytes),
+        Some(FileKind::Wad) | None => Err(header.error(0, Problem::UnknownVersion(version))),
     }
 }

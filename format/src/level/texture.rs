@@ -4,22 +4,6 @@
 
 use crate::model::{Sample, PAGE_SIZE};
 
-/// A polygon whose texture mapping is skewed: its sample (shape 0, unflipped) is the bounding
-/// rectangle of its UV corners, which `corners` gives exactly, so that an importer can map the
-/// texture as the level does (and build resample it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ApproximateMapping {
-    /// Index into the model's meshes.
-    pub mesh: usize,
-    /// Index into that mesh's polygons.
-    pub polygon: usize,
-    /// The level's object texture the polygon named.
-    pub object_texture: u16,
-    /// The UV corner of each polygon vertex, in the model's vertex order, as texel edges
-    /// (0..=256) of the sample's page; triangles leave the fourth `[0, 0]`.
-    pub corners: [[u16; 2]; 4],
-}
-
 /// One TR1–TR3 object texture (20 bytes): attribute, tile, four UV corners.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ObjectTexture {

@@ -22,6 +22,9 @@ pub use writer::EncodedWad;
 
 use crate::model::{Mesh, Wad};
 
+/// The version words a WAD begins with: TRLE's 129, and 130, which reads the same.
+pub const VERSIONS: [u32; 2] = [129, 130];
+
 /// Decodes a WAD file.
 pub fn read(bytes: &[u8]) -> Result<(Wad, Layout), ReadError> {
     reader::read(bytes)

@@ -113,7 +113,7 @@ impl<'a> Sections<'a> {
     fn walk(bytes: &'a [u8]) -> Result<Self, ReadError> {
         let mut c = Cursor::new(bytes);
         let version = c.u32(Section::Version)?;
-        if version != 129 && version != 130 {
+        if !super::VERSIONS.contains(&version) {
             return Err(ReadError {
                 section: Section::Version,
                 offset: 0,

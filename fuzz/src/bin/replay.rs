@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use wadforge_format::{level, wad, Wad};
+use wadforge_format::{level, wad};
 use wadforge_fuzz::{
     copy_example_moveable, manifest_files, scratch, texture_directory, tr4_file, with_version,
     MANIFEST_FILES, TARGETS,
@@ -174,7 +174,7 @@ impl<'a> Replay<'a> {
         let imported_ok = self.run(name, bytes, &["import", p, "-o", &imported, "-q"]);
         let (destination, destination_ids) = Self::destination();
         let with_destination = bytes + size(Path::new(&destination));
-        if let Some(ids) = object_ids(path, is_wad) {
+        if let Some(ids) = object_ids(path) {
             let copy_from = ["copy", p, &destination, "-o", &copied, "--only", &ids];
             self.run(name, with_destination, &copy_from);
             if is_wad {
@@ -231,7 +231,7 @@ impl<'a> Replay<'a> {
             let path = "destination.wad";
             let bytes = wad::write(&wadforge_fixtures::standard(), None).unwrap();
             std::fs::write(path, bytes).unwrap();
-            let ids = object_ids(Path::new(path), true).unwrap();
+            let ids = object_ids(Path::new(path)).unwrap();
             (path.to_string(), ids)
         });
         made.clone()
@@ -320,12 +320,9 @@ impl<'a> Replay<'a> {
 
 /// The moveables' and statics' ids of a WAD or level, comma-separated; `None` when it cannot be
 /// read or holds nothing.
-fn object_ids(path: &Path, is_wad: bool) -> Option<String> {
+fn object_ids(path: &Path) -> Option<String> {
     let bytes = std::fs::read(path).ok()?;
-    let objects: Wad = match is_wad {
-        true => wad::read(&bytes).ok()?.0,
-        false => level::read(&bytes).ok()?.wad,
-    };
+    let objects = wadforge_format::open(&bytes).ok()?.model;
     let mut ids: Vec<u32> = objects.moveables.iter().map(|m| m.id).collect();
     ids.extend(objects.statics.iter().map(|s| s.id));
     ids.sort_unstable();

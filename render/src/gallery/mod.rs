@@ -5,7 +5,7 @@
 //! Moveables show their first keyframe (or, without one, their meshes at the link offsets);
 //! statics show as placed. A skeleton dressed by other moveables (TR4's LARA in LARA_SKIN and
 //! LARA_SKIN_JOINTS) is shown dressed, exactly as `import` composes her
-//! ([`wadforge_importer::dressings`]). Animations show each keyframe for its frame duration at
+//! ([`wadforge_format::dressing`]). Animations show each keyframe for its frame duration at
 //! the game's 30 ticks a second, framed over the whole animation so the object moves in place.
 
 mod html;
@@ -15,8 +15,12 @@ use std::sync::Mutex;
 
 use wadforge_files::OutputFile;
 use wadforge_format::catalog::{self, Game};
+use wadforge_format::dressed_draws::dressed_draws_fit;
+use wadforge_format::dressing::{self, Dressing};
+use wadforge_format::file_names::file_stems;
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::object_count::objects_fit;
 use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
-use wadforge_importer::{Dressing, SkewedCorners};
 
 use crate::animated::{apng, Frame};
 use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
@@ -116,9 +120,9 @@ pub fn gallery_into(
     deliver: &(dyn Fn(OutputFile) -> std::io::Result<()> + Sync),
 ) -> std::io::Result<Vec<WrittenFile>> {
     let wad = source.wad;
-    wadforge_importer::objects_fit(wad.moveables.len() + wad.statics.len()).map_err(std::io::Error::other)?;
-    let dressings = wadforge_importer::dressings(wad, source.game);
-    wadforge_importer::dressed_draws_fit(wad, &dressings).map_err(std::io::Error::other)?;
+    objects_fit(wad.moveables.len() + wad.statics.len()).map_err(std::io::Error::other)?;
+    let dressings = dressing::dressings(wad, source.game);
+    dressed_draws_fit(wad, source.game, &dressings).map_err(std::io::Error::other)?;
     let cards = moveable_cards(source, &dressings);
     let static_pictures = static_pictures(source);
     let frame_cap = frame_cap(source.wad, &cards);
@@ -157,10 +161,7 @@ pub fn gallery_into(
 
 /// A card per moveable: its slot, how it is dressed, and the paths of its picture and
 /// animations.
-fn moveable_cards<'a>(
-    source: &Source<'a>,
-    dressings: &[Option<wadforge_importer::Dressing>],
-) -> Vec<MoveableCard<'a>> {
+fn moveable_cards<'a>(source: &Source<'a>, dressings: &[Option<Dressing>]) -> Vec<MoveableCard<'a>> {
     let wad = source.wad;
     let slots: Vec<String> = wad
         .moveables
@@ -168,7 +169,7 @@ fn moveable_cards<'a>(
         .map(|m| catalog::moveable_slot(source.game, m.id))
         .collect();
     let safe: Vec<String> = slots.iter().map(|s| file_safe(s)).collect();
-    let stems = wadforge_importer::file_stems(wad.moveables.iter().map(|m| m.id), &safe);
+    let stems = file_stems(wad.moveables.iter().map(|m| m.id), &safe);
     wad.moveables
         .iter()
         .zip(slots.into_iter().zip(stems))
@@ -207,7 +208,7 @@ fn static_pictures(source: &Source) -> Vec<String> {
         .iter()
         .map(|s| file_safe(&catalog::static_slot(source.game, s.id)))
         .collect();
-    wadforge_importer::file_stems(statics.iter().map(|s| s.id), &slots)
+    file_stems(statics.iter().map(|s| s.id), &slots)
         .into_iter()
         .map(|stem| format!("statics/{stem}.png"))
         .collect()

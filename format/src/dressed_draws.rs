@@ -9,9 +9,10 @@
 //! mesh drawn counting one more), plus [`SLACK`]; real files draw theirs about once over, and a
 //! dressed Lara twice over her body.
 
-use wadforge_format::{Moveable, Wad};
-
-use crate::Dressing;
+use crate::catalog::Game;
+use crate::dressing::Dressing;
+use crate::model::{MeshIndex, Moveable, Wad};
+use crate::{ObjectKind, ObjectName};
 
 /// How many times over the objects may draw the file's meshes, dressing included.
 pub const DRAWS_PER_STORED: usize = 3;
@@ -36,26 +37,19 @@ pub struct DrawsTooMany {
 
 /// The meshes `m` draws dressed in `dressing`: its own (a dressed skeleton's placeholders are
 /// written too), its body's and its body's joints'.
-pub(crate) fn drawn_meshes<'w>(
+pub fn drawn_meshes<'w>(
     wad: &'w Wad,
     m: &'w Moveable,
     dressing: Option<Dressing>,
-) -> impl Iterator<Item = usize> + 'w {
-    let dressed = dressing.into_iter().flat_map(move |d| {
-        let body = wad.moveables[d.body].meshes.iter();
-        let joints = d
-            .joints
-            .into_iter()
-            .flat_map(move |j| wad.moveables[j].meshes.iter());
-        body.chain(joints)
-    });
-    m.meshes.iter().chain(dressed).copied()
+) -> impl Iterator<Item = MeshIndex> + 'w {
+    let dressed = dressing.into_iter().flat_map(move |d| d.meshes(wad));
+    m.meshes.iter().copied().chain(dressed)
 }
 
 /// Checks what `objects` (each object's name and the meshes it draws) draw, in order.
-pub(crate) fn check(
+pub fn draws_fit(
     wad: &Wad,
-    objects: impl IntoIterator<Item = (String, Vec<usize>)>,
+    objects: impl IntoIterator<Item = (String, Vec<MeshIndex>)>,
 ) -> Result<(), DrawsTooMany> {
     let weight = |k: usize| {
         wad.meshes
@@ -76,4 +70,20 @@ pub(crate) fn check(
         }
     }
     Ok(())
+}
+
+/// Checks what the objects of `wad` (whose ids `game`'s catalogue names) draw in a picture each,
+/// dressed in `dressings` (see [`crate::dressing::dressings`]), against what the file's meshes
+/// allow.
+pub fn dressed_draws_fit(wad: &Wad, game: Game, dressings: &[Option<Dressing>]) -> Result<(), DrawsTooMany> {
+    let moveables = wad.moveables.iter().enumerate().map(|(i, m)| {
+        let dressing = dressings.get(i).copied().flatten();
+        let name = ObjectName::new(game, ObjectKind::Moveable, m.id).to_string();
+        (name, drawn_meshes(wad, m, dressing).collect())
+    });
+    let statics = wad.statics.iter().map(|s| {
+        let name = ObjectName::new(game, ObjectKind::Static, s.id).to_string();
+        (name, vec![s.mesh])
+    });
+    draws_fit(wad, moveables.chain(statics))
 }
