@@ -5,18 +5,15 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use wadforge_fixtures::compare::{differences, Tolerance};
-use wadforge_format::{wad, Wad};
+use wadforge_format::Wad;
 
-use common::{read, s, stderr, wadforge};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
+use common::files::{example, example_copy, files_under, read, write_wad};
+use common::forge::find;
+use common::{s, stderr, wadforge, wadforge_command};
 
 /// The standard fixture as a base WAD with the files TRLE opens beside it.
 fn base(dir: &Path) -> PathBuf {
-    let path = dir.join("base.wad");
-    std::fs::write(&path, wad::write(&wadforge_fixtures::standard(), None).unwrap()).unwrap();
+    let path = write_wad(&dir.join("base.wad"), &wadforge_fixtures::standard());
     for (ext, bytes) in [
         ("swd", &b"sprites"[..]),
         ("sam", b"sounds list"),
@@ -31,13 +28,7 @@ fn base(dir: &Path) -> PathBuf {
 fn the_bundled_example_builds_into_the_objects_it_was_made_from() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("example.wad");
-    let o = wadforge(&[
-        "build",
-        "-q",
-        s(&repo().join("examples/switch_and_plant")),
-        "-o",
-        s(&out),
-    ]);
+    let o = wadforge(&["build", "-q", s(&example()), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let built = read(&out);
     let mut source = wadforge_fixtures::standard();
@@ -174,7 +165,7 @@ fn build_never_writes_over_its_base() {
     let o = wadforge(&[
         "build",
         "-q",
-        s(&repo().join("examples/switch_and_plant")),
+        s(&example()),
         "-o",
         s(&base_path),
         "--base",
@@ -235,12 +226,12 @@ fn of_several_animations_the_gltf_lacks_the_first_is_named_on_any_thread_count()
         (&b"\"002_RUN\""[..], &b"\"002_RUM\""[..]),
         (b"\"006_SWIM\"", b"\"006_SWIN\""),
     ] {
-        let at = bytes.windows(from.len()).position(|w| w == from).unwrap();
+        let at = find(&bytes, from);
         bytes[at..at + to.len()].copy_from_slice(to);
     }
     std::fs::write(&glb, bytes).unwrap();
     for threads in ["1", "2"] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        let o = wadforge_command()
             .args(["build", "-q", s(&dir), "-o", s(&tmp.path().join("x.wad"))])
             .env("RAYON_NUM_THREADS", threads)
             .output()
@@ -260,15 +251,7 @@ fn pages_are_written_on_request() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("example.wad");
     let pages = tmp.path().join("pages");
-    let o = wadforge(&[
-        "build",
-        "-q",
-        s(&repo().join("examples/switch_and_plant")),
-        "-o",
-        s(&out),
-        "--pages",
-        s(&pages),
-    ]);
+    let o = wadforge(&["build", "-q", s(&example()), "-o", s(&out), "--pages", s(&pages)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let count = read(&out).pages.len();
     assert!(count > 0);
@@ -280,37 +263,13 @@ fn pages_are_written_on_request() {
     }
 }
 
-/// A copy of the bundled example in `to`.
-fn example_copy(to: &Path) {
-    let from = repo().join("examples/switch_and_plant");
-    for entry in walk(&from) {
-        let target = to.join(entry.strip_prefix(&from).unwrap());
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(&entry, target).unwrap();
-    }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn build_never_writes_over_a_file_of_its_directory_however_the_output_is_named() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("dir");
     example_copy(&dir);
     let contents = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
-        walk(dir)
+        files_under(dir)
             .into_iter()
             .map(|f| (f.clone(), std::fs::read(&f).unwrap()))
             .collect()
@@ -330,7 +289,7 @@ fn build_never_writes_over_a_file_of_its_directory_however_the_output_is_named()
         // The sounds written beside the WAD would replace it.
         (vec!["-o", "out.sfx"], "name the WAD .wad"),
     ] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_wadforge"))
+        let o = wadforge_command()
             .current_dir(tmp.path())
             .args(["build", "-q", "dir"])
             .args(&args)

@@ -4,25 +4,15 @@
 mod common;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::{wad, Wad};
+use wadforge_format::Wad;
 
-use common::{s, wadforge};
+use common::files::{standard_wad, write_wad};
+use common::{s, stderr, stdout, wadforge, wadforge_command};
 
 const CROCODILE: u32 = 51;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn write(dir: &Path, name: &str, model: &Wad) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, wad::write(model, None).unwrap()).unwrap();
-    path
-}
 
 /// The standard fixture with the crocodile's third mesh's first vertex moved one unit.
 fn moved_vertex() -> (Wad, usize) {
@@ -36,7 +26,7 @@ fn moved_vertex() -> (Wad, usize) {
 #[test]
 fn the_same_objects_in_another_layout_exit_0_with_a_summary() {
     let tmp = tempfile::tempdir().unwrap();
-    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let standard = standard_wad(tmp.path());
     let quirk = wadforge_fixtures::quirks()
         .into_iter()
         .find(|q| q.name == "shared_and_unused_mesh_pointers")
@@ -45,8 +35,8 @@ fn the_same_objects_in_another_layout_exit_0_with_a_summary() {
     std::fs::write(&quirky, &quirk.bytes).unwrap();
     assert_ne!(std::fs::read(&standard).unwrap(), quirk.bytes);
     let o = wadforge(&["diff", s(&standard), s(&quirky)]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
-    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
     let model = wadforge_fixtures::standard();
     let total = model.moveables.len() + model.statics.len();
     assert_eq!(
@@ -62,12 +52,12 @@ fn the_same_objects_in_another_layout_exit_0_with_a_summary() {
 #[test]
 fn a_changed_value_exits_1_and_is_named() {
     let tmp = tempfile::tempdir().unwrap();
-    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let standard = standard_wad(tmp.path());
     let (model, mesh) = moved_vertex();
-    let changed = write(tmp.path(), "changed.wad", &model);
+    let changed = write_wad(&tmp.path().join("changed.wad"), &model);
     let o = wadforge(&["diff", s(&standard), s(&changed)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
     let v = model.meshes[mesh].vertices[0];
     assert!(out.contains("CROCODILE (moveable 51): 1 difference\n"), "{out}");
     assert!(
@@ -92,7 +82,7 @@ fn a_changed_value_exits_1_and_is_named() {
     );
 
     let o = wadforge(&["diff", "--json", s(&standard), s(&changed)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["identical"], false);
     let objects = json["objects"].as_array().unwrap();
@@ -114,14 +104,14 @@ fn a_changed_value_exits_1_and_is_named() {
 #[test]
 fn options_choose_tolerance_and_scope() {
     let tmp = tempfile::tempdir().unwrap();
-    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
-    let changed = write(tmp.path(), "changed.wad", &moved_vertex().0);
+    let standard = standard_wad(tmp.path());
+    let changed = write_wad(&tmp.path().join("changed.wad"), &moved_vertex().0);
     let code = |args: &[&str]| {
         let mut all = vec!["diff"];
         all.extend(args);
         all.extend([s(&standard), s(&changed)]);
         let o = wadforge(&all);
-        (o.status.code(), text(&o.stderr))
+        (o.status.code(), stderr(&o))
     };
     assert_eq!(code(&["--animation"]).0, Some(0));
     assert_eq!(code(&["--geometry"]).0, Some(1));
@@ -141,10 +131,10 @@ fn a_level_and_its_objects_as_a_wad_are_the_same() {
     let fixture = wadforge_fixtures::levels::tr1_fixture();
     let level = tmp.path().join("LEVEL1.PHD");
     std::fs::write(&level, &fixture.bytes).unwrap();
-    let as_wad = write(tmp.path(), "level1.wad", &fixture.model);
+    let as_wad = write_wad(&tmp.path().join("level1.wad"), &fixture.model);
     let o = wadforge(&["diff", s(&level), s(&as_wad)]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
-    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
     // Named from the level's game, whichever side the level is on.
     let first = &fixture.model.moveables[0];
     let name = catalog::moveable_slot(Game::Tr1, first.id);
@@ -153,13 +143,13 @@ fn a_level_and_its_objects_as_a_wad_are_the_same() {
         "{out}"
     );
     let o = wadforge(&["diff", s(&as_wad), s(&level)]);
-    assert!(text(&o.stdout).contains(&format!("{name} (moveable {})", first.id)));
+    assert!(stdout(&o).contains(&format!("{name} (moveable {})", first.id)));
 }
 
 #[test]
 fn an_unreadable_file_exits_2_naming_it() {
     let tmp = tempfile::tempdir().unwrap();
-    let standard = write(tmp.path(), "standard.wad", &wadforge_fixtures::standard());
+    let standard = standard_wad(tmp.path());
     let missing = tmp.path().join("missing.wad");
     let broken = tmp.path().join("broken.wad");
     let mut bytes = std::fs::read(&standard).unwrap();
@@ -173,9 +163,9 @@ fn an_unreadable_file_exits_2_naming_it() {
     ] {
         let o = wadforge(&["diff", s(a), s(b)]);
         assert_eq!(o.status.code(), Some(2), "{a:?} {b:?}");
-        let stderr = text(&o.stderr);
+        let stderr = stderr(&o);
         assert!(stderr.contains(s(named)), "{stderr}");
-        assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
+        assert!(o.stdout.is_empty(), "{}", stdout(&o));
     }
 }
 
@@ -191,11 +181,11 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         .flat_map(|m| &mut m.vertices)
         .for_each(|v| v[1] += 1);
     let (a, b) = (
-        write(tmp.path(), "a.wad", &largest),
-        write(tmp.path(), "b.wad", &moved),
+        write_wad(&tmp.path().join("a.wad"), &largest),
+        write_wad(&tmp.path().join("b.wad"), &moved),
     );
     for json in [false, true] {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_wadforge"));
+        let mut command = wadforge_command();
         command.arg("diff");
         if json {
             command.arg("--json");
@@ -209,7 +199,7 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         let mut head = [0u8; 100];
         child.stdout.take().unwrap().read_exact(&mut head).unwrap(); // then closed
         let o = child.wait_with_output().unwrap();
-        let stderr = text(&o.stderr);
+        let stderr = stderr(&o);
         assert!(stderr.is_empty(), "json {json}: {stderr}");
         assert_eq!(o.status.code(), Some(1), "json {json}: the objects differ");
     }

@@ -3,16 +3,12 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use wadforge_format::{wad, Command as AnimCommand, Wad};
+use wadforge_format::{Command as AnimCommand, Wad};
 
-use common::{read, s, stderr, wadforge};
-
-fn write(path: &Path, wad: &Wad) -> PathBuf {
-    std::fs::write(path, wad::write(wad, None).unwrap()).unwrap();
-    path.to_path_buf()
-}
+use common::files::{read, write_wad};
+use common::{assert_same_objects, s, stderr, stdout, wadforge};
 
 /// A TRLE sound map (370 ids) defining `ids`, each with one sample of a one-line `.sam`.
 fn sound_files(wad: &Path, ids: &[u16]) {
@@ -45,10 +41,10 @@ fn sounds_of(wad: &Wad, id: u32) -> BTreeSet<u16> {
 fn copy_writes_the_wad_its_names_and_the_destinations_sound_files_and_lists_undefined_sounds() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = wadforge_fixtures::standard();
-    let src = write(&tmp.path().join("src.wad"), &fixture);
+    let src = write_wad(&tmp.path().join("src.wad"), &fixture);
     let mut dest_model = fixture.clone();
     dest_model.moveables.retain(|m| m.id != 51);
-    let dest = write(&tmp.path().join("dest.wad"), &dest_model);
+    let dest = write_wad(&tmp.path().join("dest.wad"), &dest_model);
     let sounds = sounds_of(&fixture, 51);
     assert!(sounds.len() >= 2, "the crocodile plays sounds");
     let defined = *sounds.iter().next().unwrap();
@@ -77,8 +73,7 @@ fn copy_writes_the_wad_its_names_and_the_destinations_sound_files_and_lists_unde
         !err.contains(&format!(" {defined} (CROCODILE")),
         "{defined} is defined: {err}"
     );
-    let o = wadforge(&["diff", s(&src), s(&out)]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_same_objects(&src, &out);
     for ext in ["sfx", "sam", "swd"] {
         assert_eq!(
             std::fs::read(out.with_extension(ext)).unwrap(),
@@ -97,8 +92,8 @@ fn copy_writes_the_wad_its_names_and_the_destinations_sound_files_and_lists_unde
 #[test]
 fn copy_without_sound_files_lists_the_sounds_played_and_says_they_were_not_checked() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = write(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
-    let dest = write(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
+    let src = write_wad(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
+    let dest = write_wad(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
     let out = tmp.path().join("out.wad");
     let o = wadforge(&[
         "copy",
@@ -128,7 +123,7 @@ fn copy_without_sound_files_lists_the_sounds_played_and_says_they_were_not_check
 fn remove_drops_the_objects_and_writes_nothing_over_its_input() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = wadforge_fixtures::standard();
-    let input = write(&tmp.path().join("in.wad"), &fixture);
+    let input = write_wad(&tmp.path().join("in.wad"), &fixture);
     let before = std::fs::read(&input).unwrap();
     let out = tmp.path().join("out.wad");
     let o = wadforge(&["remove", s(&input), "-o", s(&out), "--only", "CROCODILE,PLANT0"]);
@@ -140,7 +135,7 @@ fn remove_drops_the_objects_and_writes_nothing_over_its_input() {
         fixture.moveables.len() + fixture.statics.len() - 2
     );
     let o = wadforge(&["diff", s(&input), s(&out)]);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let text = stdout(&o);
     assert!(
         text.trim_end().ends_with("12 of 14 objects identical (2 differ)"),
         "{text}"
@@ -160,8 +155,8 @@ fn remove_drops_the_objects_and_writes_nothing_over_its_input() {
 #[test]
 fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = write(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
-    let dest = write(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
+    let src = write_wad(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
+    let dest = write_wad(&tmp.path().join("dest.wad"), &wadforge_fixtures::standard());
     let level = tmp.path().join("level.phd");
     std::fs::write(&level, wadforge_fixtures::levels::tr1_level()).unwrap();
     let garbage = tmp.path().join("garbage.wad");
@@ -243,15 +238,15 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
 #[test]
 fn check_exits_0_on_a_sound_file_1_on_an_error_and_fix_writes_a_wad_that_passes() {
     let tmp = tempfile::tempdir().unwrap();
-    let good = write(&tmp.path().join("good.wad"), &wadforge_fixtures::standard());
+    let good = write_wad(&tmp.path().join("good.wad"), &wadforge_fixtures::standard());
     let o = wadforge(&["check", s(&good)]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 errors, 0 warnings, 0 notes"));
 
     let mut broken = wadforge_fixtures::standard();
     let croc = broken.moveables.iter_mut().find(|m| m.id == 51).unwrap();
     croc.animations[0].next_frame = 9_999;
-    let bad = write(&tmp.path().join("bad.wad"), &broken);
+    let bad = write_wad(&tmp.path().join("bad.wad"), &broken);
     let o = wadforge(&["check", s(&bad), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -261,17 +256,17 @@ fn check_exits_0_on_a_sound_file_1_on_an_error_and_fix_writes_a_wad_that_passes(
     let mut off = wadforge_fixtures::standard();
     let k = off.moveables.iter().find(|m| m.id == 51).unwrap().meshes[0];
     off.meshes[k].sphere.radius = 1;
-    let off = write(&tmp.path().join("off.wad"), &off);
+    let off = write_wad(&tmp.path().join("off.wad"), &off);
     let o = wadforge(&["check", s(&off)]);
     assert_eq!(o.status.code(), Some(0), "a note is not an error");
     let fixed = tmp.path().join("fixed.wad");
     let o = wadforge(&["check", s(&off), "--fix", "-o", s(&fixed)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = wadforge(&["check", s(&fixed)]);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("0 errors, 0 warnings, 0 notes"));
+    assert!(stdout(&o).contains("0 errors, 0 warnings, 0 notes"));
     // Only the repaired sphere differs.
     let o = wadforge(&["diff", s(&off), s(&fixed)]);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let text = stdout(&o);
     assert!(
         text.contains("13 of 14 objects identical (1 differs)") && text.contains("sphere"),
         "{text}"
@@ -295,7 +290,7 @@ fn check_lists_the_first_findings_of_a_rule_and_counts_the_rest() {
         ..Default::default()
     };
     wad.moveables.extend((0..300).map(|i| unknown(100_000 + i)));
-    let path = write(&tmp.path().join("unknown.wad"), &wad);
+    let path = write_wad(&tmp.path().join("unknown.wad"), &wad);
     let o = wadforge(&["check", s(&path), "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let of_rule: Vec<&serde_json::Value> = json
@@ -325,6 +320,6 @@ fn check_lists_the_first_findings_of_a_rule_and_counts_the_rest() {
         .sum();
     assert!(warnings >= 300, "{warnings}");
     let o = wadforge(&["check", s(&path)]);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let text = stdout(&o);
     assert!(text.contains(&format!(" {warnings} warnings")), "{text}");
 }

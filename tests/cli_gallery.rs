@@ -2,31 +2,21 @@
 //! real browser (headless Chromium, installed by `tests/harness/setup.sh`; skipped with a
 //! message where it is absent).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::wad;
 
-fn wadforge(args: &[&str], paths: &[&Path]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wadforge"));
-    c.args(args);
-    for p in paths {
-        c.arg(p);
-    }
-    c.output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::files::standard_wad;
+use common::{s, stderr, stdout, wadforge};
 
 /// The standard fixture's gallery in `dir/gallery`.
 fn standard_gallery(dir: &Path) -> PathBuf {
-    let input = dir.join("standard.wad");
-    std::fs::write(&input, wad::write(&wadforge_fixtures::standard(), None).unwrap()).unwrap();
+    let input = standard_wad(dir);
     let out = dir.join("gallery");
-    let o = wadforge(&["gallery", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["gallery", "-q", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     out
 }
@@ -97,10 +87,10 @@ fn a_non_empty_directory_needs_force() {
     let tmp = tempfile::tempdir().unwrap();
     let out = standard_gallery(tmp.path());
     let input = tmp.path().join("standard.wad");
-    let o = wadforge(&["gallery", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["gallery", "-q", s(&input), "-o", s(&out)]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
-    let o = wadforge(&["gallery", "-q", "--force"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["gallery", "-q", "--force", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
@@ -110,7 +100,7 @@ fn a_level_has_a_gallery_too() {
     let input = tmp.path().join("level.tr4");
     std::fs::write(&input, wadforge_fixtures::levels::tr4_level()).unwrap();
     let out = tmp.path().join("gallery");
-    let o = wadforge(&["gallery", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["gallery", "-q", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("TR4 level"));
@@ -173,7 +163,7 @@ fn the_page_loads_every_image_in_headless_chromium() {
         &page,
         &["--dump-dom".into()],
     );
-    let dumped = String::from_utf8_lossy(&dom.stdout);
+    let dumped = stdout(&dom);
     let log = stderr(&dom);
     assert!(dom.status.success(), "chromium failed: {log}");
     assert!(

@@ -1,36 +1,17 @@
 //! `wadforge import` end to end: what it writes, and what it refuses.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-use wadforge_format::wad;
-
-fn wadforge(args: &[&str], paths: &[&Path]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wadforge"));
-    c.args(args);
-    for p in paths {
-        c.arg(p);
-    }
-    c.output().unwrap()
-}
-
-fn fixture(dir: &Path) -> std::path::PathBuf {
-    let path = dir.join("standard.wad");
-    std::fs::write(&path, wad::write(&wadforge_fixtures::standard(), None).unwrap()).unwrap();
-    path
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::files::{files_under, standard_wad};
+use common::{s, stderr, wadforge};
 
 #[test]
 fn import_writes_a_manifest_directory_that_loads() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let before = std::fs::read(&input).unwrap();
     let out = tmp.path().join("out");
-    let o = wadforge(&["import", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["import", "-q", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         std::fs::read(&input).unwrap(),
@@ -42,34 +23,21 @@ fn import_writes_a_manifest_directory_that_loads() {
     assert_eq!(loaded.objects.len(), model.moveables.len() + model.statics.len());
     assert!(out.join("moveables/051_CROCODILE.glb").is_file());
     assert!(out.join("statics/000_PLANT0.yaml").is_file());
-    let leftovers: Vec<_> = walk(&out)
+    let leftovers: Vec<_> = files_under(&out)
         .into_iter()
-        .filter(|p| p.contains("wadforge-tmp"))
+        .filter(|p| p.to_string_lossy().contains("wadforge-tmp"))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
-}
-
-fn walk(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p.to_string_lossy().into_owned());
-        }
-    }
-    out
 }
 
 #[test]
 fn import_refuses_a_non_empty_directory_unless_forced() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
-    let o = wadforge(&["import", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["import", "-q", s(&input), "-o", s(&out)]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("already exists and is not empty") && stderr(&o).contains("--force"),
@@ -80,7 +48,7 @@ fn import_refuses_a_non_empty_directory_unless_forced() {
         !out.join("wadforge.yaml").exists(),
         "nothing written when refused"
     );
-    let o = wadforge(&["import", "-q", "--force"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["import", "-q", "--force", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         std::fs::read_to_string(out.join("notes.txt")).unwrap(),
@@ -93,12 +61,12 @@ fn import_refuses_a_non_empty_directory_unless_forced() {
 #[test]
 fn a_file_that_cannot_be_written_is_named_and_the_users_file_is_kept() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
     // A file where import puts its moveables' folder.
     std::fs::write(out.join("moveables"), "mine").unwrap();
-    let o = wadforge(&["import", "-q", "--force"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["import", "-q", "--force", s(&input), "-o", s(&out)]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let message = stderr(&o);
     assert!(
@@ -115,12 +83,9 @@ fn a_file_that_cannot_be_written_is_named_and_the_users_file_is_kept() {
 #[test]
 fn only_imports_the_named_objects() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let out = tmp.path().join("out");
-    let o = wadforge(
-        &["import", "-q", "--only", "CROCODILE,0"],
-        &[&input, Path::new("-o"), &out],
-    );
+    let o = wadforge(&["import", "-q", "--only", "CROCODILE,0", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let loaded = wadforge_manifests::load(&out).unwrap();
     let mut slots: Vec<String> = loaded
@@ -139,11 +104,16 @@ fn only_imports_the_named_objects() {
 #[test]
 fn only_with_an_unknown_name_lists_what_there_is() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
-    let o = wadforge(
-        &["import", "-q", "--only", "DRAGON"],
-        &[&input, Path::new("-o"), &tmp.path().join("out")],
-    );
+    let input = standard_wad(tmp.path());
+    let o = wadforge(&[
+        "import",
+        "-q",
+        "--only",
+        "DRAGON",
+        s(&input),
+        "-o",
+        s(&tmp.path().join("out")),
+    ]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("DRAGON") && stderr(&o).contains("CROCODILE"),
@@ -155,12 +125,18 @@ fn only_with_an_unknown_name_lists_what_there_is() {
 #[test]
 fn separate_gltf_files_on_request() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let out = tmp.path().join("out");
-    let o = wadforge(
-        &["import", "-q", "--gltf", "--only", "CROCODILE"],
-        &[&input, Path::new("-o"), &out],
-    );
+    let o = wadforge(&[
+        "import",
+        "-q",
+        "--gltf",
+        "--only",
+        "CROCODILE",
+        s(&input),
+        "-o",
+        s(&out),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     for f in [
         "051_CROCODILE.gltf",
@@ -175,12 +151,9 @@ fn separate_gltf_files_on_request() {
 #[test]
 fn scale_changes_units_and_is_recorded() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let out = tmp.path().join("out");
-    let o = wadforge(
-        &["import", "-q", "--scale", "1024"],
-        &[&input, Path::new("-o"), &out],
-    );
+    let o = wadforge(&["import", "-q", "--scale", "1024", s(&input), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         wadforge_manifests::load(&out)
@@ -190,10 +163,16 @@ fn scale_changes_units_and_is_recorded() {
             .tr_units_per_metre,
         1024.0
     );
-    let o = wadforge(
-        &["import", "-q", "--force", "--scale", "-2"],
-        &[&input, Path::new("-o"), &out],
-    );
+    let o = wadforge(&[
+        "import",
+        "-q",
+        "--force",
+        "--scale",
+        "-2",
+        s(&input),
+        "-o",
+        s(&out),
+    ]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("--scale must be a positive number"),
@@ -205,12 +184,12 @@ fn scale_changes_units_and_is_recorded() {
 #[test]
 fn a_damaged_wad_is_refused_with_its_place() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let mut bytes = std::fs::read(&input).unwrap();
     bytes.truncate(bytes.len() - 7);
     std::fs::write(&input, bytes).unwrap();
     let out = tmp.path().join("out");
-    let o = wadforge(&["import", "-q"], &[&input, Path::new("-o"), &out]);
+    let o = wadforge(&["import", "-q", s(&input), "-o", s(&out)]);
     assert!(!o.status.success());
     let e = stderr(&o);
     assert!(
@@ -223,14 +202,11 @@ fn a_damaged_wad_is_refused_with_its_place() {
 #[test]
 fn a_file_that_is_neither_wad_nor_level_says_what_it_expected() {
     let tmp = tempfile::tempdir().unwrap();
-    let input = fixture(tmp.path());
+    let input = standard_wad(tmp.path());
     let mut bytes = std::fs::read(&input).unwrap();
     bytes[0] = 7;
     std::fs::write(&input, bytes).unwrap();
-    let o = wadforge(
-        &["import", "-q"],
-        &[&input, Path::new("-o"), &tmp.path().join("out")],
-    );
+    let o = wadforge(&["import", "-q", s(&input), "-o", s(&tmp.path().join("out"))]);
     assert!(!o.status.success());
     let e = stderr(&o);
     assert!(

@@ -1,29 +1,18 @@
 //! `wadforge info` end to end: the binary on fixture WADs written to disk.
 
-use std::process::Command;
+mod common;
 
-use wadforge_format::{catalog, wad};
+use wadforge_format::catalog;
 
-fn wadforge() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-}
-
-fn standard_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("standard.wad");
-    std::fs::write(&path, wad::write(&wadforge_fixtures::standard(), None).unwrap()).unwrap();
-    path
-}
+use common::files::{standard_wad, write_wad};
+use common::{s, stderr, stdout, wadforge, wadforge_command};
 
 #[test]
 fn info_lists_every_object_by_slot_name() {
     let dir = tempfile::tempdir().unwrap();
-    let path = standard_file(&dir);
-    let output = wadforge().arg("info").arg(&path).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let path = standard_wad(dir.path());
+    let output = wadforge(&["info", s(&path)]);
+    assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8(output.stdout).unwrap();
     let model = wadforge_fixtures::standard();
     assert!(text.contains("version 129"), "{text}");
@@ -51,13 +40,9 @@ fn info_lists_every_object_by_slot_name() {
 #[test]
 fn info_json_matches_the_model() {
     let dir = tempfile::tempdir().unwrap();
-    let path = standard_file(&dir);
-    let output = wadforge().args(["info", "--json"]).arg(&path).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let path = standard_wad(dir.path());
+    let output = wadforge(&["info", "--json", s(&path)]);
+    assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
     let model = wadforge_fixtures::standard();
     assert_eq!(json["version"], 129);
@@ -87,11 +72,11 @@ fn info_json_matches_the_model() {
 #[test]
 fn info_on_a_damaged_file_names_the_file_section_and_offset() {
     let dir = tempfile::tempdir().unwrap();
-    let path = standard_file(&dir);
+    let path = standard_wad(dir.path());
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(bytes.len() - 7);
     std::fs::write(&path, &bytes).unwrap();
-    let output = wadforge().arg("info").arg(&path).output().unwrap();
+    let output = wadforge(&["info", s(&path)]);
     assert!(!output.status.success());
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("standard.wad"), "{err}");
@@ -100,7 +85,7 @@ fn info_on_a_damaged_file_names_the_file_section_and_offset() {
 
 #[test]
 fn info_on_a_missing_file_says_so() {
-    let output = wadforge().args(["info", "/nonexistent/x.wad"]).output().unwrap();
+    let output = wadforge(&["info", "/nonexistent/x.wad"]);
     assert!(!output.status.success());
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("cannot read /nonexistent/x.wad"), "{err}");
@@ -111,10 +96,9 @@ fn info_into_a_closed_pipe_ends_quietly() {
     // `wadforge info FILE | head`: the reader closes the pipe before info writes (reading the
     // file comes first), so every write meets a broken pipe.
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("largest.wad");
-    std::fs::write(&path, wad::write(&wadforge_fixtures::largest(), None).unwrap()).unwrap();
+    let path = write_wad(&dir.path().join("largest.wad"), &wadforge_fixtures::largest());
     for json in [false, true] {
-        let mut command = wadforge();
+        let mut command = wadforge_command();
         command.arg("info").arg(&path);
         if json {
             command.arg("--json");
@@ -126,7 +110,7 @@ fn info_into_a_closed_pipe_ends_quietly() {
             .unwrap();
         drop(child.stdout.take());
         let output = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr(&output);
         assert!(stderr.is_empty(), "json {json}: {stderr}");
         assert!(output.status.success(), "json {json}: {:?}", output.status);
     }
@@ -135,11 +119,11 @@ fn info_into_a_closed_pipe_ends_quietly() {
 #[test]
 fn every_command_shows_an_example_and_names_all_level_formats() {
     for command in ["info", "import", "build", "diff"] {
-        let output = wadforge().args([command, "--help"]).output().unwrap();
-        let help = String::from_utf8_lossy(&output.stdout);
+        let output = wadforge(&[command, "--help"]);
+        let help = stdout(&output);
         assert!(help.contains("Example: wadforge "), "{command}: {help}");
         assert!(!help.contains("TR1 level)"), "{command}: {help}");
     }
-    let help = wadforge().args(["import", "--help"]).output().unwrap();
-    assert!(String::from_utf8_lossy(&help.stdout).contains("TR1–TR4"));
+    let help = wadforge(&["import", "--help"]);
+    assert!(stdout(&help).contains("TR1–TR4"));
 }

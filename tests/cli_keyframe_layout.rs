@@ -6,7 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{s, wadforge};
+use common::files::read;
+use common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
 use wadforge_fixtures::{assert_other_tools_read_as_the_game, quirks};
 
 /// The quirk file `name`, written into `dir`.
@@ -15,19 +16,6 @@ fn quirk_file(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(format!("{name}.wad"));
     std::fs::write(&path, &quirk.bytes).unwrap();
     path
-}
-
-fn run(args: &[&str]) -> String {
-    let o = wadforge(args);
-    assert!(o.status.success(), "wadforge {args:?}: {}", common::stderr(&o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// `wadforge diff` finds the two files' objects identical.
-fn assert_same_content(a: &Path, b: &Path) {
-    let o = wadforge(&["diff", s(a), s(b)]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{} vs {}:\n{out}", a.display(), b.display());
 }
 
 fn assert_read_as_the_game(path: &Path) {
@@ -43,8 +31,8 @@ fn check_warns_about_keyframes_shared_as_core_tools_did_and_fix_gives_each_its_o
         assert!(read.is_err(), "wadblender read the shared keyframes: {read:?}");
     }
     let o = wadforge(&["check", s(&shared)]);
-    assert_eq!(o.status.code(), Some(0), "warnings only: {}", common::stderr(&o));
-    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "warnings only: {}", stderr(&o));
+    let out = stdout(&o);
     let warnings: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("warning [keyframe-layout]"))
@@ -62,13 +50,13 @@ fn check_warns_about_keyframes_shared_as_core_tools_did_and_fix_gives_each_its_o
 
     let fixed = tmp.path().join("fixed.wad");
     let o = wadforge(&["check", s(&shared), "--fix", "-o", s(&fixed)]);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let report = common::stderr(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = stderr(&o);
     let relaid = format!("the keyframe layout of {} animations", warnings.len());
     assert!(report.contains(&relaid), "{report}");
-    assert_same_content(&shared, &fixed);
+    assert_same_objects(&shared, &fixed);
     assert_read_as_the_game(&fixed);
-    assert!(!run(&["check", s(&fixed)]).contains("keyframe-layout"));
+    assert!(!succeeds(&["check", s(&fixed)]).contains("keyframe-layout"));
 }
 
 #[test]
@@ -80,7 +68,7 @@ fn copy_and_remove_write_files_every_tool_reads_as_the_game() {
 
     // Lara and the switches out of the shared file, into one that shares too.
     let copied = tmp.path().join("copied.wad");
-    run(&[
+    succeeds(&[
         "copy",
         s(&shared),
         s(&undecodable),
@@ -92,7 +80,7 @@ fn copy_and_remove_write_files_every_tool_reads_as_the_game() {
     assert_read_as_the_game(&copied);
     // The undecodable words and the placeholder animations come across as they are.
     let both = tmp.path().join("both.wad");
-    run(&[
+    succeeds(&[
         "copy",
         s(&undecodable),
         s(&placeholders),
@@ -102,7 +90,7 @@ fn copy_and_remove_write_files_every_tool_reads_as_the_game() {
         "419",
     ]);
     assert_read_as_the_game(&both);
-    let wad = common::read(&both);
+    let wad = read(&both);
     let meshswap = wad.moveables.iter().find(|m| m.id == 419).unwrap();
     assert!(meshswap
         .animations
@@ -110,11 +98,11 @@ fn copy_and_remove_write_files_every_tool_reads_as_the_game() {
         .all(|a| a.undecodable_keyframes.is_some()));
 
     let removed = tmp.path().join("removed.wad");
-    run(&["remove", s(&shared), "-o", s(&removed), "--only", "CROCODILE"]);
+    succeeds(&["remove", s(&shared), "-o", s(&removed), "--only", "CROCODILE"]);
     assert_read_as_the_game(&removed);
     for source in [&undecodable, &placeholders] {
         let fixed = tmp.path().join("fixed.wad");
-        run(&["check", s(source), "--fix", "-o", s(&fixed)]);
+        succeeds(&["check", s(source), "--fix", "-o", s(&fixed)]);
         assert_read_as_the_game(&fixed);
         std::fs::remove_file(&fixed).unwrap();
     }
@@ -130,16 +118,16 @@ fn each_class_of_real_files_keyframes_comes_back_exact_through_import_and_build(
     ] {
         let source = quirk_file(tmp.path(), name);
         let dir = tmp.path().join(name);
-        run(&["import", "-q", s(&source), "-o", s(&dir)]);
+        succeeds(&["import", "-q", s(&source), "-o", s(&dir)]);
         let built = tmp.path().join(format!("{name}_built.wad"));
-        run(&["build", "-q", s(&dir), "-o", s(&built)]);
-        assert_same_content(&source, &built);
+        succeeds(&["build", "-q", s(&dir), "-o", s(&built)]);
+        assert_same_objects(&source, &built);
         assert_read_as_the_game(&built);
         // Stable: the built file imports and builds to itself.
         let again_dir = tmp.path().join(format!("{name}_again"));
-        run(&["import", "-q", s(&built), "-o", s(&again_dir)]);
+        succeeds(&["import", "-q", s(&built), "-o", s(&again_dir)]);
         let again = tmp.path().join(format!("{name}_again.wad"));
-        run(&["build", "-q", s(&again_dir), "-o", s(&again)]);
+        succeeds(&["build", "-q", s(&again_dir), "-o", s(&again)]);
         assert!(
             std::fs::read(&again).unwrap() == std::fs::read(&built).unwrap(),
             "{name}: not stable"

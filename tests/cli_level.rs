@@ -9,7 +9,8 @@ use wadforge_fixtures::compare::{
 use wadforge_fixtures::levels::LevelFixture;
 use wadforge_format::{Mesh, Wad};
 
-use common::{s, stderr, wadforge};
+use common::files::read;
+use common::{s, stderr, stdout, wadforge};
 
 #[test]
 fn a_tr1_level_is_summarised_with_tr1_names() {
@@ -24,7 +25,7 @@ fn a_tr1_level_is_summarised_with_tr1_names() {
     let tr4 = tmp.path().join("ANGKOR1.TR4");
     std::fs::write(&tr4, wadforge_fixtures::levels::tr4_level()).unwrap();
     let o = wadforge(&["info", s(&tr4)]);
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = stdout(&o);
     assert!(text.contains("TR4 level version 0x00345254"), "{text}");
     let model = wadforge_fixtures::levels::tr1_model();
     let moveables = json["moveables"].as_array().unwrap();
@@ -62,10 +63,7 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
     let skewed = fixture.skewed.len();
     assert!(skewed > 0, "{name}: the fixture has a skewed texture");
     let note = format!("{skewed} polygons map their texture skewed");
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains(&note) || stderr(&o).contains(&note),
-        "{name}"
-    );
+    assert!(stdout(&o).contains(&note) || stderr(&o).contains(&note), "{name}");
     let project = wadforge_manifests::load(&dir).unwrap().project;
     assert_eq!(
         (project.game.as_str(), project.source.format.to_uppercase()),
@@ -74,7 +72,7 @@ fn level_round_trip(name: &str, fixture: &LevelFixture, game: &str) {
     let out = tmp.path().join("level1.wad");
     let o = wadforge(&["build", "-q", s(&dir), "-o", s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let (built, _) = wadforge_format::wad::read(&std::fs::read(&out).unwrap()).unwrap();
+    let built = read(&out);
     // Skewed polygons come back as they are (a quad stays a quad), each resampled.
     let resampled: Vec<Resampled> = fixture
         .skewed

@@ -11,7 +11,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{read, s, stderr, wadforge};
+use common::files::{read, repo, write_wad};
+use common::{s, stderr, stdout, wadforge};
 use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_format::{Mesh, Wad};
 
@@ -20,10 +21,6 @@ const LARA_SKIN: u32 = 8;
 const HEAD: usize = 14;
 /// TR units per metre, as import writes them (Blender moves are in metres).
 const UNITS_PER_METRE: f64 = 512.0;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// What one edit gave: the fixture as stored, the WAD built over it, and build's notes.
 struct Edited {
@@ -56,9 +53,8 @@ fn head(wad: &Wad) -> &Mesh {
 fn edit_lara_skin(options: &[&str]) -> Option<Edited> {
     let python = wadforge_fixtures::harness::python()?;
     let tmp = tempfile::tempdir().unwrap();
-    let base_path = tmp.path().join("tr4.wad");
     let base = wadforge_fixtures::tr4_shaped();
-    std::fs::write(&base_path, wadforge_format::wad::write(&base, None).unwrap()).unwrap();
+    let base_path = write_wad(&tmp.path().join("tr4.wad"), &base);
     let dir = tmp.path().join("outfit");
     let o = wadforge(&[
         "import",
@@ -84,10 +80,10 @@ fn edit_lara_skin(options: &[&str]) -> Option<Edited> {
     let out = tmp.path().join("out.wad");
     let o = wadforge(&["build", s(&dir), "-o", s(&out), "--base", s(&base_path)]);
     assert!(o.status.success(), "build: {}", stderr(&o));
-    let notes = stderr(&o) + &String::from_utf8_lossy(&o.stdout);
+    let notes = stderr(&o) + &stdout(&o);
 
     let o = wadforge(&["check", s(&out)]);
-    let report = String::from_utf8_lossy(&o.stdout).into_owned();
+    let report = stdout(&o);
     assert!(
         o.status.success() && !report.lines().any(|l| l.starts_with("error")),
         "check finds errors after {options:?}:\n{report}{}",
@@ -98,7 +94,7 @@ fn edit_lara_skin(options: &[&str]) -> Option<Edited> {
         &std::fs::read(&out).unwrap(),
     );
     let o = wadforge(&["diff", s(&base_path), s(&out)]);
-    let diff = String::from_utf8_lossy(&o.stdout);
+    let diff = stdout(&o);
     for line in diff.lines().filter(|l| !l.starts_with(' ')) {
         assert!(
             line.ends_with(": identical")

@@ -7,20 +7,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{s, wadforge};
-
-fn run(args: &[&str]) -> String {
-    let o = wadforge(args);
-    assert!(
-        o.status.success(),
-        "wadforge {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::files::repo;
+use common::{s, stdout, succeeds, wadforge};
 
 fn real_level() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real/LEVEL2_DEMO.PHD");
+    let path = repo().join("../shared/real/LEVEL2_DEMO.PHD");
     if path.is_file() {
         Some(path)
     } else {
@@ -32,7 +23,7 @@ fn real_level() -> Option<PathBuf> {
 /// `wadforge diff A B` says every object is identical (exit 0).
 fn assert_identical(a: &Path, b: &Path) {
     let o = wadforge(&["diff", s(a), s(b)]);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     assert!(
         o.status.success(),
         "{} vs {}:\n{}",
@@ -51,9 +42,9 @@ fn assert_identical(a: &Path, b: &Path) {
 /// import FILE → build: the built WAD.
 fn import_build(tmp: &Path, file: &Path, name: &str) -> PathBuf {
     let dir = tmp.join(name);
-    run(&["import", "-q", s(file), "-o", s(&dir)]);
+    succeeds(&["import", "-q", s(file), "-o", s(&dir)]);
     let out = tmp.join(format!("{name}.wad"));
-    run(&["build", "-q", s(&dir), "-o", s(&out)]);
+    succeeds(&["build", "-q", s(&dir), "-o", s(&out)]);
     // Every WAD build writes reads in other tools (WadTool, wadblender) as the game plays it.
     wadforge_fixtures::assert_other_tools_read_as_the_game(name, &std::fs::read(&out).unwrap());
     out
@@ -76,13 +67,13 @@ fn an_unedited_patch_of_the_real_wad_gives_the_base_back_with_its_pages_and_samp
     let tmp = tempfile::tempdir().unwrap();
     let base = import_build(tmp.path(), &level, "level");
     let dir = tmp.path().join("outfit");
-    run(&["import", "-q", s(&base), "-o", s(&dir), "--only", "0,7,8"]);
+    succeeds(&["import", "-q", s(&base), "-o", s(&dir), "--only", "0,7,8"]);
     let out = tmp.path().join("patched.wad");
-    run(&["build", "-q", s(&dir), "-o", s(&out), "--base", s(&base)]);
+    succeeds(&["build", "-q", s(&dir), "-o", s(&out), "--base", s(&base)]);
     assert_identical(&base, &out);
     wadforge_fixtures::assert_other_tools_read_as_the_game("patched", &std::fs::read(&out).unwrap());
     let counts = |p: &Path| {
-        let info = run(&["info", s(p)]);
+        let info = succeeds(&["info", s(p)]);
         info.lines().nth(1).unwrap_or_default().to_string()
     };
     // "N texture pages, N samples, N unique meshes, N polygons"
@@ -97,7 +88,7 @@ fn the_real_laras_manifest_reads_at_a_glance() {
     let Some(level) = real_level() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("level");
-    run(&["import", "-q", s(&level), "-o", s(&dir), "--only", "LARA"]);
+    succeeds(&["import", "-q", s(&level), "-o", s(&dir), "--only", "LARA"]);
     let text = std::fs::read_to_string(dir.join("moveables/000_LARA.yaml")).unwrap();
     let lines = text.lines().count();
     eprintln!("LARA's manifest: {lines} lines");

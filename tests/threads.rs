@@ -1,42 +1,33 @@
 //! Import and build use every core, and their output is byte for byte the same whatever the
 //! number of threads: objects are made in parallel and put together in object order.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
-use wadforge_format::wad;
+use common::files::{files_under, write_wad};
+use common::{stderr, wadforge_command};
 
 /// Runs the CLI with rayon limited to `threads`.
 fn wadforge(threads: usize, args: &[&std::ffi::OsStr]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_wadforge"))
+    let o = wadforge_command()
         .env("RAYON_NUM_THREADS", threads.to_string())
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        o.status.success(),
-        "{threads} threads: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{threads} threads: {}", stderr(&o));
 }
 
 /// Every file under `dir`: relative path → bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(d) = pending.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                out.insert(name, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
+    files_under(dir)
+        .into_iter()
+        .map(|path| {
+            let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect()
 }
 
 #[test]
@@ -46,8 +37,7 @@ fn import_and_build_give_the_same_bytes_on_one_thread_and_on_several() {
         ("largest", wadforge_fixtures::largest()),
         ("tr4_shaped", wadforge_fixtures::tr4_shaped()),
     ] {
-        let input = tmp.path().join(format!("{name}.wad"));
-        std::fs::write(&input, wad::write(&model, None).unwrap()).unwrap();
+        let input = write_wad(&tmp.path().join(format!("{name}.wad")), &model);
         let mut outputs = Vec::new();
         for threads in [1, 2, 3] {
             let dir = tmp.path().join(format!("{name}_{threads}"));

@@ -1,18 +1,44 @@
-//! What the end-to-end tests share: running the built `wadforge`, and reading what it wrote.
-// Each test file compiles this module on its own and uses only part of it.
+//! What the end-to-end tests share: running the built `wadforge` and reading what it printed
+//! (here), the files they write and read ([`files`]), and for the hostile-file tests, measured
+//! runs ([`measure`]) and the forged inputs more than one of them makes ([`forge`]).
+// Each test file compiles this module on its own and uses only part of it (the CLI tests none of
+// `measure`), so what one file leaves unused is not dead code.
 #![allow(dead_code)]
+
+pub mod files;
+pub mod forge;
+pub mod measure;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-use wadforge_format::{wad, Wad};
+/// The built binary, as a command to give arguments, variables or pipes.
+pub fn wadforge_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_wadforge"))
+}
 
 /// The built binary, run with `args`.
 pub fn wadforge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wadforge"))
-        .args(args)
-        .output()
-        .unwrap()
+    wadforge_command().args(args).output().unwrap()
+}
+
+/// The built binary, run with `args` and asserted to succeed; what it printed.
+pub fn succeeds(args: &[&str]) -> String {
+    let o = wadforge(args);
+    assert!(o.status.success(), "wadforge {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// `wadforge diff` finds the objects of the files `a` and `b` identical.
+pub fn assert_same_objects(a: &Path, b: &Path) {
+    let o = wadforge(&["diff", s(a), s(b)]);
+    assert!(
+        o.status.success(),
+        "{} vs {}:\n{}",
+        a.display(),
+        b.display(),
+        stdout(&o)
+    );
 }
 
 /// A path as an argument.
@@ -20,11 +46,10 @@ pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// The WAD at `path`, read.
-pub fn read(path: &Path) -> Wad {
-    wad::read(&std::fs::read(path).unwrap()).unwrap().0
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }

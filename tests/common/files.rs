@@ -1,0 +1,67 @@
+//! The files tests write and read: fixtures as WADs, the bundled example, a directory's files.
+
+use std::path::{Path, PathBuf};
+
+use wadforge_format::{wad, Wad};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The bundled example's manifest directory.
+pub fn example() -> PathBuf {
+    repo().join("examples/switch_and_plant")
+}
+
+/// The bundled example copied into `dir`, for a test to change; its size in bytes.
+pub fn example_copy(dir: &Path) -> u64 {
+    let from = example();
+    let mut total = 0;
+    for file in files_under(&from) {
+        let to = dir.join(file.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        total += std::fs::copy(&file, to).unwrap();
+    }
+    total
+}
+
+/// Every file under `dir`, in subfolders too, in path order.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The bytes of the files under `dir`.
+pub fn bytes_under(dir: &Path) -> u64 {
+    let files = files_under(dir);
+    files.iter().map(|p| p.metadata().unwrap().len()).sum()
+}
+
+/// `model` written as the WAD `path`; the path.
+pub fn write_wad(path: &Path, model: &Wad) -> PathBuf {
+    std::fs::write(path, wad::write(model, None).unwrap()).unwrap();
+    path.to_path_buf()
+}
+
+/// The standard fixture written as `standard.wad` in `dir`; its path.
+pub fn standard_wad(dir: &Path) -> PathBuf {
+    write_wad(&dir.join("standard.wad"), &wadforge_fixtures::standard())
+}
+
+/// The WAD at `path`, read.
+pub fn read(path: &Path) -> Wad {
+    wad::read(&std::fs::read(path).unwrap()).unwrap().0
+}
