@@ -36,7 +36,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     refuse_companion_extension(args.out)?;
     refuse_writing_into(args.dir, args.out, args.pages)?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
-    let built = wadforge_exporter::build(&manifests, base.as_ref(), &mut |done, _, slot| {
+    let built = wadforge_build::build(&manifests, base.as_ref(), &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })?;
     progress.finish();

@@ -16,7 +16,7 @@
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
 //!   table of `docs/format.md`), and back from corner points to shape and flip.
 //!
-//! No glTF and no YAML here: those belong to the importer, exporter and manifests crates.
+//! No glTF and no YAML here: those belong to the importer, build and manifests crates.
 
 // Functions stay readable top to bottom: a longer one says why beside its #[allow].
 #![warn(clippy::too_many_lines)]

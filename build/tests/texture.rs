@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use wadforge_exporter::texture::{
+use wadforge_build::texture::{
     build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, SampleStore, TextureError,
     TextureStart, Textures,
 };
