@@ -300,7 +300,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         }
         let mut model = objects.model.clone();
         let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.file_bytes)
-            .with_context(|| format!("cannot fix {}", args.file.display()))?;
+            .with_context(|| format!("cannot recompute the keyframe boxes of {}", args.file.display()))?;
         let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
         write_outputs(out, &model, &encoded, args.file)?;
         // The canonical layout gives every animation keyframe words of its own.

@@ -93,7 +93,7 @@ fn thousands_of_statics_each_drawing_the_picture_over_and_over_import_and_draw_w
     let mut wad = picture_filling_quads(8, 1, 1);
     let square = wad.meshes.len() - 1;
     let static_ = wad.statics[0];
-    let statics = wadforge_format::object_count::MOST_OBJECTS - wad.moveables.len();
+    let statics = wadforge_format::Limits::DEFAULT.objects.base as usize - wad.moveables.len();
     wad.statics = (0..statics as u32)
         .map(|id| wadforge_format::Static {
             id,

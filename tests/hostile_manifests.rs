@@ -155,7 +155,11 @@ fn animations_asking_for_millions_of_keyframes_are_refused_before_any_is_sampled
         }
         *yaml = long.into_bytes();
     });
-    refused_within_limits(&run, size, "keyframe bones, more than the");
+    refused_within_limits(
+        &run,
+        size,
+        "keyframe bones (a keyframe's header counting one more), more than the",
+    );
     assert!(
         run.stderr.contains("306_SWITCH_TYPE1.yaml") && run.stderr.contains("animation"),
         "{}",

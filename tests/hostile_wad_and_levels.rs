@@ -394,11 +394,7 @@ fn a_file_of_thousands_of_empty_objects_is_refused_by_import_and_gallery_at_once
     std::fs::write(&path, &bytes).unwrap();
     for command in ["import", "gallery"] {
         let run = measured_on(command, &path, &tmp.path().join(command));
-        refused_within_limits(
-            &run,
-            bytes.len() as u64,
-            "more than the 4096 wadforge makes files or pictures of",
-        );
+        refused_within_limits(&run, bytes.len() as u64, "objects, more than the 4096 allowed");
     }
     // A few of them, chosen, import.
     let only = format!("{first},{}", first + 1);
@@ -769,7 +765,11 @@ fn an_object_whose_texture_needs_more_pages_than_an_image_holds_is_refused() {
     let bytes = wad_of_overlapping_samples(65, 200);
     std::fs::write(out("over.wad"), &bytes).unwrap();
     let run = measured(&["import", "-q", s(&out("over.wad")), "-o", s(&out("over"))]);
-    refused_within_limits(&run, bytes.len() as u64, "its texture image would need 65 pages");
+    refused_within_limits(
+        &run,
+        bytes.len() as u64,
+        "65 pages of 256×256 in its texture image",
+    );
     assert!(
         run.stderr.contains("over.wad") && run.stderr.contains("PLANT0"),
         "{}",

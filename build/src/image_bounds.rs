@@ -1,9 +1,9 @@
 //! How large the images of a glTF may be, checked from their headers before any is decoded: a
 //! small PNG can claim a picture of gigabytes, and decoding it would take them.
 //!
-//! An image may decode to at most [`BASE_BYTES`] of RGBA plus [`PER_ENCODED_BYTE`] per byte
-//! of its encoded file. That holds the page atlases import writes (64 pages of 256×256 at any
-//! compression, more when they compress as real texels do) while a forged header is refused.
+//! An image may decode to at most what [`Limits::image_bytes`] allows for its encoded bytes, and
+//! the images of a glTF together what it allows for theirs. That holds the page atlases import
+//! writes while a forged header is refused.
 
 use std::borrow::Cow;
 use std::io::Cursor;
@@ -11,12 +11,9 @@ use std::path::Path;
 
 use base64::Engine;
 
-use crate::reader_guards;
+use wadforge_format::Limits;
 
-/// RGBA bytes any image may decode to: 16 MiB, 64 pages of 256×256.
-pub(crate) const BASE_BYTES: u64 = 16 << 20;
-/// RGBA bytes an image may decode to per byte of its encoded file, on top of [`BASE_BYTES`].
-pub(crate) const PER_ENCODED_BYTE: u64 = 16;
+use crate::reader_guards;
 
 /// Checks every image of `doc` against the bound, and the images together against it once (the
 /// reader decodes them all at once: 30 images of 2048×2048 in a 0.5 MB GLB, each within its own
@@ -52,26 +49,14 @@ pub(crate) fn check(doc: &gltf::Document, base: &Path, buffers: &[gltf::buffer::
             continue; // not an image the decoder knows: it says so when decoding
         };
         let rgba = 4 * width as u64 * height as u64;
-        let allowed = BASE_BYTES + PER_ENCODED_BYTE * encoded.len() as u64;
+        let bound = Limits::DEFAULT.image_bytes;
+        if let Err(too_much) = bound.check(rgba, encoded.len() as u64) {
+            return Err(format!("{name} claims {width}×{height} pixels: {too_much}"));
+        }
         all_rgba = all_rgba.saturating_add(rgba);
         all_encoded = all_encoded.saturating_add(encoded.len() as u64);
-        let all_allowed = BASE_BYTES.saturating_add(PER_ENCODED_BYTE.saturating_mul(all_encoded));
-        if rgba <= allowed && all_rgba > all_allowed {
-            return Err(format!(
-                "the images up to {name} decode to {all_rgba} bytes from {all_encoded} encoded bytes, \
-                 more than the {all_allowed} bytes wadforge decodes from images of that size together \
-                 ({BASE_BYTES} + {PER_ENCODED_BYTE} per encoded byte); the glTF is damaged or forged: \
-                 keep its textures in one image the size of its pages (256 texels to a page edge)"
-            ));
-        }
-        if rgba > allowed {
-            return Err(format!(
-                "{name} claims {width}×{height} pixels ({rgba} bytes decoded) from {} encoded bytes, \
-                 more than the {allowed} bytes wadforge decodes from an image of that size \
-                 ({BASE_BYTES} + {PER_ENCODED_BYTE} per encoded byte); the image is damaged or forged: \
-                 save the texture again at the size of its pages (256 texels to a page edge)",
-                encoded.len()
-            ));
+        if let Err(too_much) = bound.check(all_rgba, all_encoded) {
+            return Err(format!("the images up to {name} together decode to {too_much}"));
         }
     }
     Ok(())

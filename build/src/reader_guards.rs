@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use wadforge_files::input;
+use wadforge_format::Limits;
 use wadforge_manifests::gltf_contract::{TR_NORMAL, TR_SHADE};
 
 /// Refuses what the glTF reader would panic on or wait on when it reads the glTF's images and
@@ -244,20 +245,11 @@ pub(crate) fn accessors_fit(root: &gltf::json::Root) -> Result<(), String> {
     Ok(())
 }
 
-/// How many times over build may read the glTF's buffers through its accessors, past
-/// [`READ_SLACK_BYTES`]. Any number of nodes may show one mesh, primitives repeat one accessor,
-/// animation channels share one sampler's, and an accessor without a buffer view (or a sparse one)
-/// is as long as its count says, so a small file could make build read gigabytes: a 0.3 MB GLB
-/// repeating its mesh's primitives 8000 times took 228 MB before any other check refused it.
-/// Blender's exports read their buffers once or a little more (channels of an action share
-/// their key times).
-pub(crate) const READS_PER_BUFFER_BYTE: u64 = 4;
-/// Bytes build may read through accessors whatever the buffers hold.
-pub(crate) const READ_SLACK_BYTES: u64 = 1 << 20;
-
 /// Refuses a glTF whose meshes (once per node showing them), skins (once per node using them)
-/// and animation channels would read more than [`READS_PER_BUFFER_BYTE`] times its buffers'
-/// `buffer_bytes`, plus [`READ_SLACK_BYTES`].
+/// and animation channels would read more than [`Limits::accessor_reads`] allows for its
+/// buffers' `buffer_bytes`: any number of nodes may show one mesh, primitives repeat one
+/// accessor, channels share one sampler's, and an accessor without a buffer view (or a sparse
+/// one) is as long as its count says.
 pub(crate) fn reads_fit(root: &gltf::json::Root, buffer_bytes: u64) -> Result<(), String> {
     use gltf::json::validation::Checked::Valid;
     let bytes_of = |index: usize| -> u64 {
@@ -297,19 +289,11 @@ pub(crate) fn reads_fit(root: &gltf::json::Root, buffer_bytes: u64) -> Result<()
         });
         reads.push((format!("animation {a}"), channels.fold(0, u64::saturating_add)));
     }
-    let allowed = buffer_bytes
-        .saturating_mul(READS_PER_BUFFER_BYTE)
-        .saturating_add(READ_SLACK_BYTES);
     let mut total = 0u64;
     for (what, bytes) in reads {
         total = total.saturating_add(bytes);
-        if total > allowed {
-            return Err(format!(
-                "reading it would take {total} bytes up to {what}, more than the {allowed} its {buffer_bytes} \
-                 bytes of buffers allow ({READS_PER_BUFFER_BYTE} times over, plus {READ_SLACK_BYTES}); its \
-                 nodes, primitives or channels name the same data far more often than an export does (or \
-                 its accessors claim more than their buffers hold): export it again from Blender"
-            ));
+        if let Err(too_much) = Limits::DEFAULT.accessor_reads.check(total, buffer_bytes) {
+            return Err(format!("reading it up to {what} would take {too_much}"));
         }
     }
     Ok(())
@@ -337,16 +321,8 @@ pub(crate) fn percent_decoded(uri: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Objects (`{`) a glTF's JSON may hold: 65 536 plus one per 32 bytes of it. The reader makes a
-/// struct of up to some 400 bytes of each (a node or material of `{}`, 3 bytes of text, takes
-/// 360), so a small file of empty objects had taken over 100 times its size; glTF files name an
-/// object per 50 bytes or so (a 445-animation Lara's: one per 49).
-fn json_objects_allowed(json_bytes: usize) -> usize {
-    65_536 + json_bytes / 32
-}
-
 /// Refuses a glTF (`bytes`: a `.gltf`, or a GLB's JSON chunk) whose JSON holds more objects than
-/// [`json_objects_allowed`], counted before it is parsed. What is not JSON is left to the reader.
+/// [`Limits::json_objects`] allows, counted before it is parsed. What is not JSON is left to the reader.
 pub(crate) fn json_objects_fit(bytes: &[u8]) -> Result<(), String> {
     let json = match bytes.strip_prefix(b"glTF") {
         Some(_) => {
@@ -371,17 +347,10 @@ pub(crate) fn json_objects_fit(bytes: &[u8]) -> Result<(), String> {
             _ => {}
         }
     }
-    let allowed = json_objects_allowed(json.len());
-    if objects > allowed {
-        return Err(format!(
-            "its JSON holds {objects} objects in {} bytes, more than the {allowed} wadforge reads \
-             from JSON that size (65 536 plus one per 32 bytes; glTF files hold one per 50 bytes \
-             or so): the file is damaged or made to take far more memory than its size; export \
-             it again from Blender",
-            json.len()
-        ));
-    }
-    Ok(())
+    Limits::DEFAULT
+        .json_objects
+        .check(objects as u64, json.len() as u64)
+        .map_err(|too_much| too_much.to_string())
 }
 
 #[cfg(test)]
@@ -401,7 +370,10 @@ mod tests {
         let braces = "\\\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{";
         let bytes = gltf_of_nodes(100_000, braces);
         let objects = 2 + 100_000;
-        assert!(objects <= json_objects_allowed(bytes.len()));
+        assert!(Limits::DEFAULT
+            .json_objects
+            .check(objects, bytes.len() as u64)
+            .is_ok());
         assert_eq!(json_objects_fit(&bytes), Ok(()));
     }
 
@@ -409,7 +381,7 @@ mod tests {
     fn json_of_more_objects_than_its_size_allows_is_refused_in_gltf_and_glb() {
         let json = gltf_of_nodes(200_000, "");
         let error = json_objects_fit(&json).unwrap_err();
-        assert!(error.contains("holds 200002 objects"), "{error}");
+        assert!(error.starts_with("200002 objects in its JSON"), "{error}");
         let mut glb = b"glTF".to_vec();
         for word in [2, 20 + json.len() as u32, json.len() as u32, 0x4E4F_534A] {
             glb.extend_from_slice(&word.to_le_bytes());

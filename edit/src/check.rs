@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game, LaraMeshUse};
 use wadforge_format::dressing::{self, Dressing};
-use wadforge_format::pose::{posed_bounding_box, posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
+use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
     Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
+use wadforge_format::{Limits, TooMuch};
 
 use crate::references::{resolve, AnimationRef, Targets};
 
@@ -71,7 +72,7 @@ impl std::fmt::Display for Finding {
 /// Every finding for `wad` (read from `input_bytes` of a file), whose ids `game`'s catalogue
 /// names; `starts` are where each moveable's animations started in the file's table (see
 /// [`crate::references`]), and `layout` where a WAD's records sat (levels have none). Keyframe
-/// boxes are checked when posing them fits in what [`posing_allowed`] gives the file; otherwise
+/// boxes are checked when posing them fits in [`Limits::posing`] for the file; otherwise
 /// a note says they were not.
 pub fn check(
     wad: &Wad,
@@ -88,19 +89,15 @@ pub fn check(
         per_rule: HashMap::new(),
         dressings,
         findings: Vec::new(),
-        check_boxes: posing <= posing_allowed(input_bytes),
+        check_boxes: true,
     };
-    if !c.check_boxes {
+    if let Err(too_much) = Limits::DEFAULT.posing.check(posing, input_bytes) {
+        c.check_boxes = false;
         c.push(
             Severity::Note,
             "keyframe-box",
             "the file".into(),
-            format!(
-                "its keyframe boxes were not checked: posing them would take {posing} vertex poses (keyframes \
-                 times the vertices of the body), more than the {} a file of {input_bytes} bytes allows \
-                 ({POSING_SLACK} plus {POSING_PER_INPUT_BYTE} per byte)",
-                posing_allowed(input_bytes)
-            ),
+            format!("its keyframe boxes were not checked: posing them would take {too_much}"),
             "give the bodies fewer vertices or the animations fewer keyframes to have them checked",
         );
     }
@@ -707,33 +704,15 @@ pub struct Fixed {
     pub normals: usize,
 }
 
-/// Posing the keyframe boxes of a file for `--fix` would take more than its budget.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "cannot recompute the keyframe boxes: posing them would take {posing} vertex poses (keyframes times the \
-     vertices of the body), more than the {allowed} a file of {input_bytes} bytes allows ({POSING_SLACK} plus \
-     {POSING_PER_INPUT_BYTE} per byte); the file is corrupt or made to cost far more work than its size"
-)]
-pub struct TooMuchPosing {
-    pub posing: u64,
-    pub allowed: u64,
-    pub input_bytes: u64,
-}
-
 /// Recomputes bounding spheres that do not enclose their vertices, keyframe boxes more than
 /// [`KEYFRAME_BOX_TOLERANCE`] from the posed meshes, and normals whose length is off; nothing else.
 /// Refused, changing nothing, when posing the boxes of a file of `input_bytes` takes more than
-/// [`posing_allowed`] gives it.
-pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuchPosing> {
+/// [`Limits::posing`] allows it.
+pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuch> {
     let dressings = dressing::dressings(wad, game);
-    let (posing, allowed) = (box_posing(wad, &dressings), posing_allowed(input_bytes));
-    if posing > allowed {
-        return Err(TooMuchPosing {
-            posing,
-            allowed,
-            input_bytes,
-        });
-    }
+    Limits::DEFAULT
+        .posing
+        .check(box_posing(wad, &dressings), input_bytes)?;
     let mut fixed = Fixed::default();
     for mesh in &mut wad.meshes {
         if mesh.sphere.radius > 0 && !encloses(&mesh.sphere, mesh) {

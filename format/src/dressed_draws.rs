@@ -5,35 +5,13 @@
 //! A dressed moveable shows another's meshes too (TR4's LARA wears LARA_SKIN), which no pointer
 //! counts: 65 000 moveables of Lara's id on one empty mesh, each dressed in a 64 000-polygon body
 //! (a 2 MB WAD), would have an import write 4 billion polygons. So the objects may draw, dressed,
-//! at most [`DRAWS_PER_STORED`] times the vertices and polygons the file's meshes hold (each
-//! mesh drawn counting one more), plus [`SLACK`]; real files draw theirs about once over, and a
-//! dressed Lara twice over her body.
+//! at most what [`Limits::dressed_draws`] allows for the vertices and polygons the file's meshes
+//! hold (each mesh counting one more).
 
 use crate::catalog::Game;
 use crate::dressing::Dressing;
 use crate::model::{MeshIndex, Moveable, Wad};
-use crate::{ObjectKind, ObjectName};
-
-/// How many times over the objects may draw the file's meshes, dressing included.
-pub const DRAWS_PER_STORED: usize = 3;
-/// Vertices and polygons the objects may draw whatever the file holds.
-pub const SLACK: usize = 65_536;
-
-/// Objects that, dressed, draw more than their file's meshes allow.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "{object}: the objects up to this one draw {drawn} vertices and polygons, dressing included, more than \
-     the {allowed} the file's meshes allow ({} times what they hold, plus {}); objects are dressed in one body \
-     far more often than in any game file: the file is corrupt or made to cost far more than its size \
-     (import the others with --only, or leave objects out with `wadforge remove`)",
-    DRAWS_PER_STORED,
-    SLACK
-)]
-pub struct DrawsTooMany {
-    pub object: String,
-    pub drawn: usize,
-    pub allowed: usize,
-}
+use crate::{Limits, ObjectKind, ObjectName, TooMuchAt};
 
 /// The meshes `m` draws dressed in `dressing`: its own (a dressed skeleton's placeholders are
 /// written too), its body's and its body's joints'.
@@ -50,23 +28,18 @@ pub fn drawn_meshes<'w>(
 pub fn draws_fit(
     wad: &Wad,
     objects: impl IntoIterator<Item = (String, Vec<MeshIndex>)>,
-) -> Result<(), DrawsTooMany> {
+) -> Result<(), TooMuchAt> {
     let weight = |k: usize| {
         wad.meshes
             .get(k)
             .map_or(1, |m| 1 + m.vertices.len() + m.polygons.len())
     };
     let stored: usize = (0..wad.meshes.len()).map(weight).sum();
-    let allowed = stored.saturating_mul(DRAWS_PER_STORED).saturating_add(SLACK);
     let mut drawn = 0usize;
     for (object, meshes) in objects {
         drawn = meshes.into_iter().map(weight).fold(drawn, usize::saturating_add);
-        if drawn > allowed {
-            return Err(DrawsTooMany {
-                object,
-                drawn,
-                allowed,
-            });
+        if let Err(too_much) = Limits::DEFAULT.dressed_draws.check(drawn as u64, stored as u64) {
+            return Err(TooMuchAt { object, too_much });
         }
     }
     Ok(())
@@ -75,7 +48,7 @@ pub fn draws_fit(
 /// Checks what the objects of `wad` (whose ids `game`'s catalogue names) draw in a picture each,
 /// dressed in `dressings` (see [`crate::dressing::dressings`]), against what the file's meshes
 /// allow.
-pub fn dressed_draws_fit(wad: &Wad, game: Game, dressings: &[Option<Dressing>]) -> Result<(), DrawsTooMany> {
+pub fn dressed_draws_fit(wad: &Wad, game: Game, dressings: &[Option<Dressing>]) -> Result<(), TooMuchAt> {
     let moveables = wad.moveables.iter().enumerate().map(|(i, m)| {
         let dressing = dressings.get(i).copied().flatten();
         let name = ObjectName::new(game, ObjectKind::Moveable, m.id).to_string();

@@ -7,9 +7,10 @@
 //! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
 //! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
 //! - [`dressing`]: which moveables' meshes a skeleton wears (TR4's LARA in LARA_SKIN).
-//! - [`file_names`], [`object_count`], [`dressed_draws`]: what import and the gallery share about
+//! - [`file_names`], [`dressed_draws`]: what import and the gallery share about
 //!   the files they make of objects: their names, how many, what they may draw.
 //! - [`level`]: the TR1–TR4 level readers, into the same model.
+//! - [`limits`]: what a tool may spend on an input, in one table ([`Limits`]).
 //! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]).
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
@@ -29,10 +30,10 @@ pub mod dressing;
 mod file_kind;
 pub mod file_names;
 pub mod level;
+pub mod limits;
 mod links;
 mod mesh_draws;
 pub mod model;
-pub mod object_count;
 mod object_name;
 mod open;
 pub mod pose;
@@ -45,6 +46,7 @@ mod too_much_work;
 pub mod wad;
 
 pub use file_kind::{kind_of, FileKind};
+pub use limits::{Bound, Limits, TooMuch, TooMuchAt};
 pub use model::*;
 pub use object_name::{ObjectKind, ObjectName};
 pub use open::{open, OpenError, Opened};

@@ -7,8 +7,8 @@
 //! WAD whose moveable has 2000 joints on one 3900-polygon mesh took an import over 2 minutes and
 //! 2 GB. So the readers refuse files whose objects draw more meshes, vertices and polygons than:
 //!
-//! - one object: all the file's meshes hold, plus [`OBJECT_SLACK`];
-//! - all objects: [`DRAWS_PER_STORED`] times what the meshes hold, plus [`FILE_SLACK`].
+//! - one object: what [`Limits::object_mesh_draws`] allows for what all the file's meshes hold;
+//! - all objects: what [`Limits::file_mesh_draws`] allows for it.
 //!
 //! Real files draw their meshes about once over (1.02 to 1.39 times in the fixtures and a real
 //! TR1 level); the slack keeps small files that share much (a WAD of Lara's animation objects
@@ -17,13 +17,12 @@
 use crate::bytes::View;
 use crate::model::Mesh;
 use crate::records::RecordError;
+use crate::Limits;
 
-/// How many times over all objects together may draw the file's meshes, past [`FILE_SLACK`].
-pub(crate) const DRAWS_PER_STORED: usize = 2;
-/// Vertices and polygons all objects may draw whatever the file holds.
-pub(crate) const FILE_SLACK: usize = 65_536;
-/// Vertices and polygons one object may draw past all the file's meshes hold.
-pub(crate) const OBJECT_SLACK: usize = 16_384;
+// The table's rows, as the counting here (in `usize`) uses them.
+pub(crate) const DRAWS_PER_STORED: usize = Limits::DEFAULT.file_mesh_draws.per as usize;
+pub(crate) const FILE_SLACK: usize = Limits::DEFAULT.file_mesh_draws.base as usize;
+pub(crate) const OBJECT_SLACK: usize = Limits::DEFAULT.object_mesh_draws.base as usize;
 
 /// What the objects read so far have drawn, against the bounds.
 pub(crate) struct MeshDraws {

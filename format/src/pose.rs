@@ -15,22 +15,6 @@
 
 use crate::model::{BoundingBox, Keyframe, Link, Mesh, Rotation};
 
-/// Vertex poses (a keyframe times the vertices of the body it poses) a tool may compute for an
-/// input, past [`POSING_PER_INPUT_BYTE`] per byte of it. A file can pair its longest animation
-/// with its largest body: 65 535 keyframes of a 32 767-vertex mesh (2 MB) pose 2 billion vertices
-/// (9 s); a 1.4 MB directory of one 20 000-vertex mesh and one animation of 65 535 frames took
-/// build 5 s. Lara's 445 animations pose some 40 million.
-pub const POSING_SLACK: u64 = 64 << 20;
-/// Vertex poses a tool may compute per byte of its input.
-pub const POSING_PER_INPUT_BYTE: u64 = 64;
-
-/// The vertex poses a tool may compute for an input of `input_bytes`.
-pub fn posing_allowed(input_bytes: u64) -> u64 {
-    input_bytes
-        .saturating_mul(POSING_PER_INPUT_BYTE)
-        .saturating_add(POSING_SLACK)
-}
-
 /// Row-major 3×4 affine transform (f64): a 3×3 linear part and a translation column.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Transform {

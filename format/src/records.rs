@@ -475,23 +475,13 @@ impl<'a, E: FileError> AnimationTables<'a, E> {
     }
 }
 
-/// How many times over the animations may decode the state change, dispatch and command tables,
-/// past [`DECODING_SLACK`] records. Any number of animation records may name one range of state
-/// changes, and any number of state changes one range of dispatches: a 0.26 MB WAD whose 32
-/// animations each named 2035 state changes of 2043 dispatches each took 3.6 GB to read. Real
-/// files decode each record once.
-pub(crate) const DECODINGS_PER_RECORD: usize = 4;
-/// Records of each table the animations may decode whatever the table holds.
-pub(crate) const DECODING_SLACK: usize = 1024;
-
-/// How many times over the animations may decode the keyframe data, past
-/// [`KEYFRAME_SLACK_WORDS`]: a WAD's animations read their own keyframes once and may read on
-/// into others' at most 4 times over (`read_on`); levels read their own alone. Any number of
-/// animation records may name one stretch of keyframes (or moveables one range of animations),
-/// so without this bound a small file could decode its keyframe data thousands of times over.
-pub(crate) const KEYFRAME_DECODINGS_PER_WORD: usize = 5;
-/// Keyframe words the animations may decode whatever the keyframe data holds.
-pub(crate) const KEYFRAME_SLACK_WORDS: usize = 65_536;
+// The table's rows (`Limits::record_decodings`, `keyframe_decodings`), as the counting here (in
+// `usize`) uses them. A WAD's animations read their own keyframes once and may read on into
+// others' (`read_on`); levels read their own alone.
+pub(crate) const DECODINGS_PER_RECORD: usize = crate::Limits::DEFAULT.record_decodings.per as usize;
+pub(crate) const DECODING_SLACK: usize = crate::Limits::DEFAULT.record_decodings.base as usize;
+pub(crate) const KEYFRAME_DECODINGS_PER_WORD: usize = crate::Limits::DEFAULT.keyframe_decodings.per as usize;
+pub(crate) const KEYFRAME_SLACK_WORDS: usize = crate::Limits::DEFAULT.keyframe_decodings.base as usize;
 
 /// Keyframe words the animations of a file of `file_len` bytes with `words` words of keyframe
 /// data may decode (a compressed level's keyframe data counts as no more than its file holds).

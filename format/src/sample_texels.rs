@@ -6,14 +6,14 @@
 //! image), so 3000 overlapping page-sized samples in a 0.3 MB WAD had an import take 2.2 GB and a
 //! copy write 590 MB. The samples of real files name each page's texels about once (0.25 to 0.97
 //! times in the fixtures and a real TR1 level), so the readers refuse files whose samples name
-//! more than [`TEXELS_PER_PAGE_TEXEL`] times the pages' texels plus [`SLACK_PAGES`] pages.
+//! more than [`crate::Limits::sample_texels`] allows for the pages' texels.
 
 use crate::model::{Sample, PAGE_SIZE};
 
-/// How many times over the samples may name the pages' texels, past the slack.
-pub(crate) const TEXELS_PER_PAGE_TEXEL: usize = 8;
-/// Pages' worth of texels the samples may name whatever the pages.
-pub(crate) const SLACK_PAGES: usize = 64;
+// The table's row, as the counting here (in `usize`, pages) uses it.
+const BOUND: crate::Bound = crate::Limits::DEFAULT.sample_texels;
+pub(crate) const TEXELS_PER_PAGE_TEXEL: usize = BOUND.per as usize;
+pub(crate) const SLACK_PAGES: usize = BOUND.base as usize / (PAGE_SIZE * PAGE_SIZE);
 
 /// The texels the samples name past the bound: the first sample at which their sum goes over,
 /// the sum there, and the bound.

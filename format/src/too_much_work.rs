@@ -55,8 +55,8 @@ pub enum TooMuchWork {
         "the meshes up to this one hold more than the {allowed} polygons a level of this size may ({} plus \
          one per {} bytes of the file; game levels hold a few per kilobyte): the file is corrupt or made to \
          cost far more work than its size",
-        crate::level::POLYGON_SLACK,
-        crate::level::FILE_BYTES_PER_POLYGON
+        crate::Limits::DEFAULT.level_polygons.base,
+        crate::Limits::DEFAULT.level_polygons.every
     )]
     LevelPolygons { allowed: usize },
 }

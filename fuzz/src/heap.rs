@@ -1,5 +1,5 @@
-//! The memory promise, checked on every execution: an input may take at most 64 MiB plus 20 times
-//! its size of heap while it is read (README, "Hostile files"). The process's allocator counts the
+//! The memory promise, checked on every execution: an input may take at most the heap
+//! `Limits::DEFAULT.memory` allows for its size while it is read (README, "Hostile files"). The process's allocator counts the
 //! bytes held; an allocation past the input's allowance aborts, which libFuzzer reports as a crash
 //! and keeps as an artifact. libFuzzer's own `-malloc_limit_mb` needs a sanitizer's allocator hooks
 //! and does nothing in these builds (no sanitizer), hence this.
@@ -8,10 +8,6 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// Heap any input may take, whatever its size.
-pub const BASE_ALLOWANCE: usize = 64 << 20;
-/// Heap an input may take per byte of it.
-pub const ALLOWANCE_PER_BYTE: usize = 20;
 /// Replaces the allowance (in bytes) when set: `scripts/fuzz.sh --smoke` sets it to 0 to see
 /// that every target's guard fires.
 pub const ALLOWANCE_VARIABLE: &str = "WADFORGE_FUZZ_HEAP_ALLOWANCE";
@@ -81,7 +77,10 @@ pub fn within_allowance<R>(input_len: usize, read: impl FnOnce() -> R) -> R {
 fn allowance(input_len: usize) -> usize {
     static OVERRIDE: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     let over = OVERRIDE.get_or_init(|| std::env::var(ALLOWANCE_VARIABLE).ok()?.parse().ok());
-    over.unwrap_or_else(|| BASE_ALLOWANCE.saturating_add(input_len.saturating_mul(ALLOWANCE_PER_BYTE)))
+    over.unwrap_or_else(|| {
+        let allowed = wadforge_format::Limits::DEFAULT.memory.allowed(input_len as u64);
+        usize::try_from(allowed).unwrap_or(usize::MAX)
+    })
 }
 
 /// Says how far over the heap went and aborts, without allocating (the allocator is the caller).

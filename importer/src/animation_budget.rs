@@ -6,30 +6,10 @@
 //! with two bytes (one rotation word) or none (a keyframe without rotations). A 1.3 MB WAD of
 //! 2000 one-keyframe animations of a 240-joint moveable made 482 000 channels, a 102 MB glTF,
 //! and took import 191 MB. Game files and the fixtures make one channel per 199 bytes of the
-//! file or more (a TR1 level: 4081 channels; the TR4-shaped fixture: 11 798).
+//! file or more (a TR1 level: 4081 channels; the TR4-shaped fixture: 11 798): an import may
+//! make what [`Limits::animation_channels`] allows for its file.
 
-use wadforge_format::Moveable;
-
-/// Channels any import may make.
-pub(crate) const BASE_CHANNELS: usize = 65_536;
-/// Bytes of the input file per channel past [`BASE_CHANNELS`].
-pub(crate) const INPUT_BYTES_PER_CHANNEL: u64 = 32;
-
-/// An import whose animations would make more channels than its file allows.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "{object}: the animations of the objects up to this one would make {channels} glTF animation channels \
-     (one per joint of each animation with keyframes, plus the root's translation), more than the {allowed} \
-     a file of {input_bytes} bytes allows ({BASE_CHANNELS} plus one per {INPUT_BYTES_PER_CHANNEL} bytes; game \
-     files make one per 200 bytes or more): the file is corrupt or made to cost far more than its size \
-     (leave the object out with --only)"
-)]
-pub struct AnimationsTooLarge {
-    pub object: String,
-    pub channels: usize,
-    pub allowed: usize,
-    pub input_bytes: u64,
-}
+use wadforge_format::{Limits, Moveable, TooMuchAt};
 
 /// The channels the glTF of `m` holds (see [`crate::object::moveable`]).
 pub(crate) fn channels(m: &Moveable) -> usize {
@@ -45,19 +25,15 @@ pub(crate) fn channels(m: &Moveable) -> usize {
 pub(crate) fn check(
     objects: impl IntoIterator<Item = (String, usize)>,
     input_bytes: u64,
-) -> Result<(), AnimationsTooLarge> {
-    let per_byte = usize::try_from(input_bytes / INPUT_BYTES_PER_CHANNEL).unwrap_or(usize::MAX);
-    let allowed = BASE_CHANNELS.saturating_add(per_byte);
+) -> Result<(), TooMuchAt> {
     let mut channels = 0usize;
     for (object, made) in objects {
         channels = channels.saturating_add(made);
-        if channels > allowed {
-            return Err(AnimationsTooLarge {
-                object,
-                channels,
-                allowed,
-                input_bytes,
-            });
+        if let Err(too_much) = Limits::DEFAULT
+            .animation_channels
+            .check(channels as u64, input_bytes)
+        {
+            return Err(TooMuchAt { object, too_much });
         }
     }
     Ok(())

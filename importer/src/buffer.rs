@@ -1,7 +1,7 @@
 //! A glTF document's binary buffer as it is written: in memory, and past [`SPILL_AT`] bytes in an
 //! unnamed file of the output directory, so that an object of millions of polygons is not held
-//! whole (its buffer runs to some 17 times the WAD bytes it comes from, past the memory promise
-//! of 64 MiB plus 20 times the input).
+//! whole (its buffer runs to some 17 times the WAD bytes it comes from, past the memory promise,
+//! `Limits::memory`).
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};

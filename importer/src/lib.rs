@@ -35,16 +35,14 @@ use std::time::{Duration, Instant};
 
 use wadforge_files::{in_parallel, write_atomically_with, OutputFile};
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::dressed_draws::{self, DrawsTooMany};
+use wadforge_format::dressed_draws;
 use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::file_names::file_stems;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::object_count::{objects_fit, TooManyObjects};
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
-use wadforge_format::{MeshIndex, ObjectKind, ObjectName, Wad};
+use wadforge_format::{Limits, MeshIndex, ObjectKind, ObjectName, TooMuch, TooMuchAt, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
-pub use animation_budget::AnimationsTooLarge;
 use buffer::Body;
 use document::Document;
 pub use document::GltfFormat;
@@ -64,7 +62,7 @@ pub struct ImportOptions {
     /// textures; see [`SkewedCorners`]).
     pub skewed: SkewedCorners,
     /// Bytes of the file the model was read from (0 when there is none): what an import may
-    /// make of a file grows with it (see [`AnimationsTooLarge`]).
+    /// make of a file grows with it (see [`wadforge_format::Limits`]).
     pub input_bytes: u64,
 }
 
@@ -91,14 +89,12 @@ impl ImportOptions {
 pub enum ImportError {
     #[error(transparent)]
     UnknownObject(#[from] UnknownObject),
+    /// One object, counting those before it, asks more than a bound of [`Limits`] allows.
     #[error(transparent)]
-    Textures(#[from] texture_budget::TexturesTooLarge),
+    TooMuchAt(#[from] TooMuchAt),
+    /// The import as a whole asks more than a bound of [`Limits`] allows.
     #[error(transparent)]
-    Animations(#[from] AnimationsTooLarge),
-    #[error(transparent)]
-    Draws(#[from] DrawsTooMany),
-    #[error(transparent)]
-    Objects(#[from] TooManyObjects),
+    TooMuch(#[from] TooMuch),
     #[error("cannot write {}", path.display())]
     Write {
         path: std::path::PathBuf,
@@ -210,7 +206,7 @@ fn import_each<D: Send>(
         .map(|s| catalog::static_slot(game, s.id))
         .collect();
     let objects = select_objects(wad, game, options.only.as_deref())?;
-    objects_fit(objects.len())?;
+    Limits::DEFAULT.objects.check(objects.len() as u64, 0)?;
     let importer = Importer::new(wad, options, moveable_slots, static_slots, spill);
     dressed_draws::draws_fit(
         wad,

@@ -95,7 +95,7 @@ fn split_animations(text: &str) -> Option<(String, Vec<String>)> {
 fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectManifest> {
     use rayon::prelude::*;
     let within = |text: &str, limits| yaml_budget::cost(text, limits) == yaml_budget::Cost::Within;
-    if !within(shell, yaml_budget::Limits::whole(shell)) {
+    if !within(shell, yaml_budget::Allowance::whole(shell)) {
         return None;
     }
     let ObjectManifest::Moveable(mut moveable) = parse_within_budget(path, shell).ok()? else {
@@ -104,7 +104,7 @@ fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectMa
     let animations: Option<Vec<Vec<AnimationManifest>>> = items
         .par_iter()
         .map(|item| {
-            within(item, yaml_budget::Limits::part(item))
+            within(item, yaml_budget::Allowance::part(item))
                 .then(|| parse_within_budget(path, item).ok())
                 .flatten()
         })
@@ -115,7 +115,7 @@ fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectMa
 
 /// Refuses a text whose reading would cost more than its size allows (see `yaml_budget`).
 fn check_cost(path: &Path, text: &str) -> Result<(), ManifestError> {
-    let limits = yaml_budget::Limits::whole(text);
+    let limits = yaml_budget::Allowance::whole(text);
     let message = match yaml_budget::cost(text, limits) {
         yaml_budget::Cost::Within => return Ok(()),
         yaml_budget::Cost::TooManyEvents => format!(

@@ -3,11 +3,12 @@
 //!
 //! - The reader (serde_norway) loads every event of a document (each scalar, collection start
 //!   and end, alias) before turning it into values: about 120 bytes an event, so a text of short
-//!   values (`[1, 1, 1, …]`) takes 40 times its size. A text may have [`allowed_events`].
+//!   values (`[1, 1, 1, …]`) takes 40 times its size. A text may have the events
+//!   `Limits::yaml_events` allows (format's table of bounds).
 //! - Aliases (`*name`) repeat what their anchor (`&name`) holds, so a few lines of nested aliases
 //!   can stand for billions of values (the "billion laughs"; the reader's own limit of 100 alias
 //!   jumps per event still lets one alias of a large anchor, repeated, grow a document as the
-//!   square of its text). A text may expand to [`Limits::values`], every alias expanded, a
+//!   square of its text). A text may expand to `Limits::yaml_values`, every alias expanded, a
 //!   scalar weighing one value per [`SCALAR_BYTES_PER_VALUE`] bytes of it besides its own (an
 //!   alias of a 1 MB string copies the string): text without aliases never comes near it, as
 //!   every value takes at least one character.
@@ -20,15 +21,8 @@ use std::ffi::CStr;
 use std::mem::MaybeUninit;
 
 use unsafe_libyaml_norway as unsafe_yaml;
+use wadforge_format::{Bound, Limits};
 
-/// Events any text may have.
-const BASE_EVENTS: u64 = 150_000;
-/// Bytes of text per event allowed on top of the base.
-const BYTES_PER_EVENT: u64 = 6;
-/// Values any text may expand to.
-const BASE_VALUES: u64 = 10_000;
-/// Values a text may expand to per byte of it, on top of the base.
-const VALUES_PER_BYTE: u64 = 2;
 /// Bytes of a scalar that weigh as much as one more value.
 const SCALAR_BYTES_PER_VALUE: u64 = 8;
 /// Events a part of a text read on its own may have besides its share (an animation item as
@@ -37,28 +31,37 @@ const PART_BASE_EVENTS: u64 = 4096;
 
 /// What a text may cost to read.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
+pub(crate) struct Allowance {
     pub events: u64,
     pub values: u64,
 }
 
-impl Limits {
-    /// For a whole text: the reader's memory stays within about 18 MB plus 20 times the text's
-    /// size. The manifests import writes are far below (a 445-animation Lara's has half).
-    pub fn whole(text: &str) -> Limits {
-        Limits {
-            events: BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT,
-            values: BASE_VALUES + VALUES_PER_BYTE * text.len() as u64,
+impl Allowance {
+    /// For a whole text: what `Limits::yaml_events` and `yaml_values` allow for its size.
+    pub fn whole(text: &str) -> Allowance {
+        let limits = Limits::DEFAULT;
+        Allowance {
+            events: limits.yaml_events.allowed(text.len() as u64),
+            values: limits.yaml_values.allowed(text.len() as u64),
         }
     }
 
     /// For each of many parts of a text read apart (several at once): what the part's own size
     /// allows, with a small base, so that the parts of a text together stay within what the
     /// text's size allows however many there are.
-    pub fn part(text: &str) -> Limits {
-        Limits {
-            events: PART_BASE_EVENTS + text.len() as u64 / BYTES_PER_EVENT,
-            values: VALUES_PER_BYTE * text.len() as u64,
+    pub fn part(text: &str) -> Allowance {
+        let limits = Limits::DEFAULT;
+        let events = Bound {
+            base: PART_BASE_EVENTS,
+            ..limits.yaml_events
+        };
+        let values = Bound {
+            base: 0,
+            ..limits.yaml_values
+        };
+        Allowance {
+            events: events.allowed(text.len() as u64),
+            values: values.allowed(text.len() as u64),
         }
     }
 }
@@ -73,7 +76,7 @@ pub(crate) enum Cost {
 }
 
 /// Counts the events and the expanded values of `text`, stopping at the first limit passed.
-pub(crate) fn cost(text: &str, limits: Limits) -> Cost {
+pub(crate) fn cost(text: &str, limits: Allowance) -> Cost {
     let mut counter = Counter::default();
     let (max_events, max_values) = (limits.events, limits.values);
     let mut cost = Cost::Within;
@@ -235,15 +238,15 @@ mod tests {
     #[test]
     fn short_values_and_repeated_anchors_are_refused_and_others_pass() {
         let dense = format!("a: [{}]\n", ["1"; 400_000].join(", "));
-        assert_eq!(cost(&dense, Limits::whole(&dense)), Cost::TooManyEvents);
+        assert_eq!(cost(&dense, Allowance::whole(&dense)), Cost::TooManyEvents);
         let sparse = format!("a: [{}]\n", ["123456789"; 100_000].join(", "));
-        assert_eq!(cost(&sparse, Limits::whole(&sparse)), Cost::Within);
+        assert_eq!(cost(&sparse, Allowance::whole(&sparse)), Cost::Within);
         let square = format!(
             "a: &a [{}]\nb: [{}]\n",
             ["0"; 3000].join(", "),
             ["*a"; 3000].join(", ")
         );
-        assert_eq!(cost(&square, Limits::whole(&square)), Cost::TooManyValues);
+        assert_eq!(cost(&square, Allowance::whole(&square)), Cost::TooManyValues);
     }
 
     #[test]
@@ -252,9 +255,9 @@ mod tests {
         // aliases of a 100 kB string (a 190 kB file) stood for 3 GB of strings.
         let long = "x".repeat(100_000);
         let aliases = format!("a: &a {long}\nb: [{}]\n", ["*a"; 30].join(", "));
-        assert_eq!(cost(&aliases, Limits::whole(&aliases)), Cost::TooManyValues);
+        assert_eq!(cost(&aliases, Allowance::whole(&aliases)), Cost::TooManyValues);
         let written_out = format!("a: {long}\nb: [{}]\n", [long.as_str(); 30].join(", "));
-        assert_eq!(cost(&written_out, Limits::whole(&written_out)), Cost::Within);
+        assert_eq!(cost(&written_out, Allowance::whole(&written_out)), Cost::Within);
         let c = counted(&format!("k: &s {}\nv: [*s, *s]\n", "y".repeat(80)));
         assert_eq!(c.values, 1 + 2 + 11 + 1 + 2 * 11, "80 bytes weigh 10 values more");
     }

@@ -1,6 +1,6 @@
 //! What wadforge promises about hostile files (README, "Errors"): a forged or damaged file is
-//! refused with a clear message, and no input makes the process take more than 64 MiB plus 20
-//! times the input's size, or more than 5 s (checked in release builds, as scripts/test.sh runs
+//! refused with a clear message, and no input makes the process take more memory than
+//! `Limits::DEFAULT.memory` allows for its size (`docs/limits.md`), or more than 5 s (checked in release builds, as scripts/test.sh runs
 //! them). The hostile-file tests (`tests/hostile_*.rs`) run the built binary through
 //! [`measured`], which measures the child's peak memory (its own rusage, from wait4) and time.
 //!
@@ -91,9 +91,9 @@ pub fn run_as_helper() {
     std::fs::write(out, format!("{verdict} {peak}\n{stderr}")).unwrap();
 }
 
-/// The promise: 64 MiB plus 20 times the input's size.
+/// The promise: the heap `Limits::DEFAULT.memory` allows for the input's size.
 pub fn memory_limit(input_bytes: u64) -> u64 {
-    (64 << 20) + 20 * input_bytes
+    wadforge_format::Limits::DEFAULT.memory.allowed(input_bytes)
 }
 
 /// Asserts a run refused its input with `message`, within the memory and time limits.

@@ -4,21 +4,15 @@
 //! Any number of object manifests may name one glTF file, and each object reads and builds its
 //! own: 1000 short manifests naming one 5 MB GLB would have build read 5 GB. Objects built from
 //! one shared file are rare (a model reused in another slot), so the glTF files a build reads,
-//! counted once per object, may total [`READS_PER_FILE_BYTE`] times the distinct files' bytes
-//! plus [`READ_SLACK_BYTES`].
+//! counted once per object, may total what [`Limits::gltf_reads`] allows for the distinct files.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use wadforge_format::{ObjectKind, ObjectName};
+use wadforge_format::{Limits, ObjectKind, ObjectName};
 use wadforge_manifests::{ManifestDir, ObjectManifest};
 
 use crate::error::{BuildError, Place};
-
-/// How many times over a build may read its distinct glTF files, past the slack.
-pub(crate) const READS_PER_FILE_BYTE: u64 = 4;
-/// Bytes of glTF files a build may read whatever its files hold.
-pub(crate) const READ_SLACK_BYTES: u64 = 16 << 20;
 
 /// Bytes of `dir`'s object manifests and their glTF files, each file counted once (a `.gltf`'s
 /// buffers and images not counted); an error when the glTF files, read once per object, would
@@ -38,13 +32,10 @@ pub(crate) fn input_bytes(dir: &ManifestDir) -> Result<u64, BuildError> {
         }
         gltf_reads.push(size(&object.gltf_path(&dir.root)));
     }
-    let allowed = distinct
-        .saturating_mul(READS_PER_FILE_BYTE)
-        .saturating_add(READ_SLACK_BYTES);
     let mut read = 0u64;
     for (object, bytes) in dir.objects.iter().zip(gltf_reads) {
         read = read.saturating_add(bytes);
-        if read > allowed {
+        if let Err(too_much) = Limits::DEFAULT.gltf_reads.check(read, distinct) {
             let (slot, kind, id) = match &object.manifest {
                 ObjectManifest::Moveable(m) => (&m.slot, ObjectKind::Moveable, m.id),
                 ObjectManifest::Static(s) => (&s.slot, ObjectKind::Static, s.id),
@@ -53,15 +44,7 @@ pub(crate) fn input_bytes(dir: &ManifestDir) -> Result<u64, BuildError> {
                 file: dir.root.join(&object.path),
                 object: ObjectName::with_slot(slot, kind, id).to_string(),
             };
-            return Err(place.error(
-                None,
-                format!(
-                    "the objects up to this one would read {read} bytes of glTF files, more than the \
-                     {allowed} the directory's {distinct} bytes of distinct files allow \
-                     ({READS_PER_FILE_BYTE} times over, plus {READ_SLACK_BYTES}); manifests name the \
-                     same glTF file far more often than a model is reused: give each object its own"
-                ),
-            ));
+            return Err(place.error(None, format!("the build would take {too_much}")));
         }
     }
     Ok(distinct)

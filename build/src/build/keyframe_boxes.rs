@@ -8,8 +8,8 @@ use wadforge_format::{Animation, BoundingBox, Link, Mesh, MeshIndex, Moveable, W
 use super::PendingMoveable;
 use crate::error::BuildError;
 
-// How many vertices a build may pose: the rule `check --fix` follows too.
-use wadforge_format::pose::{posing_allowed, POSING_PER_INPUT_BYTE, POSING_SLACK};
+// How many vertices a build may pose: the bound `check --fix` keeps too.
+use wadforge_format::Limits;
 
 /// Each moveable with its meshes (`resolved`, the model's) and keyframe boxes, and how many
 /// boxes were recomputed. `wad` holds the built meshes, and the base's moveables that may
@@ -51,14 +51,13 @@ pub(super) fn with_keyframe_boxes(
     Ok((finished.into_iter().map(|(m, _)| m).collect(), recomputed))
 }
 
-/// Refuses posing more vertices than [`POSING_SLACK`] plus [`POSING_PER_INPUT_BYTE`] per input
-/// byte, naming the animation at which the count, in moveable and animation order, goes past.
+/// Refuses posing more vertices than [`Limits::posing`] allows, naming the animation at which
+/// the count, in moveable and animation order, goes past.
 fn check_posing(
     resolved: &[(&PendingMoveable, Vec<MeshIndex>)],
     bodies: &[Vec<&Mesh>],
     input_bytes: u64,
 ) -> Result<(), BuildError> {
-    let allowed = posing_allowed(input_bytes);
     let mut posed = 0u64;
     for ((m, _), body) in resolved.iter().zip(bodies) {
         let vertices: u64 = body.iter().map(|mesh| mesh.vertices.len() as u64).sum();
@@ -68,15 +67,10 @@ fn check_posing(
                 continue;
             }
             posed = posed.saturating_add((a.keyframes.len() as u64).saturating_mul(vertices));
-            if posed > allowed {
+            if let Err(too_much) = Limits::DEFAULT.posing.check(posed, input_bytes) {
                 return Err(m.place.error(
                     Some(format!("animation {index} (in the manifest's order)")),
-                    format!(
-                        "the edited animations up to this one would pose {posed} vertices (keyframes times \
-                         the vertices of the body), more than the {allowed} a build of {input_bytes} bytes \
-                         may ({POSING_SLACK} plus {POSING_PER_INPUT_BYTE} per byte): give the body fewer \
-                         vertices or the animations fewer keyframes"
-                    ),
+                    format!("the edited animations up to this one would pose {too_much}"),
                 ));
             }
         }

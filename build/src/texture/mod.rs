@@ -55,7 +55,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use wadforge_format::PAGE_SIZE;
-use wadforge_format::{Page, PolygonTexture, Sample, Wad};
+use wadforge_format::{Bound, Limits, Page, PolygonTexture, Sample, TooMuch, Wad};
 use wadforge_packer::pack::{pack_samples, PackError, SampleImage, ALPHA_CUTOFF, MAGENTA};
 
 /// An RGBA8 image: a material's base colour texture, rows top to bottom.
@@ -179,17 +179,11 @@ pub enum TextureError {
          fewer or smaller textures, or patch a WAD with fewer pages"
     )]
     TooManyPages { polygon: usize, page: usize },
-    #[error(
-        "polygon {polygon}: the build's polygons up to this one would {what} than a build of \
-         its size may ({slack} plus {per_byte} per byte of its manifests and glTF files); its UV map covers \
-         its image over and over as no export does (each polygon spanning much of it): give polygons UV \
-         islands of their own"
-    )]
-    TooManyTexels {
+    #[error("polygon {polygon}: the build's polygons up to this one ask for {source}")]
+    TooMuch {
         polygon: usize,
-        what: &'static str,
-        slack: u64,
-        per_byte: u64,
+        #[source]
+        source: TooMuch,
     },
     #[error("the texture of polygon {polygon} cannot be packed into pages ({source}): use smaller textures")]
     Pack {
@@ -229,7 +223,7 @@ impl TextureError {
             | TextureError::TriangleSampleOutOfRange { polygon, .. }
             | TextureError::QuadSampleOutOfRange { polygon, .. }
             | TextureError::TooManyPages { polygon, .. }
-            | TextureError::TooManyTexels { polygon, .. }
+            | TextureError::TooMuch { polygon, .. }
             | TextureError::Pack { polygon, .. } => polygon,
         }
     }
@@ -321,68 +315,45 @@ impl Default for SampleStore {
         SampleStore {
             texels: Mutex::default(),
             // No input size makes a bound.
-            cut: TexelBound::new(TexelBound::CUT, u64::MAX),
-            kept: TexelBound::new(TexelBound::KEPT, u64::MAX),
+            cut: TexelBound::new(Limits::DEFAULT.cut_texels, u64::MAX),
+            kept: TexelBound::new(Limits::DEFAULT.kept_texels, u64::MAX),
         }
     }
 }
 
-/// Texels a build may cut from its images, past [`CUT_TEXELS_PER_INPUT_BYTE`] per byte of its
-/// input. Each polygon of its own UVs is cut from its image on its own (polygons of the same UVs
-/// once; equal samples are kept once), so UV maps whose polygons each span much of an image cost
-/// their area every time: 30 000 random triangles over a 256×512 image, in a 0.4 MB GLB, took
-/// build 16.7 s and 2.5 GB. Real builds cut about one texel per input byte (up to 3 in the
-/// fixtures, whose samples are whole pages); a cut texel takes some 10 ns.
-pub const CUT_TEXELS_SLACK: u64 = 64 << 20;
-/// Texels a build may cut per byte of its manifests and glTF files.
-pub const CUT_TEXELS_PER_INPUT_BYTE: u64 = 16;
-/// Texels of distinct samples a build may keep, past [`KEPT_TEXELS_PER_INPUT_BYTE`] per input
-/// byte (3 bytes each until packed; real builds keep a few pages' worth).
-pub const KEPT_TEXELS_SLACK: u64 = 4 << 20;
-/// Texels of distinct samples a build may keep per byte of its input.
-pub const KEPT_TEXELS_PER_INPUT_BYTE: u64 = 4;
-
-/// Texels a build may still spend on one kind of work, and how its refusal reads.
+/// What a build has spent on one kind of work (cutting texels, keeping them), against its
+/// bound: cut one at a time, each polygon of its own UVs costing its area (see
+/// [`Limits::cut_texels`]).
 struct TexelBound {
-    left: AtomicU64,
-    /// "… would {what} than a build of its size may".
-    what: &'static str,
-    slack: u64,
-    per_byte: u64,
+    spent: AtomicU64,
+    bound: Bound,
+    input_bytes: u64,
 }
 
 impl TexelBound {
-    const CUT: (&'static str, u64, u64) = (
-        "cut more texels from their images",
-        CUT_TEXELS_SLACK,
-        CUT_TEXELS_PER_INPUT_BYTE,
-    );
-    const KEPT: (&'static str, u64, u64) = (
-        "keep more texels of distinct samples",
-        KEPT_TEXELS_SLACK,
-        KEPT_TEXELS_PER_INPUT_BYTE,
-    );
-
-    fn new((what, slack, per_byte): (&'static str, u64, u64), input_bytes: u64) -> Self {
-        let left = input_bytes.saturating_mul(per_byte).saturating_add(slack);
+    fn new(bound: Bound, input_bytes: u64) -> Self {
         TexelBound {
-            left: AtomicU64::new(left),
-            what,
-            slack,
-            per_byte,
+            spent: AtomicU64::new(0),
+            bound,
+            input_bytes,
         }
     }
 
-    /// Takes `texels` for polygon `polygon`; an error (and nothing taken) when less is left.
+    /// Takes `texels` for polygon `polygon`; an error (and nothing taken) past the bound.
     fn spend(&self, texels: u64, polygon: usize) -> Result<(), TextureError> {
-        self.left
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| l.checked_sub(texels))
+        let allowed = self.bound.allowed(self.input_bytes);
+        self.spent
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| {
+                s.checked_add(texels).filter(|&t| t <= allowed)
+            })
             .map(|_| ())
-            .map_err(|_| TextureError::TooManyTexels {
+            .map_err(|spent| TextureError::TooMuch {
                 polygon,
-                what: self.what,
-                slack: self.slack,
-                per_byte: self.per_byte,
+                source: TooMuch {
+                    bound: self.bound,
+                    asked: spent.saturating_add(texels),
+                    measure: self.input_bytes,
+                },
             })
     }
 }
@@ -393,8 +364,8 @@ impl SampleStore {
     pub fn bounded(input_bytes: u64) -> Self {
         SampleStore {
             texels: Mutex::default(),
-            cut: TexelBound::new(TexelBound::CUT, input_bytes),
-            kept: TexelBound::new(TexelBound::KEPT, input_bytes),
+            cut: TexelBound::new(Limits::DEFAULT.cut_texels, input_bytes),
+            kept: TexelBound::new(Limits::DEFAULT.kept_texels, input_bytes),
         }
     }
 

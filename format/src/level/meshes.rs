@@ -21,16 +21,7 @@ use crate::catalog::Game;
 use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
 use crate::texture_corners::{recover_shifted_texture, TexelPoint};
-use crate::TooMuchWork;
-
-/// Polygons the meshes of any level may hold. A TR4 level's meshes are inflated from zlib,
-/// which repeats a face a thousand times for a few bytes; game levels hold a few polygons per
-/// kilobyte of file, and every polygon read costs some 20 bytes (more where its mapping is
-/// skewed), so they are bounded by the file's size. TR1–TR3 files hold their polygons in 8
-/// bytes or more each: the bound never binds them.
-pub(crate) const POLYGON_SLACK: usize = 262_144;
-/// See [`POLYGON_SLACK`].
-pub(crate) const FILE_BYTES_PER_POLYGON: usize = 8;
+use crate::{Limits, TooMuchWork};
 
 /// The polygons a level's meshes may hold, and how many of them are left.
 struct PolygonBudget {
@@ -40,7 +31,9 @@ struct PolygonBudget {
 
 impl PolygonBudget {
     fn of_file(file_len: usize) -> PolygonBudget {
-        let allowed = POLYGON_SLACK + file_len / FILE_BYTES_PER_POLYGON;
+        // A TR4 level's meshes are inflated from zlib: they are bounded by the file's size.
+        let allowed = Limits::DEFAULT.level_polygons.allowed(file_len as u64);
+        let allowed = usize::try_from(allowed).unwrap_or(usize::MAX);
         PolygonBudget {
             allowed,
             left: Cell::new(allowed),

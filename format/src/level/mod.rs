@@ -27,7 +27,6 @@ mod tr4;
 
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
-pub(crate) use meshes::{FILE_BYTES_PER_POLYGON, POLYGON_SLACK};
 pub use skewed::{Corners, SkewedCorners};
 
 use crate::catalog::Game;

@@ -30,19 +30,11 @@ use super::tables::{Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::{walk_object_tables, walk_rooms};
 use crate::bytes::FileError;
 use crate::catalog::Game;
+use crate::{Bound, Limits};
 
 /// Deflate cannot expand data by more than about 1032 to 1: a larger claimed size is corrupt,
 /// and refusing it keeps a forged header from making the reader allocate without limit.
 const MAX_INFLATE_RATIO: u64 = 1032;
-/// What all the inflated chunks of one file may take together: this many bytes plus
-/// [`INFLATE_PER_FILE_BYTE`] per byte of the file. Real levels inflate to 2–5 times their size;
-/// a file that claims more is refused before anything is inflated, so no level takes memory
-/// out of proportion to its size (the README's promise about hostile files). What is decoded
-/// from the level data takes up to twice its bytes again (vertices, polygons), so the base
-/// leaves room for that within the promise's 64 MB.
-pub(crate) const INFLATE_BUDGET_BASE: u64 = 16 << 20;
-/// See [`INFLATE_BUDGET_BASE`].
-pub(crate) const INFLATE_PER_FILE_BYTE: u64 = 8;
 /// Entries of TR4's sound map.
 const SOUND_MAP_ENTRIES: usize = 370;
 
@@ -55,7 +47,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
             .u16(Section::Textiles)
             .map_err(|e| e.within(|| format!("count of {what}")))? as u64;
     }
-    let mut budget = INFLATE_BUDGET_BASE + INFLATE_PER_FILE_BYTE * bytes.len() as u64;
+    // What all the inflated chunks may take together, refused before anything is inflated.
+    let mut budget = Limits::DEFAULT.inflated_bytes.allowed(bytes.len() as u64);
     let textiles_at = c.offset();
     let textiles = inflate(
         &mut c,
@@ -156,9 +149,10 @@ fn inflate(c: &mut Cursor, limit: Limit) -> Result<Vec<u8>, LevelError> {
         )));
     }
     if claimed > *budget {
+        let Bound { base, per, .. } = Limits::DEFAULT.inflated_bytes;
         return Err(chunk_error(format!(
             "claims {claimed} bytes, more than the {budget} bytes wadforge inflates from a file of \
-             this size ({INFLATE_BUDGET_BASE} + {INFLATE_PER_FILE_BYTE} per file byte, for all its \
+             this size ({base} + {per} per file byte, for all its \
              chunks); real levels inflate to a few times their size"
         )));
     }

@@ -4,7 +4,7 @@
 //! readers and the importer in-process; this reaches what only the program does (gallery, check
 //! and --fix, copy from and into, remove, diff, build --base, import of levels, a build of what
 //! was imported) and holds every run to the promise: no crash or panic, a refusal says why, peak
-//! memory under 64 MiB plus 20 times the input's size, under 5 s.
+//! memory under what `Limits::memory` allows for the input's size, under 5 s.
 //!
 //! `replay WADFORGE ROOT [TARGET...]`: ROOT holds `corpus/<target>/` and `seeds/<target>/`
 //! (`target/fuzz`); every target by default. Exit code 1 when a run broke the promise. With
@@ -27,7 +27,7 @@ const KILL_AFTER: Duration = Duration::from_secs(60);
 const TIME_LIMIT: Duration = Duration::from_secs(5);
 
 fn memory_limit(input_bytes: u64) -> u64 {
-    (64 << 20) + 20 * input_bytes
+    wadforge_format::Limits::DEFAULT.memory.allowed(input_bytes)
 }
 
 fn main() {

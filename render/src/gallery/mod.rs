@@ -19,8 +19,7 @@ use wadforge_format::dressed_draws::dressed_draws_fit;
 use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::file_names::file_stems;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::object_count::objects_fit;
-use wadforge_format::{Animation, Keyframe, Moveable, Wad, PAGE_SIZE};
+use wadforge_format::{Animation, Keyframe, Limits, Moveable, Wad, PAGE_SIZE};
 
 use crate::animated::{apng, Frame};
 use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
@@ -120,7 +119,11 @@ pub fn gallery_into(
     deliver: &(dyn Fn(OutputFile) -> std::io::Result<()> + Sync),
 ) -> std::io::Result<Vec<WrittenFile>> {
     let wad = source.wad;
-    objects_fit(wad.moveables.len() + wad.statics.len()).map_err(std::io::Error::other)?;
+    let objects = (wad.moveables.len() + wad.statics.len()) as u64;
+    Limits::DEFAULT
+        .objects
+        .check(objects, 0)
+        .map_err(std::io::Error::other)?;
     let dressings = dressing::dressings(wad, source.game);
     dressed_draws_fit(wad, source.game, &dressings).map_err(std::io::Error::other)?;
     let cards = moveable_cards(source, &dressings);
@@ -214,16 +217,6 @@ fn static_pictures(source: &Source) -> Vec<String> {
         .collect()
 }
 
-/// Frames an animation of the gallery shows at most: 20 s of the game's 30 a second, each
-/// keyframe held for its frame duration. Longer animations show evenly spaced keyframes, each
-/// held as long as those it stands for.
-pub const MOST_FRAMES_PER_ANIMATION: usize = 600;
-/// Drawing work all animations of a gallery may take, in units of one polygon drawn, plus
-/// [`FRAME_WORK`] per frame (its canvas, cropping and encoding). A keyframe is a few bytes, and
-/// any number of animations play any number of them: 5000 keyframes in a 0.5 MB WAD took a
-/// gallery 885 MB (every frame was held until all were drawn; now one is). Lara's 445
-/// animations take about 40 million.
-pub const ANIMATION_WORK: u64 = 64_000_000;
 /// The work of one frame besides its polygons: its 128×128 canvas, cropping and encoding take
 /// as long as some 4000 polygons (measured: 1000 animations of 100 keyframes of a small mesh
 /// took 10.8 s at 1000 a frame, 3.4 s now); the fixtures' and the TR1 level's galleries stay
@@ -262,8 +255,10 @@ fn frames_shown(keyframes: usize, cap: usize) -> (usize, usize) {
     (keyframes.div_ceil(step), step)
 }
 
-/// The most frames an animation shows: [`MOST_FRAMES_PER_ANIMATION`], or fewer, the same for
-/// every animation, so that all of them fit in [`ANIMATION_WORK`] (0: no animation is drawn).
+/// The most frames an animation shows: [`Limits::gallery_frames`] (each keyframe held for its
+/// frame duration, those left out by those shown), or fewer, the same for every animation, so
+/// that all of them fit in [`Limits::gallery_work`], a polygon drawn counting one and a frame
+/// [`FRAME_WORK`] (0: no animation is drawn).
 fn frame_cap(wad: &Wad, cards: &[MoveableCard]) -> usize {
     let animations: Vec<(u64, u64)> = cards
         .iter()
@@ -288,10 +283,11 @@ fn frame_cap(wad: &Wad, cards: &[MoveableCard]) -> usize {
             .fold(0, u64::saturating_add)
     };
     // The work grows with the cap: the largest cap that fits.
-    let (mut fits, mut over) = (0u64, MOST_FRAMES_PER_ANIMATION as u64 + 1);
+    let limits = Limits::DEFAULT;
+    let (mut fits, mut over) = (0u64, limits.gallery_frames.base + 1);
     while over - fits > 1 {
         let mid = (fits + over) / 2;
-        if work(mid) <= ANIMATION_WORK {
+        if work(mid) <= limits.gallery_work.base {
             fits = mid;
         } else {
             over = mid;
