@@ -90,6 +90,11 @@ const MOST_IMAGE_PAGES: u64 = 64;
 /// Advice for what only a corrupt or hostile file asks.
 const CORRUPT: &str = "the file is corrupt or made to cost far more work than its size";
 
+/// What to do when the texels a build cuts or keeps exceed their bounds.
+const UV_MAP_OVER_AND_OVER: &str =
+    "the UV map covers its image over and over as no export does (each polygon \
+                                    spanning much of it): give polygons UV islands of their own";
+
 /// Every bound wadforge keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -190,8 +195,7 @@ impl Limits {
             per: 16,
             every: 1,
             unit: "bytes of manifests and glTF files",
-            advice: "the UV map covers its image over and over as no export does (each polygon spanning much \
-                     of it): give polygons UV islands of their own",
+            advice: UV_MAP_OVER_AND_OVER,
         },
         // 3 bytes each until packed; real builds keep a few pages' worth.
         kept_texels: Bound {
@@ -200,8 +204,7 @@ impl Limits {
             per: 4,
             every: 1,
             unit: "bytes of manifests and glTF files",
-            advice: "the UV map covers its image over and over as no export does (each polygon spanning much \
-                     of it): give polygons UV islands of their own",
+            advice: UV_MAP_OVER_AND_OVER,
         },
         // A channel costs some 350 bytes while the file is made; a WAD names one with two bytes
         // or none. A 1.3 MB WAD of 2000 one-keyframe animations of a 240-joint moveable made a
