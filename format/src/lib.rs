@@ -44,6 +44,7 @@ pub mod selection;
 pub mod texture_corners;
 mod too_much_work;
 pub mod wad;
+pub mod wad2;
 
 pub use file_kind::{kind_of, FileKind};
 pub use limits::{Bound, Limits, TooMuch, TooMuchAt};
