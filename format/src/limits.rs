@@ -138,6 +138,8 @@ pub struct Limits {
     pub gallery_work: Bound,
     /// Bytes all zlib chunks of a TR4 level inflate to together.
     pub inflated_bytes: Bound,
+    /// Bytes the zlib stream of a compressed Wad2 inflates to.
+    pub wad2_inflated_bytes: Bound,
     /// Polygons the meshes of a level hold.
     pub level_polygons: Bound,
     /// Meshes, vertices and polygons one object draws through its mesh pointers.
@@ -365,6 +367,16 @@ impl Limits {
             every: 1,
             unit: "bytes of the file",
             advice: "real levels inflate to a few times their size",
+        },
+        // Tomb Editor never compresses a Wad2, but its reader accepts it; raw BGRA textures may
+        // compress tens of times, so the bound is wider than a level's. Refused while inflating.
+        wad2_inflated_bytes: Bound {
+            name: "bytes inflated from a Wad2's zlib stream",
+            base: 64 << 20,
+            per: 64,
+            every: 1,
+            unit: "bytes of the file",
+            advice: "save the Wad2 uncompressed (Tomb Editor's WadTool always does)",
         },
         // A TR4 level's meshes are inflated from zlib, which repeats a face a thousand times for a
         // few bytes; game levels hold a few polygons per kilobyte, and each read costs some 20

@@ -4,6 +4,7 @@ use std::io::Read;
 
 use super::chunks::{read_stream, write_stream, Chunk, Place};
 use super::error::{Wad2Error, Wad2Problem};
+use crate::{Bound, Limits};
 
 const MAGIC: &[u8; 4] = b"WAD2";
 /// The deprecated format TombLib refuses too.
@@ -12,10 +13,6 @@ const OLD_MAGIC: &[u8; 4] = b"Wad2";
 const COMPRESSED: u32 = 1 << 31;
 /// Bytes before the chunk stream of an uncompressed file.
 const HEADER_LENGTH: usize = 8;
-/// zlib's deflate cannot inflate more than about 1032 times its compressed size.
-const MAX_INFLATE_RATIO: u64 = 1032;
-/// Whatever the ratio, no chunk stream inflates past this (the largest real Wad2 seen is 1.5 MB).
-const MAX_INFLATED: u64 = 1 << 30;
 
 /// A Wad2 file's top-level chunks, and whether the file held them zlib-compressed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,7 +118,7 @@ fn u32_at(bytes: &[u8], offset: usize) -> Option<u32> {
     Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
 }
 
-/// The chunk stream of a compressed file, inflated within [`MAX_INFLATE_RATIO`] and [`MAX_INFLATED`].
+/// The chunk stream of a compressed file, inflated within [`Limits::wad2_inflated_bytes`].
 fn inflate(bytes: &[u8]) -> Result<Vec<u8>, Wad2Error> {
     let at = |offset: u64, problem| Wad2Error {
         offset,
@@ -145,26 +142,24 @@ fn inflate(bytes: &[u8]) -> Result<Vec<u8>, Wad2Error> {
     else {
         return Err(at(8, Wad2Problem::BadCompressedLength { length, available }));
     };
-    let compressed = zlib.len() as u64;
-    let limit = (compressed * MAX_INFLATE_RATIO).min(MAX_INFLATED);
+    inflate_within(zlib, Limits::DEFAULT.wad2_inflated_bytes, bytes.len() as u64)
+        .map_err(|problem| at(start as u64, problem))
+}
+
+/// Inflates `zlib`, refusing past what `bound` allows a file of `file_length` bytes.
+fn inflate_within(zlib: &[u8], bound: Bound, file_length: u64) -> Result<Vec<u8>, Wad2Problem> {
+    let limit = bound.allowed(file_length);
     let mut stream = Vec::new();
+    // One byte past the limit tells a stream that inflates to more.
     flate2::read::ZlibDecoder::new(zlib)
-        .take(limit + 1)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut stream)
-        .map_err(|e| {
-            at(
-                start as u64,
-                Wad2Problem::Inflate {
-                    reason: e.to_string(),
-                },
-            )
+        .map_err(|e| Wad2Problem::Inflate {
+            reason: e.to_string(),
         })?;
-    if stream.len() as u64 > limit {
-        return Err(at(
-            start as u64,
-            Wad2Problem::InflatesTooMuch { limit, compressed },
-        ));
-    }
+    bound
+        .check(stream.len() as u64, file_length)
+        .map_err(Wad2Problem::TooMuch)?;
     Ok(stream)
 }
 
@@ -226,24 +221,19 @@ mod tests {
             read(&negative).unwrap_err().problem,
             Wad2Problem::BadCompressedLength { .. }
         ));
-        // 1 MiB of zeros compresses about 1000:1, past the ratio once its own tail is cut.
         let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-        std::io::Write::write_all(&mut encoder, &vec![0u8; 4 << 20]).unwrap();
+        std::io::Write::write_all(&mut encoder, &[0u8; 5000]).unwrap();
         let zlib = encoder.finish().unwrap();
-        let bomb = [
-            b"WAD2",
-            &COMPRESSED.to_le_bytes()[..],
-            &(zlib.len() as i32).to_le_bytes()[..],
-            &zlib[..],
-        ]
-        .concat();
-        let problem = read(&bomb).unwrap_err().problem;
-        assert!(
-            matches!(
-                problem,
-                Wad2Problem::InflatesTooMuch { .. } | Wad2Problem::TrailingBytes { .. }
-            ),
-            "{problem}"
-        );
+        let bound = Bound {
+            base: 4000,
+            ..Limits::DEFAULT.wad2_inflated_bytes
+        };
+        let problem = inflate_within(&zlib, bound, 0).unwrap_err();
+        assert!(matches!(problem, Wad2Problem::TooMuch(_)), "{problem}");
+        assert_eq!(inflate_within(&zlib, bound, 1000).unwrap().len(), 5000);
+        assert!(matches!(
+            inflate_within(&[1, 2, 3], bound, 0),
+            Err(Wad2Problem::Inflate { .. })
+        ));
     }
 }

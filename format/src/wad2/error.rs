@@ -30,8 +30,8 @@ pub enum Wad2Problem {
     BadCompressedLength { length: i64, available: u64 },
     #[error("compressed chunk stream: {reason}")]
     Inflate { reason: String },
-    #[error("compressed chunk stream inflates past {limit} bytes (the limit for {compressed} compressed bytes); refused as a likely zip bomb")]
-    InflatesTooMuch { limit: u64, compressed: u64 },
+    #[error("compressed chunk stream: {0}")]
+    TooMuch(crate::TooMuch),
     #[error("chunk id length {length} is not possible ({available} bytes left)")]
     BadIdLength { length: i64, available: u64 },
     #[error("chunk id {id:?} is not an ASCII id starting \"W2\"")]
