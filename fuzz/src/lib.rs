@@ -15,8 +15,9 @@ static ALLOCATOR: heap::CountingAllocator = heap::CountingAllocator;
 pub use heap::within_allowance;
 
 /// Targets and the directory (under the seeds root) each one's seeds go to.
-pub const TARGETS: [&str; 10] = [
+pub const TARGETS: [&str; 11] = [
     "wad",
+    "wad2_container",
     "import",
     "level_tr1",
     "level_tr2",

@@ -156,6 +156,8 @@ impl<'a> Replay<'a> {
                 let dir = dir.clone();
                 self.directory(name, &dir);
             }
+            // The wadforge program does not open Wad2 files yet: nothing to replay through it.
+            "wad2_container" => {}
             other => panic!("no replay for the target {other}"),
         }
     }

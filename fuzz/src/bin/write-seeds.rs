@@ -32,6 +32,7 @@ fn main() {
             seed(target, "statics_only.wad", bytes);
         }
     }
+    seed("wad2_container", "one_moveable.wad2", &wad2_seed());
     use wadforge_fixtures::levels;
     seed("level_tr1", "tr1_level.phd", &levels::tr1_level());
     seed("level_tr2", "tr2_level.tr2", &levels::tr2_level());
@@ -65,4 +66,45 @@ fn main() {
         seed("glb", name, &std::fs::read(example().join(glb)).unwrap());
     }
     seed("texture", "plant0.png", &texture_seed());
+}
+
+/// A small Wad2 of one moveable (a mesh of one triangle, a bone, an animation of one keyframe)
+/// and one texture, built with the container codec (real Wad2 files are GPL-3.0: none are kept).
+fn wad2_seed() -> Vec<u8> {
+    use wadforge_format::wad2::{self, Chunk, Wad2File};
+    let triangle = [0, 1, 2, 0, 0]
+        .iter()
+        .copied()
+        .chain([0; 24])
+        .chain([0, 1])
+        .collect::<Vec<u8>>();
+    let positions = Chunk::parent("W2VrtPos", &[], &vec![Chunk::new("W2Pos", vec![0; 12]); 3]);
+    let polygons = Chunk::parent("W2Polys", &[], &[Chunk::parent("W2Tr", &triangle, &[])]);
+    let mesh = Chunk::parent("W2Mesh", &[], &[positions, polygons]);
+    let bone = Chunk::parent(
+        "W2Bone2",
+        &[0, 4, 0, 0, 0, b'r', b'o', b'o', b't'],
+        &[Chunk::new("W2BoneMesh", vec![0])],
+    );
+    let keyframe = Chunk::parent(
+        "W2Kf",
+        &[],
+        &[
+            Chunk::new("W2KfOffs", vec![0; 12]),
+            Chunk::new("W2KfA", vec![0; 12]),
+        ],
+    );
+    let animation = Chunk::parent("W2Ani2", &[2, 0, 1, 0, 0], &[keyframe]);
+    let moveable = Chunk::parent("W2Moveable", &[0], &[mesh, bone, animation]);
+    let texture = Chunk::parent("W2Txt", &[1, 1], &[Chunk::new("W2TxtData", vec![255; 4])]);
+    let chunks = vec![
+        Chunk::new("W2SuggestedGameVersion", vec![18]),
+        Chunk::new("W2SoundSystem", vec![1]),
+        Chunk::parent("W2Textures", &[], &[texture]),
+        Chunk::parent("W2Moveables", &[], &[moveable]),
+    ];
+    wad2::write(&Wad2File {
+        compressed: false,
+        chunks,
+    })
 }
