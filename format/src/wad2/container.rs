@@ -1,5 +1,6 @@
 //! The Wad2 file around the chunk stream: magic `WAD2`, u32 flags, then the stream, plain or zlib.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use super::chunks::{read_stream, write_stream, Chunk, Place};
@@ -63,7 +64,7 @@ pub fn read(bytes: &[u8]) -> Result<Wad2File, Wad2Error> {
     let compressed = flags & COMPRESSED != 0;
     let (stream, place) = if compressed {
         (
-            inflate(bytes)?,
+            Cow::Owned(inflate(bytes)?),
             Place {
                 offset: 0,
                 inflated: true,
@@ -72,7 +73,7 @@ pub fn read(bytes: &[u8]) -> Result<Wad2File, Wad2Error> {
         )
     } else {
         (
-            bytes[HEADER_LENGTH..].to_vec(),
+            Cow::Borrowed(&bytes[HEADER_LENGTH..]),
             Place {
                 offset: HEADER_LENGTH as u64,
                 inflated: false,
