@@ -44,4 +44,24 @@ pub enum Wad2Problem {
     TooDeep { limit: u32 },
     #[error("a child chunk stream cannot start at byte {start} of content of {length} bytes")]
     BadChildStart { start: usize, length: usize },
+    #[error("chunk {id}: its {what} run past the chunk's end; the file is corrupt")]
+    FieldsCutShort { id: String, what: &'static str },
+    #[error("chunk {id} holds {size} bytes where {expected} belong; the file is corrupt")]
+    BadLeafSize {
+        id: String,
+        size: usize,
+        expected: &'static str,
+    },
+    #[error("chunk {id} of {width} x {height} pixels holds {bytes} bytes of pixels, not width x height x 4; the file is corrupt")]
+    BadImage {
+        id: String,
+        width: i64,
+        height: i64,
+        bytes: usize,
+    },
+    #[error("a {parent} chunk has no {child} chunk, which it needs; open and save the file in WadTool")]
+    MissingChunk {
+        parent: &'static str,
+        child: &'static str,
+    },
 }

@@ -2,13 +2,15 @@
 //!
 //! [`read`] gives a file's top-level chunks with every chunk's exact bytes, [`children`] reads a
 //! parent's child stream on demand, and [`write`] gives an unmodified file back byte for byte.
-//! What the chunks mean (moveables, meshes, animations, textures) is a later layer's job.
+//! [`document`] says what the chunks mean: textures, moveables, meshes, animations, statics.
 
 mod chunks;
 mod container;
+pub mod document;
 mod error;
 pub mod leb128;
 
 pub use chunks::{children, write_stream, Chunk, ChunkContent, Widths, MAX_DEPTH};
 pub use container::{read, write, Wad2File};
+pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};
