@@ -1,0 +1,3 @@
+//! Helpers shared by format's test crates.
+
+pub mod wad2_walk;
