@@ -1,6 +1,6 @@
-//! Reading the objects of an input file, whatever it is ([`wadforge_format::open`]: a TRLE WAD or
-//! a Tomb Raider level, known by its first bytes rather than its name), with the file named in
-//! errors.
+//! Reading the objects of an input file, whatever it is ([`wadforge_format::open`]: a TRLE WAD,
+//! a Tomb Raider level or a Tomb Editor Wad2, known by its first bytes rather than its name), with
+//! the file named in errors.
 
 use std::path::Path;
 
@@ -14,6 +14,7 @@ pub fn read(path: &Path) -> anyhow::Result<Opened> {
         let what = match e {
             OpenError::Wad(_) => "is not a valid WAD",
             OpenError::Level(_) | OpenError::Unknown(_) => "is neither a valid WAD nor a supported level",
+            OpenError::Wad2(_) | OpenError::Wad2Objects(_) => "is not a valid Wad2",
         };
         anyhow::Error::new(e).context(format!("{} {what}", path.display()))
     })
@@ -22,6 +23,14 @@ pub fn read(path: &Path) -> anyhow::Result<Opened> {
 /// Things worth telling the user about importing `objects`.
 pub fn notes(objects: &Opened) -> Vec<String> {
     let mut notes = Vec::new();
+    if !objects.losses.is_empty() {
+        let lost: Vec<String> = objects.losses.iter().map(ToString::to_string).collect();
+        notes.push(format!(
+            "what a classic WAD cannot hold of this {}:\n  {}",
+            objects.description(),
+            lost.join("\n  ")
+        ));
+    }
     if !objects.skewed.is_empty() {
         notes.push(format!(
             "{} polygons map their texture skewed: their glTF UVs are the level's own, and build resamples them",

@@ -14,14 +14,16 @@ pub enum FileKind {
     Wad,
     /// A Tomb Raider level of that game.
     Level(Game),
+    /// Tomb Editor's Wad2 (its game is in the file).
+    Wad2,
 }
 
 impl FileKind {
     /// The game whose catalogue names the objects: a level's own (ids keep their game's meaning),
-    /// TR4's for a WAD.
+    /// TR4's for a WAD (and for a Wad2 that names none; [`crate::open`] reads a Wad2's own).
     pub fn game(self) -> Game {
         match self {
-            FileKind::Wad => Game::Tr4,
+            FileKind::Wad | FileKind::Wad2 => Game::Tr4,
             FileKind::Level(game) => game,
         }
     }
@@ -31,6 +33,7 @@ impl FileKind {
     pub fn short_name(self) -> &'static str {
         match self {
             FileKind::Wad => "wad",
+            FileKind::Wad2 => "wad2",
             FileKind::Level(Game::Tr1) => "tr1",
             FileKind::Level(Game::Tr2) => "tr2",
             FileKind::Level(Game::Tr3) => "tr3",
@@ -42,6 +45,7 @@ impl FileKind {
     pub fn description(self) -> &'static str {
         match self {
             FileKind::Wad => "TRLE WAD",
+            FileKind::Wad2 => "Tomb Editor Wad2",
             FileKind::Level(Game::Tr1) => "TR1 level",
             FileKind::Level(Game::Tr2) => "TR2 level",
             FileKind::Level(Game::Tr3) => "TR3 level",
@@ -51,8 +55,10 @@ impl FileKind {
 }
 
 /// The bytes each kind of file begins with: WADs and levels with their version word
-/// (little-endian). TR5 levels begin as TR4's do; the TR4 reader refuses them.
-const SIGNATURES: [(&[u8], FileKind); 8] = [
+/// (little-endian), Wad2 with its magic. TR5 levels begin as TR4's do; the TR4 reader refuses
+/// them.
+const SIGNATURES: [(&[u8], FileKind); 9] = [
+    (b"WAD2", FileKind::Wad2),
     (&word(wad::VERSIONS[0]), FileKind::Wad),
     (&word(wad::VERSIONS[1]), FileKind::Wad),
     (&word(level::TR1_VERSION), FileKind::Level(Game::Tr1)),
@@ -90,7 +96,8 @@ mod tests {
         assert_eq!(kind_of(&[0x38, 0, 0x18, 0xFF]), Some(FileKind::Level(Game::Tr3)));
         assert_eq!(kind_of(b"TR4\0"), Some(FileKind::Level(Game::Tr4)));
         assert_eq!(kind_of(b"TR4c"), Some(FileKind::Level(Game::Tr4)));
-        assert_eq!(kind_of(b"WAD2"), None);
+        assert_eq!(kind_of(b"WAD2\0\0\0\0"), Some(FileKind::Wad2));
+        assert_eq!(kind_of(b"Wad2"), None, "the deprecated magic");
         assert_eq!(kind_of(&[129, 0, 0]), None, "too short for a version word");
     }
 }

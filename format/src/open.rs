@@ -8,6 +8,7 @@ use crate::level::{self, LevelError, SkewedCorners};
 use crate::model::Wad;
 use crate::references;
 use crate::wad::{self, Layout};
+use crate::wad2::{self, Loss};
 
 /// A file's objects and what the file was.
 #[derive(Debug, Clone)]
@@ -24,6 +25,9 @@ pub struct Opened {
     /// A level's polygons whose texture is skewed on its sample, with their exact UV corners
     /// (empty for a WAD).
     pub skewed: SkewedCorners,
+    /// What the model could not hold of the file's objects (a Wad2's colours, blend modes…);
+    /// empty for WADs and levels.
+    pub losses: Vec<Loss>,
     /// The file's size in bytes (what work on its objects may cost grows with it).
     pub file_bytes: u64,
 }
@@ -57,6 +61,10 @@ pub enum OpenError {
     /// version word no game has, or too few bytes for one), which names them.
     #[error(transparent)]
     Unknown(LevelError),
+    #[error(transparent)]
+    Wad2(wad2::Wad2Error),
+    #[error(transparent)]
+    Wad2Objects(wad2::ObjectError),
 }
 
 /// Reads the objects of `bytes`, whatever kind of file they are ([`kind_of`]).
@@ -72,6 +80,21 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 model,
                 layout: Some(layout),
                 skewed: SkewedCorners::new(),
+                losses: Vec::new(),
+                file_bytes,
+            })
+        }
+        Some(kind @ FileKind::Wad2) => {
+            let document = wad2::read_document(bytes).map_err(OpenError::Wad2)?;
+            let objects = wad2::to_model(&document).map_err(OpenError::Wad2Objects)?;
+            Ok(Opened {
+                kind,
+                game: wad2_game(document.game_version),
+                version: objects.model.version,
+                model: objects.model,
+                layout: None,
+                skewed: objects.skewed,
+                losses: objects.losses,
                 file_bytes,
             })
         }
@@ -88,9 +111,21 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 model: level.wad,
                 layout: None,
                 skewed: level.skewed,
+                losses: Vec::new(),
                 file_bytes,
             })
         }
+    }
+}
+
+/// The catalogue a Wad2's W2SuggestedGameVersion names: 1 TR1, 2 TR2, 3 TR3, 11 TR1X, 12 TR2X;
+/// TR4, TR5, TRNG (16) and a file that names none read as TRLE's TR4 ids.
+fn wad2_game(version: Option<i64>) -> Game {
+    match version {
+        Some(1 | 11) => Game::Tr1,
+        Some(2 | 12) => Game::Tr2,
+        Some(3) => Game::Tr3,
+        _ => Game::Tr4,
     }
 }
 

@@ -10,17 +10,15 @@
 //!   colour's cell on the colour page.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 
 use super::bytes::View;
 use super::error::{LevelError, Problem};
 use super::skewed::{Gathering, SkewedCorners};
 use super::tables::Tables;
-use super::texture::{self, ObjectTexture};
+use super::texture::{self, ObjectTexture, Samples};
 use crate::catalog::Game;
 use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
-use crate::texture_corners::{recover_shifted_texture, TexelPoint};
 use crate::{Limits, TooMuchWork};
 
 /// The polygons a level's meshes may hold, and how many of them are left.
@@ -201,25 +199,6 @@ pub(super) fn read_meshes(
     })
 }
 
-/// Samples made so far, deduplicated by rectangle.
-#[derive(Default)]
-struct Samples {
-    list: Vec<Sample>,
-    index: HashMap<Sample, u16>,
-}
-
-impl Samples {
-    fn get(&mut self, sample: Sample) -> Result<u16, Problem> {
-        if let Some(&i) = self.index.get(&sample) {
-            return Ok(i);
-        }
-        let i = u16::try_from(self.list.len()).map_err(|_| Problem::TooManySamples(self.list.len() + 1))?;
-        self.list.push(sample);
-        self.index.insert(sample, i);
-        Ok(i)
-    }
-}
-
 /// Polygons' textures as WAD samples and arrangements, and what that made so far.
 struct Texturing<'o> {
     object_textures: &'o [ObjectTexture],
@@ -230,6 +209,12 @@ struct Texturing<'o> {
 }
 
 impl Texturing<'_> {
+    fn sample(&mut self, sample: Sample) -> Result<u16, Problem> {
+        self.samples
+            .get(sample)
+            .ok_or(Problem::TooManySamples(self.samples.list.len() + 1))
+    }
+
     /// The model polygon of stored polygon `p` of mesh `m`.
     fn polygon(&mut self, poly: &RawPolygon, m: usize, p: usize) -> Result<Polygon, Problem> {
         let mut polygon = Polygon {
@@ -242,9 +227,7 @@ impl Texturing<'_> {
         match poly.face {
             Face::Coloured(colour) => {
                 self.any_colour = true;
-                polygon.texture.sample = self
-                    .samples
-                    .get(texture::colour_sample(colour, self.colour_page))?;
+                polygon.texture.sample = self.sample(texture::colour_sample(colour, self.colour_page))?;
             }
             Face::Textured(index) => self.textured(&mut polygon, poly, index, (m, p))?,
         }
@@ -272,24 +255,13 @@ impl Texturing<'_> {
             })?;
         polygon.attributes.additive |= o.attribute == 2;
         let points = o.edges(n);
-        let rect = texture::bounds(&points);
-        polygon.texture.sample = self.samples.get(texture::sample_of(rect, o.tile))?;
-        let corners: Vec<TexelPoint> = points
-            .iter()
-            .map(|&[x, y]| TexelPoint::new(x.into(), y.into()))
-            .collect();
-        match recover_shifted_texture(&corners, poly.is_quad) {
-            Some((recovered, shift)) => {
-                for i in 0..n {
-                    polygon.vertices[i] = poly.vertices[(i + shift) % n];
-                }
-                polygon.texture.shape = recovered.shape;
-                polygon.texture.flipped = recovered.flipped;
-            }
-            None => self.skewed.add(
+        let (sample, recovered) = texture::corners_texture(&points, o.tile, poly.is_quad);
+        polygon.texture.sample = self.sample(sample)?;
+        if !texture::arrange(polygon, recovered) {
+            self.skewed.add(
                 at,
                 std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
-            ),
+            );
         }
         Ok(())
     }

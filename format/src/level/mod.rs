@@ -17,9 +17,9 @@ mod frames;
 mod meshes;
 mod moveables;
 mod pages;
-mod skewed;
+pub(crate) mod skewed;
 mod tables;
-mod texture;
+pub(crate) mod texture;
 mod tr1;
 mod tr123;
 mod tr2;
@@ -50,6 +50,6 @@ pub fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         Some(FileKind::Level(Game::Tr1)) => tr1::read(bytes),
         Some(FileKind::Level(game @ (Game::Tr2 | Game::Tr3))) => tr2::read(bytes, game),
         Some(FileKind::Level(Game::Tr4)) => tr4::read(bytes),
-        Some(FileKind::Wad) | None => Err(header.error(0, Problem::UnknownVersion(version))),
+        Some(FileKind::Wad | FileKind::Wad2) | None => Err(header.error(0, Problem::UnknownVersion(version))),
     }
 }

@@ -2,7 +2,10 @@
 //! arrangements are [`crate::texture_corners`]), and the solid-colour samples of coloured faces.
 //! The textiles themselves become pages in [`super::pages`].
 
-use crate::model::{Sample, PAGE_SIZE};
+use std::collections::HashMap;
+
+use crate::model::{Polygon, Sample, PAGE_SIZE};
+use crate::texture_corners::{recover_shifted_texture, RecoveredTexture, TexelPoint};
 
 /// One TR1–TR3 object texture (20 bytes): attribute, tile, four UV corners.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +80,58 @@ pub(crate) fn sample_of(rect: [u16; 4], page: u16) -> Sample {
         width: x1.min(PAGE_SIZE as u16).saturating_sub(x).max(1),
         height: y1.min(PAGE_SIZE as u16).saturating_sub(y).max(1),
     }
+}
+
+/// Samples made so far, deduplicated by rectangle.
+#[derive(Default)]
+pub(crate) struct Samples {
+    pub list: Vec<Sample>,
+    index: HashMap<Sample, u16>,
+}
+
+impl Samples {
+    /// The index of `sample`, added when new; None past the 65 536 a texture word can name.
+    pub fn get(&mut self, sample: Sample) -> Option<u16> {
+        if let Some(&i) = self.index.get(&sample) {
+            return Some(i);
+        }
+        let i = u16::try_from(self.list.len()).ok()?;
+        self.list.push(sample);
+        self.index.insert(sample, i);
+        Some(i)
+    }
+}
+
+/// The texture of a polygon whose corners lie on texel edges `points` of page `page`: the
+/// sample round them, and the arrangement (docs/format.md) that gives those corners with how
+/// far the vertex list must turn for it, when one does.
+pub(crate) fn corners_texture(
+    points: &[[u16; 2]],
+    page: u16,
+    is_quad: bool,
+) -> (Sample, Option<(RecoveredTexture, usize)>) {
+    let sample = sample_of(bounds(points), page);
+    let corners: Vec<TexelPoint> = points
+        .iter()
+        .map(|&[x, y]| TexelPoint::new(x.into(), y.into()))
+        .collect();
+    (sample, recover_shifted_texture(&corners, is_quad))
+}
+
+/// Gives `polygon` the recovered arrangement, turning its vertex list; false when there is none
+/// (the polygon maps its texture skewed).
+pub(crate) fn arrange(polygon: &mut Polygon, recovered: Option<(RecoveredTexture, usize)>) -> bool {
+    let Some((recovered, shift)) = recovered else {
+        return false;
+    };
+    let n = if polygon.is_quad { 4 } else { 3 };
+    let vertices = polygon.vertices;
+    for i in 0..n {
+        polygon.vertices[i] = vertices[(i + shift) % n];
+    }
+    polygon.texture.shape = recovered.shape;
+    polygon.texture.flipped = recovered.flipped;
+    true
 }
 
 /// Side of the solid-colour cells on the colour page.

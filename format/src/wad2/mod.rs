@@ -9,8 +9,10 @@ mod container;
 pub mod document;
 mod error;
 pub mod leb128;
+pub mod objects;
 
 pub use chunks::{children, write_stream, Chunk, ChunkContent, Widths, MAX_DEPTH};
 pub use container::{read, write, Wad2File};
 pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};
+pub use objects::{to_model, Loss, LossKind, ObjectError, Wad2Objects};

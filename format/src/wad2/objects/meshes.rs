@@ -1,0 +1,215 @@
+//! Wad2 meshes → the model's: Y negated and rounded to 16-bit coordinates, normals or shades,
+//! and polygons textured by samples round their corners on the texture's page.
+
+use super::losses::{LossKind, Losses};
+use super::pages::Placement;
+use super::ObjectError;
+use crate::level::skewed::Gathering;
+use crate::level::texture::{self as level_texture, Samples};
+use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading};
+use crate::wad2::document::{self, VertexColour};
+
+/// UVs this close to a texel corner are on it (older TombLib wrote 23.996 for 24).
+const ON_TEXEL: f32 = 1.0 / 64.0;
+/// Shades run from 0 (bright) to this (dark).
+const DARKEST: f32 = 8191.0;
+
+/// Everything meshes share while they are mapped.
+pub(super) struct MeshMapping<'a> {
+    pub placements: &'a [Option<Placement>],
+    pub samples: Samples,
+    pub skewed: Gathering,
+    pub losses: Losses,
+}
+
+/// A coordinate as a 16-bit word: rounded, clamped (counted as a loss) when past the word or
+/// not a number.
+pub(super) fn word(value: f32, losses: &mut Losses) -> i16 {
+    let rounded = value.round();
+    if !(rounded >= f32::from(i16::MIN) && rounded <= f32::from(i16::MAX)) {
+        losses.add(LossKind::CoordinatesClamped, 1);
+        return if value.is_nan() {
+            0
+        } else if value > 0.0 {
+            i16::MAX
+        } else {
+            i16::MIN
+        };
+    }
+    rounded as i16
+}
+
+/// A Wad2 point (Y up) as a classic one (Y down).
+pub(super) fn point(v: [f32; 3], losses: &mut Losses) -> [i16; 3] {
+    [word(v[0], losses), word(-v[1], losses), word(v[2], losses)]
+}
+
+impl MeshMapping<'_> {
+    /// Model mesh number `index` from `mesh`; `shiny` allows the shine bit (moveables only).
+    pub fn mesh(&mut self, mesh: &document::Mesh, index: usize, shiny: bool) -> Result<Mesh, ObjectError> {
+        let losses = &mut self.losses;
+        let vertices: Vec<[i16; 3]> = mesh.positions.iter().map(|&p| point(p, losses)).collect();
+        let sphere = BoundingSphere {
+            center: point(mesh.sphere.centre, losses),
+            radius: mesh.sphere.radius.ceil().clamp(0.0, f64::from(u16::MAX)) as u16,
+            flag: 1,
+        };
+        self.count_extras(mesh);
+        let polygons = mesh
+            .polygons
+            .iter()
+            .enumerate()
+            .map(|(p, polygon)| self.polygon(polygon, vertices.len(), (index, p), shiny))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut model = Mesh {
+            sphere,
+            vertices,
+            shading: Shading::default(),
+            polygons,
+        };
+        model.shading = self.shading(mesh, &model);
+        Ok(model)
+    }
+
+    /// Counts what the model cannot hold of the mesh's vertices.
+    fn count_extras(&mut self, mesh: &document::Mesh) {
+        let losses = &mut self.losses;
+        let attributes = mesh.attributes.iter().filter(|a| a.glow != 0 || a.movement != 0);
+        losses.add(LossKind::VertexAttributes, attributes.count());
+        losses.add(LossKind::VertexWeights, mesh.weights.as_ref().map_or(0, Vec::len));
+        losses.add(LossKind::HiddenMesh, usize::from(mesh.hidden == Some(true)));
+    }
+
+    /// Shades for a mesh lit by its vertex colours, else normals (made from the faces where the
+    /// file's are missing or not numbers).
+    fn shading(&mut self, mesh: &document::Mesh, model: &Mesh) -> Shading {
+        let count = mesh.positions.len();
+        let losses = &mut self.losses;
+        if mesh.light_type == 1 && mesh.colours.len() == count {
+            let mut coloured = 0;
+            let shades = mesh
+                .colours
+                .iter()
+                .map(|colour| match *colour {
+                    VertexColour::Shade(shade) => shade.clamp(0, DARKEST as i64) as i16,
+                    VertexColour::Colour([r, g, b]) => {
+                        coloured += usize::from(r.max(g).max(b) - r.min(g).min(b) > 1.0 / 255.0);
+                        let grey = ((r + g + b) / 3.0).clamp(0.0, 1.0);
+                        (DARKEST - grey * DARKEST).round() as i16
+                    }
+                })
+                .collect();
+            losses.add(LossKind::ColouredVertices, coloured);
+            return Shading::Shades(shades);
+        }
+        let white = |c: &VertexColour| matches!(c, VertexColour::Colour(rgb) if rgb.iter().all(|&v| v >= 1.0 - 1.0 / 255.0));
+        losses.add(
+            LossKind::ColouredVertices,
+            mesh.colours.iter().filter(|c| !white(c)).count(),
+        );
+        let remade = model.area_weighted_normals();
+        let length = Shading::NORMAL_LENGTH;
+        let normals = (0..count)
+            .map(|v| match mesh.normals.get(v) {
+                Some(n) if n.iter().all(|c| c.is_finite()) => point(*n, losses),
+                _ => {
+                    losses.add(LossKind::NormalsRemade, 1);
+                    let n = remade[v];
+                    [n[0], n[1], n[2]].map(|c| (c * length).round() as i16)
+                }
+            })
+            .collect();
+        Shading::Normals(normals)
+    }
+
+    /// Model polygon `at` (mesh, polygon) from `polygon`, on a mesh of `vertex_count` vertices.
+    fn polygon(
+        &mut self,
+        polygon: &document::Polygon,
+        vertex_count: usize,
+        at: (usize, usize),
+        shiny: bool,
+    ) -> Result<Polygon, ObjectError> {
+        let n = polygon.corner_count();
+        let mut vertices = [0u16; 4];
+        for (slot, &corner) in vertices.iter_mut().zip(&polygon.corners[..n]) {
+            *slot = u16::try_from(corner)
+                .ok()
+                .filter(|&c| usize::from(c) < vertex_count)
+                .ok_or_else(|| {
+                    ObjectError::polygon(at, format!("names vertex {corner} of {vertex_count}"))
+                })?;
+        }
+        let losses = &mut self.losses;
+        match polygon.blend_mode {
+            0..=2 => {}
+            mode => losses.add(LossKind::BlendMode(mode), 1),
+        }
+        losses.add(LossKind::DoubleSided, usize::from(polygon.double_sided));
+        let shine = polygon.shine.clamp(0, 31) as u8;
+        let attributes = Attributes {
+            additive: polygon.blend_mode == 2,
+            shine: shiny && shine > 0,
+            shine_intensity: shine,
+            unknown_bit: false,
+        };
+        let mut model = Polygon {
+            vertices,
+            is_quad: polygon.quad,
+            texture: PolygonTexture::default(),
+            attributes,
+            unused: 0,
+        };
+        self.texture(&mut model, polygon, at)?;
+        Ok(model)
+    }
+
+    /// Textures `model` with the sample round `polygon`'s UVs on its texture's page.
+    fn texture(
+        &mut self,
+        model: &mut Polygon,
+        polygon: &document::Polygon,
+        at: (usize, usize),
+    ) -> Result<(), ObjectError> {
+        let placement = usize::try_from(polygon.texture)
+            .ok()
+            .and_then(|t| self.placements.get(t).copied().flatten())
+            .ok_or_else(|| {
+                ObjectError::polygon(
+                    at,
+                    format!("names texture {}, which the file does not hold", polygon.texture),
+                )
+            })?;
+        let n = polygon.corner_count();
+        let (mut off, mut outside) = (false, false);
+        let points: Vec<[u16; 2]> = polygon.uvs[..n]
+            .iter()
+            .map(|&[u, v]| {
+                let mut snap = |value: f32, extent: u16| {
+                    let rounded = if value.is_finite() { value.round() } else { 0.0 };
+                    off |= (value - rounded).abs() > ON_TEXEL;
+                    outside |= rounded < 0.0 || rounded > f32::from(extent);
+                    rounded.clamp(0.0, f32::from(extent)) as u16
+                };
+                [
+                    placement.x + snap(u, placement.width),
+                    placement.y + snap(v, placement.height),
+                ]
+            })
+            .collect();
+        self.losses.add(LossKind::UvsOffTexels, usize::from(off));
+        self.losses.add(LossKind::UvsOutsideTexture, usize::from(outside));
+        let (sample, recovered) = level_texture::corners_texture(&points, placement.page, model.is_quad);
+        model.texture.sample = self
+            .samples
+            .get(sample)
+            .ok_or_else(|| ObjectError::polygon(at, "needs a 65 537th texture sample".into()))?;
+        if !level_texture::arrange(model, recovered) {
+            self.skewed.add(
+                at,
+                std::array::from_fn(|i| points.get(i).copied().unwrap_or_default()),
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,209 @@
+//! A Wad2 [`Document`]'s objects as the model's ([`Wad`]), for every command that reads objects:
+//! textures copied whole onto pages, polygons textured by the samples round their corners (those
+//! no classic arrangement gives kept among the [`SkewedCorners`], as a level's are), meshes and
+//! keyframes with Y negated and rounded to 16-bit words, bones as links, animations on each
+//! moveable's timeline. Ids stay the file's own (the catalogue of its game names them).
+//!
+//! What the model cannot hold is counted per object in [`Wad2Objects::losses`], never dropped
+//! unsaid.
+
+mod animations;
+mod losses;
+mod meshes;
+mod pages;
+
+pub use losses::{Loss, LossKind};
+
+use crate::level::skewed::{Gathering, SkewedCorners};
+use crate::level::texture::Samples;
+use crate::links;
+use crate::model::{BoundingBox, Link, Moveable, Static, Wad};
+use crate::wad2::document::{self, Document};
+use losses::Losses;
+use meshes::{point, MeshMapping};
+
+/// The model of a Wad2's objects, and what it could not hold.
+#[derive(Debug, Clone)]
+pub struct Wad2Objects {
+    pub model: Wad,
+    pub skewed: SkewedCorners,
+    pub losses: Vec<Loss>,
+}
+
+/// What keeps a Wad2's objects from the model: the place (object, mesh, polygon) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Wad2 {place} {problem}; the file is damaged: open and save it in WadTool")]
+pub struct ObjectError {
+    pub place: String,
+    pub problem: String,
+}
+
+impl ObjectError {
+    fn texture(index: usize, problem: &str) -> ObjectError {
+        ObjectError {
+            place: format!("texture {index}"),
+            problem: problem.to_owned(),
+        }
+    }
+
+    /// Polygon `polygon` of model mesh `mesh`.
+    fn polygon((mesh, polygon): (usize, usize), problem: String) -> ObjectError {
+        ObjectError {
+            place: format!("mesh {mesh}, polygon {polygon},"),
+            problem,
+        }
+    }
+}
+
+/// Maps `document`'s moveables and statics into the model.
+pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
+    let (pages, placements) = pages::place(&document.textures, &used_textures(document))?;
+    let mut mapping = MeshMapping {
+        placements: &placements,
+        samples: Samples::default(),
+        skewed: Gathering::default(),
+        losses: Losses::default(),
+    };
+    let mut model = Wad {
+        version: Wad::VERSION,
+        pages,
+        ..Wad::default()
+    };
+    file_losses(document, &mut mapping.losses);
+    for (index, moveable) in document.moveables.iter().enumerate() {
+        mapping
+            .losses
+            .object(format!("moveable {index} (id {})", moveable.id));
+        let mapped = map_moveable(moveable, &mut mapping, &mut model)?;
+        model.moveables.push(mapped);
+    }
+    for (index, found) in document.statics.iter().enumerate() {
+        mapping.losses.object(format!("static {index} (id {})", found.id));
+        let mesh = model.meshes.len();
+        model.meshes.push(mapping.mesh(&found.mesh, mesh, false)?);
+        model.statics.push(map_static(found, mesh, &mut mapping.losses));
+    }
+    model.samples = mapping.samples.list;
+    Ok(Wad2Objects {
+        model,
+        skewed: mapping.skewed.finish(),
+        losses: mapping.losses.finish(),
+    })
+}
+
+/// The textures polygons use, in first-use order.
+fn used_textures(document: &Document) -> Vec<usize> {
+    let meshes = document
+        .moveables
+        .iter()
+        .flat_map(|m| &m.meshes)
+        .chain(document.statics.iter().map(|s| &s.mesh));
+    let mut seen = vec![false; document.textures.len()];
+    let mut used = Vec::new();
+    for polygon in meshes.flat_map(|m| &m.polygons) {
+        if let Some(slot) = usize::try_from(polygon.texture)
+            .ok()
+            .and_then(|t| seen.get_mut(t))
+        {
+            if !*slot {
+                *slot = true;
+                used.push(polygon.texture as usize);
+            }
+        }
+    }
+    used
+}
+
+/// What the file holds beside its objects that the model has no place for.
+fn file_losses(document: &Document, losses: &mut Losses) {
+    losses.object("file".into());
+    losses.add(
+        LossKind::Sprites,
+        document.sprites.len() + document.sprite_sequences.len(),
+    );
+    let sets = document.animated_texture_sets.as_ref();
+    losses.add(
+        LossKind::AnimatedTextures,
+        usize::from(sets.is_some_and(|s| s.content.bytes.len() > 1)),
+    );
+    losses.add(LossKind::UnknownChunks, document.unknown.0.len());
+}
+
+fn map_moveable(
+    moveable: &document::Moveable,
+    mapping: &mut MeshMapping,
+    model: &mut Wad,
+) -> Result<Moveable, ObjectError> {
+    let first = model.meshes.len();
+    for mesh in &moveable.meshes {
+        let index = model.meshes.len();
+        model.meshes.push(mapping.mesh(mesh, index, true)?);
+    }
+    let losses = &mut mapping.losses;
+    losses.add(LossKind::Skin, usize::from(moveable.skin.is_some()));
+    losses.add(LossKind::UnknownChunks, moveable.unknown.0.len());
+    let count = moveable.meshes.len();
+    if moveable.bones.len() != count {
+        return Err(ObjectError {
+            place: format!("moveable id {}", moveable.id),
+            problem: format!("has {} bones for {count} meshes (one each)", moveable.bones.len()),
+        });
+    }
+    // Bone i wears the mesh its W2BoneMesh names (its own, as TombLib writes it).
+    let meshes = moveable
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(bone, b)| {
+            let named = b
+                .mesh
+                .and_then(|m| usize::try_from(m).ok())
+                .filter(|&m| m < count);
+            first + named.unwrap_or(bone)
+        })
+        .collect();
+    let ops: Vec<i32> = moveable
+        .bones
+        .iter()
+        .skip(1)
+        .map(|b| b.opcode.clamp(0, 3) as i32)
+        .collect();
+    let links = links::parents_from_ops(&ops)
+        .into_iter()
+        .zip(moveable.bones.iter().skip(1))
+        .map(|(parent, bone)| {
+            let offset = point(bone.translation, losses).map(i32::from);
+            Link { parent, offset }
+        })
+        .collect();
+    Ok(Moveable {
+        id: moveable.id.clamp(0, i64::from(u32::MAX)) as u32,
+        meshes,
+        links,
+        animations: animations::animations(&moveable.animations, losses),
+    })
+}
+
+fn map_static(found: &document::Static, mesh: usize, losses: &mut Losses) -> Static {
+    let lighting = found.lights.len()
+        + usize::from(found.ambient_light.is_some_and(|a| a >= 0))
+        + usize::from(found.shatter == Some(true));
+    losses.add(LossKind::StaticLighting, lighting);
+    losses.add(LossKind::UnknownChunks, found.unknown.0.len());
+    let bounds = |b: &Option<document::BoundingBox>, losses: &mut Losses| {
+        let b = b.unwrap_or_default();
+        let [a, c] = [point(b.min, losses), point(b.max, losses)];
+        // Negating Y swaps which corner is lower.
+        BoundingBox {
+            min: [0, 1, 2].map(|k| a[k].min(c[k])),
+            max: [0, 1, 2].map(|k| a[k].max(c[k])),
+        }
+    };
+    Static {
+        id: found.id.clamp(0, i64::from(u32::MAX)) as u32,
+        mesh,
+        visibility: bounds(&found.visibility_box, losses),
+        collision: bounds(&found.collision_box, losses),
+        flags: found.flags.clamp(0, i64::from(u16::MAX)) as u16,
+    }
+}
