@@ -239,12 +239,13 @@ impl Checker<'_> {
         }
         for s in &self.wad.statics {
             *seen.entry((false, s.id)).or_default() += 1;
-            if self.game == Game::Tr4 && catalog::static_name(self.game, s.id).is_none() {
+            // Only TR4's and TEN's catalogues name statics.
+            if matches!(self.game, Game::Tr4 | Game::Ten) && catalog::static_name(self.game, s.id).is_none() {
                 self.push(
                     Severity::Warning,
                     "unknown-slot",
                     self.static_name(s.id),
-                    format!("TR4's catalogue has no static slot {}", s.id),
+                    format!("{}'s catalogue has no static slot {}", self.game.name(), s.id),
                     "put the static into a slot the game knows (`wadforge copy --as`)",
                 );
             }
@@ -664,10 +665,11 @@ impl Checker<'_> {
 /// How many parents the game's link stack holds. TR4 (tomb4's `DrawAnimatingItem`) draws from a
 /// stack of 20 matrices: the view, the room, the item and the mesh being drawn take 4. TR1 and
 /// TR2 (TRX's `MAX_MATRICES`) have 40. TR3's size is not documented: held to TR4's, its successor.
+/// TEN's is not documented here either: held to TR4's, its ancestor.
 fn link_stack_limit(game: Game) -> usize {
     match game {
         Game::Tr1 | Game::Tr2 => 40 - 4,
-        Game::Tr3 | Game::Tr4 => 20 - 4,
+        Game::Tr3 | Game::Tr4 | Game::Ten => 20 - 4,
     }
 }
 

@@ -7,7 +7,7 @@
 //! # Where the facts come from
 //!
 //! The facts are those of Tomb Editor's catalogues (`MontyTRC89/Tomb-Editor`,
-//! `TombLib/TombLib/Catalogs/Engines/TR1..TR4/{Moveables,Statics,States,Animations}.xml`),
+//! `TombLib/TombLib/Catalogs/Engines/{TR1..TR4,TombEngine}/{Moveables,Statics,States,Animations}.xml`),
 //! written down in wadforge's own plain-text tables under `catalog/` (one TSV file per game
 //! and kind, each documenting its format in a `#` header), embedded with `include_str!` and
 //! parsed once, lazily, on first use.
@@ -22,15 +22,16 @@
 //!   spells its slots that way (`LARA_SKIN`); the TR1-TR3 catalogues name slots in prose, so
 //!   "Lara pistol animation" becomes `LARA_PISTOL_ANIMATION`. A name may begin with a digit
 //!   (`1C_VAULT_CRAWLSPACE`). Names are not unique within a game: TR1 has eight `DOOR`s.
-//! - [`joints_from`]: the catalogue has no joints field; TR4's LARA_SKIN → LARA_SKIN_JOINTS
-//!   is recorded by us.
+//! - [`joints_from`]: the catalogue has no joints field; LARA_SKIN → LARA_SKIN_JOINTS (TR4's 8 → 9,
+//!   TEN's 12 → 13) is recorded by us.
 //! - [`mesh_names`]: the names of Lara's 15 meshes are ours.
 //!
 //! State and animation lookups fall back to older games, as Tomb Editor's own lookup does
 //! (its TR4 tables only list what TR4 adds to Lara, from state 90 and animation 313), but
 //! only for a moveable whose slot has the same name in the older game (Lara, id 0, in all of
 //! them); Tomb Editor falls back on the id alone, which would, say, name TR4 BADDY_1's states
-//! after TR3's Antarctic dog.
+//! after TR3's Antarctic dog. TEN numbers its slots afresh, so only its LARA inherits (from
+//! TR4 and on down): see [`Game::Ten`].
 //!
 //! Malformed data lines are skipped at run time, never a panic; the unit tests check that
 //! every line parses, that ids are unique and that names are valid identifiers.
@@ -50,26 +51,65 @@ pub enum Game {
     Tr3,
     /// Tomb Raider: The Last Revelation, the game of TRLE WADs (TRNG's extra slots included).
     Tr4,
+    /// Tomb Engine, whose slot ids differ from TR4's (its LARA_SKIN is 12, TR4's 8): the game of
+    /// Wad2 files Tomb Editor marks for TEN. No level of it is read: a level's game is TR1-TR4.
+    Ten,
 }
 
 impl Game {
-    /// The short name: `"TR1"`, `"TR2"`, `"TR3"` or `"TR4"`.
+    /// The short name: `"TR1"`, `"TR2"`, `"TR3"`, `"TR4"` or `"TEN"`.
     pub fn name(self) -> &'static str {
         match self {
             Game::Tr1 => "TR1",
             Game::Tr2 => "TR2",
             Game::Tr3 => "TR3",
             Game::Tr4 => "TR4",
+            Game::Ten => "TEN",
         }
     }
 
     /// The game before this one, whose state and animation tables this one extends.
+    ///
+    /// TEN's is TR4, though its catalogue stands alone for slots: its tables name only what
+    /// TEN adds to Lara (states 139 on and 62, a dozen animations), not her TR4 states and
+    /// animations, which TEN's engine keeps under their TR4 numbers (Tomb Editor's own lookup
+    /// falls back from TEN to the older games too). Only LARA (0) has the same name at the same
+    /// id in TEN and TR4, so no other TEN slot inherits.
     fn older(self) -> Option<Game> {
         match self {
             Game::Tr1 => None,
             Game::Tr2 => Some(Game::Tr1),
             Game::Tr3 => Some(Game::Tr2),
             Game::Tr4 => Some(Game::Tr3),
+            Game::Ten => Some(Game::Tr4),
+        }
+    }
+
+    /// The game of a Wad2 file's `W2SuggestedGameVersion` code (Tomb Editor's `TRVersion.Game`),
+    /// as Tomb Editor picks its catalogue: 1-4 TR1-TR4, 11 TR1X → TR1, 12 TR2X → TR2,
+    /// 16 TRNG → TR4, 18 Tomb Engine → TEN. `None` for 5 (TR5: wadforge has no TR5 catalogue,
+    /// and TR5 numbers its slots its own way) and for any other code.
+    pub fn from_wad2_version(code: i64) -> Option<Game> {
+        match code {
+            1 | 11 => Some(Game::Tr1),
+            2 | 12 => Some(Game::Tr2),
+            3 => Some(Game::Tr3),
+            4 | 16 => Some(Game::Tr4),
+            18 => Some(Game::Ten),
+            _ => None,
+        }
+    }
+
+    /// The `W2SuggestedGameVersion` code wadforge writes for this game: 1-4 for TR1-TR4 and 18
+    /// for TEN. TR4 is written as plain TR4 (4), not TRNG (16): both read back as TR4, and
+    /// wadforge writes nothing NG-specific.
+    pub fn wad2_version(self) -> i64 {
+        match self {
+            Game::Tr1 => 1,
+            Game::Tr2 => 2,
+            Game::Tr3 => 3,
+            Game::Tr4 => 4,
+            Game::Ten => 18,
         }
     }
 }
@@ -150,6 +190,12 @@ fn sources(game: Game) -> Sources {
             states: include_str!("catalog/tr4_states.tsv"),
             animations: include_str!("catalog/tr4_animations.tsv"),
         },
+        Game::Ten => Sources {
+            moveables: include_str!("catalog/ten_moveables.tsv"),
+            statics: include_str!("catalog/ten_statics.tsv"),
+            states: include_str!("catalog/ten_states.tsv"),
+            animations: include_str!("catalog/ten_animations.tsv"),
+        },
     }
 }
 
@@ -168,6 +214,10 @@ struct Tables {
     statics: HashMap<u32, &'static str>,
     states: HashMap<(u32, u16), &'static str>,
     animations: HashMap<(u32, usize), &'static str>,
+    /// Slot name -> the id of its first line in the table (names repeat: TR1 has eight DOORs).
+    moveable_ids: HashMap<&'static str, u32>,
+    /// Static name -> the id of its first line in the table.
+    static_ids: HashMap<&'static str, u32>,
     /// What was wrong with the data: malformed lines and duplicate keys (the first one wins).
     /// Empty for good data; only the tests look at it.
     problems: Vec<String>,
@@ -182,6 +232,7 @@ impl Tables {
             sources.moveables,
             "moveables",
             &mut problems,
+            |id, m| first_id(&mut tables.moveable_ids, m.name, *id),
             |f| {
                 let [id, name, body_from, joints_from] = f else {
                     return Err(format!("expected 4 fields, found {}", f.len()));
@@ -199,6 +250,7 @@ impl Tables {
             sources.statics,
             "statics",
             &mut problems,
+            |id, name| first_id(&mut tables.static_ids, name, *id),
             |f| {
                 let [id, name] = f else {
                     return Err(format!("expected 2 fields, found {}", f.len()));
@@ -206,20 +258,28 @@ impl Tables {
                 Ok((number::<u32>(id)?, checked_name(name)?))
             },
         );
-        fill(&mut tables.states, sources.states, "states", &mut problems, |f| {
-            let [moveable, state, name] = f else {
-                return Err(format!("expected 3 fields, found {}", f.len()));
-            };
-            Ok((
-                (number::<u32>(moveable)?, number::<u16>(state)?),
-                checked_name(name)?,
-            ))
-        });
+        fill(
+            &mut tables.states,
+            sources.states,
+            "states",
+            &mut problems,
+            |_, _| {},
+            |f| {
+                let [moveable, state, name] = f else {
+                    return Err(format!("expected 3 fields, found {}", f.len()));
+                };
+                Ok((
+                    (number::<u32>(moveable)?, number::<u16>(state)?),
+                    checked_name(name)?,
+                ))
+            },
+        );
         fill(
             &mut tables.animations,
             sources.animations,
             "animations",
             &mut problems,
+            |_, _| {},
             |f| {
                 let [moveable, animation, name] = f else {
                     return Err(format!("expected 3 fields, found {}", f.len()));
@@ -236,12 +296,14 @@ impl Tables {
 }
 
 /// Parses the data lines of `text` into `map`: blank lines and `#` comments are skipped, a
-/// line that does not parse or repeats a key is left out and reported in `problems`.
+/// line that does not parse or repeats a key is left out and reported in `problems`. Each
+/// entry kept is shown to `kept` in file order.
 fn fill<K, V>(
     map: &mut HashMap<K, V>,
     text: &'static str,
     table: &str,
     problems: &mut Vec<String>,
+    mut kept: impl FnMut(&K, &V),
     parse: impl Fn(&[&'static str]) -> Result<(K, V), String>,
 ) where
     K: std::hash::Hash + Eq + std::fmt::Debug,
@@ -262,12 +324,18 @@ fn fill<K, V>(
                     ));
                 }
                 Entry::Vacant(slot) => {
+                    kept(slot.key(), &value);
                     slot.insert(value);
                 }
             },
             Err(error) => problems.push(format!("{table} line {}: {error}: {line:?}", index + 1)),
         }
     }
+}
+
+/// Records `id` for `name` unless an earlier line had the name.
+fn first_id(ids: &mut HashMap<&'static str, u32>, name: &'static str, id: u32) {
+    ids.entry(name).or_insert(id);
 }
 
 fn number<T: std::str::FromStr>(field: &str) -> Result<T, String> {
@@ -310,11 +378,13 @@ fn tables(game: Game) -> &'static Tables {
     static TR2: OnceLock<Tables> = OnceLock::new();
     static TR3: OnceLock<Tables> = OnceLock::new();
     static TR4: OnceLock<Tables> = OnceLock::new();
+    static TEN: OnceLock<Tables> = OnceLock::new();
     let cell = match game {
         Game::Tr1 => &TR1,
         Game::Tr2 => &TR2,
         Game::Tr3 => &TR3,
         Game::Tr4 => &TR4,
+        Game::Ten => &TEN,
     };
     cell.get_or_init(|| Tables::parse(&sources(game)))
 }
@@ -347,9 +417,21 @@ pub fn moveable_name(game: Game, id: u32) -> Option<&'static str> {
     moveable(game, id).map(|m| m.name)
 }
 
-/// The name of static `id`, if the catalogue knows it (TR4 only: there is no TR1-TR3 table).
+/// The name of static `id`, if the catalogue knows it (TR4 and TEN: there is no TR1-TR3 table).
 pub fn static_name(game: Game, id: u32) -> Option<&'static str> {
     tables(game).statics.get(&id).copied()
+}
+
+/// The id of the moveable slot named `name` (`LARA_SKIN`: 8 in TR4, 12 in TEN), spelt as the
+/// catalogue's normalised names are (upper case). Where a game repeats a name (TR1's eight
+/// `DOOR`s), the id of its first line in the table.
+pub fn moveable_id(game: Game, name: &str) -> Option<u32> {
+    tables(game).moveable_ids.get(name).copied()
+}
+
+/// The id of the static named `name`, as [`moveable_id`] finds a moveable's.
+pub fn static_id(game: Game, name: &str) -> Option<u32> {
+    tables(game).static_ids.get(name).copied()
 }
 
 /// Name or `UNKNOWN_<id>`.
@@ -384,7 +466,7 @@ pub fn body_from(game: Game, moveable_id: u32) -> Option<u32> {
     moveable(game, moveable_id)?.body_from
 }
 
-/// The moveable holding the joint meshes that fill the gaps of a dressed body (TR4: LARA_SKIN_JOINTS for LARA_SKIN), if any.
+/// The moveable holding the joint meshes that fill the gaps of a dressed body (TR4 and TEN: LARA_SKIN_JOINTS for LARA_SKIN), if any.
 pub fn joints_from(game: Game, moveable_id: u32) -> Option<u32> {
     moveable(game, moveable_id)?.joints_from
 }
@@ -404,7 +486,8 @@ pub enum LaraMeshUse {
 }
 
 /// How the engine reads a Lara-like slot's meshes (see [`mesh_names`]); `None` for other slots.
-/// From TR4's own drawing code, as reconstructed (docs/check-rules.md has the sources).
+/// From TR4's own drawing code, as reconstructed (docs/check-rules.md has the sources); TEN's
+/// holsters, guns and heads are not described here, so its weapon slots answer `Some`.
 pub fn lara_mesh_use(game: Game, moveable_id: u32) -> Option<LaraMeshUse> {
     mesh_names(game, moveable_id)?;
     let skin = body_from(game, LARA).unwrap_or(LARA);
@@ -450,7 +533,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    const GAMES: [Game; 4] = [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4];
+    const GAMES: [Game; 5] = [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4, Game::Ten];
 
     #[test]
     fn every_data_line_parses_with_unique_keys_and_valid_names() {
@@ -553,7 +636,7 @@ mod tests {
     #[test]
     fn game_names() {
         let names: Vec<_> = GAMES.iter().map(|g| g.name()).collect();
-        assert_eq!(names, ["TR1", "TR2", "TR3", "TR4"]);
+        assert_eq!(names, ["TR1", "TR2", "TR3", "TR4", "TEN"]);
     }
 
     #[test]
@@ -845,7 +928,248 @@ mod tests {
                 ("TR2", 209, 0, 37, 106),
                 ("TR3", 285, 0, 210, 489),
                 ("TR4", 516, 160, 231, 609),
+                ("TEN", 979, 257, 191, 441),
             ]
         );
+    }
+    #[test]
+    fn ten_lara_and_her_skin() {
+        // TombEngine/Moveables.xml: `<moveable id="0" name="LARA" use_body_from="12" />`,
+        // `<moveable id="12" name="LARA_SKIN" hidden="true" />`, `<moveable id="13"
+        // name="LARA_SKIN_JOINTS" hidden="true" />`.
+        assert_eq!(moveable_name(Game::Ten, 0), Some("LARA"));
+        assert_eq!(moveable_name(Game::Ten, 1), Some("LARA_EXTRA_ANIMS"));
+        assert_eq!(moveable_name(Game::Ten, 12), Some("LARA_SKIN"));
+        assert_eq!(moveable_name(Game::Ten, 13), Some("LARA_SKIN_JOINTS"));
+        assert_eq!(
+            moveable_name(Game::Ten, 8),
+            Some("GRENADE_ANIM"),
+            "TR4's LARA_SKIN id"
+        );
+        assert_eq!(body_from(Game::Ten, 0), Some(12));
+        assert_eq!(body_from(Game::Ten, 2), Some(12), "PISTOLS_ANIM");
+        assert_eq!(body_from(Game::Ten, 50), Some(12), "SNOWMOBILE_LARA_ANIMS");
+        assert_eq!(body_from(Game::Ten, 12), None);
+        assert_eq!(
+            body_from(Game::Ten, 25),
+            None,
+            "ACTOR1_SPEECH_HEAD1 has its own body"
+        );
+        assert_eq!(
+            body_from(Game::Ten, 222),
+            Some(225),
+            "DOPPELGANGER wears GIANT_MUTANT"
+        );
+        assert_eq!(joints_from(Game::Ten, 12), Some(13));
+        assert_eq!(joints_from(Game::Ten, 0), None);
+        assert_eq!(joints_from(Game::Ten, 13), None);
+    }
+
+    #[test]
+    fn ten_moveables_and_statics() {
+        let expected = [
+            (39, "PHOTOMODE_ANIMS"),
+            (140, "BATS_EMITTER_TR3"),
+            (180, "GUIDE"),
+            (393, "PUSHABLE_OBJECT1"),
+            (500, "PUZZLE_ITEM1"),
+            (547, "PUZZLE_ITEM16_COMBO2"),
+            (830, "PULLEY"),
+            (1040, "AI_GUARD"),
+            (1200, "ANIMATING1"),
+            (1327, "ANIMATING128"),
+            (1350, "HORIZON"),
+        ];
+        for (id, name) in expected {
+            assert_eq!(moveable_name(Game::Ten, id), Some(name), "{id}");
+        }
+        for id in [40, 834, 1112, 1351] {
+            assert_eq!(moveable_name(Game::Ten, id), None, "{id}");
+        }
+        assert_eq!(static_name(Game::Ten, 0), Some("STATIC_0"), "\"Static #0\"");
+        assert_eq!(static_name(Game::Ten, 256), Some("STATIC_256"));
+        assert_eq!(static_name(Game::Ten, 257), None);
+    }
+
+    #[test]
+    fn slot_ids_by_name() {
+        assert_eq!(moveable_id(Game::Tr4, "LARA"), Some(0));
+        assert_eq!(moveable_id(Game::Tr4, "LARA_SKIN"), Some(8));
+        assert_eq!(moveable_id(Game::Tr4, "LARA_SKIN_JOINTS"), Some(9));
+        // TombEngine/Moveables.xml: `<moveable id="12" name="LARA_SKIN" hidden="true" />`.
+        assert_eq!(moveable_id(Game::Ten, "LARA"), Some(0));
+        assert_eq!(moveable_id(Game::Ten, "LARA_SKIN"), Some(12));
+        assert_eq!(moveable_id(Game::Ten, "LARA_SKIN_JOINTS"), Some(13));
+        assert_eq!(moveable_id(Game::Ten, "GUIDE"), Some(180));
+        assert_eq!(moveable_id(Game::Tr4, "GUIDE"), Some(37));
+        assert_eq!(moveable_id(Game::Tr3, "LARA_TRUE_APPEARANCE"), Some(315));
+        // TR1's eight DOORs, 57 to 64: the first line wins.
+        assert_eq!(moveable_id(Game::Tr1, "DOOR"), Some(57));
+        assert_eq!(moveable_name(Game::Tr1, 64), Some("DOOR"));
+        assert_eq!(moveable_id(Game::Tr4, "lara_skin"), None, "names are upper case");
+        assert_eq!(moveable_id(Game::Tr4, "NO_SUCH_SLOT"), None);
+        assert_eq!(moveable_id(Game::Ten, "LARA_START_POS"), Some(1048));
+        assert_eq!(static_id(Game::Tr4, "PLANT0"), Some(0));
+        assert_eq!(static_id(Game::Tr4, "SHATTER1"), Some(51));
+        assert_eq!(static_id(Game::Ten, "STATIC_51"), Some(51));
+        assert_eq!(static_id(Game::Tr1, "PLANT0"), None, "no TR1 statics table");
+        assert_eq!(static_id(Game::Tr4, "LARA"), None, "a moveable, not a static");
+    }
+
+    #[test]
+    fn every_name_finds_its_first_id() {
+        for game in GAMES {
+            let t = tables(game);
+            for (id, m) in &t.moveables {
+                let first = moveable_id(game, m.name).expect("a catalogued name");
+                assert!(first <= *id, "{} {} {id}", game.name(), m.name);
+                assert_eq!(moveable_name(game, first), Some(m.name));
+            }
+            for (id, name) in &t.statics {
+                let first = static_id(game, name).expect("a catalogued name");
+                assert!(first <= *id, "{} {name} {id}", game.name());
+                assert_eq!(static_name(game, first), Some(*name));
+            }
+        }
+    }
+
+    #[test]
+    fn moveable_and_static_tables_ascend_by_id() {
+        // So a repeated name's first line is also its lowest id, the one `wadforge_edit::slot_id`
+        // picks by scanning ids.
+        fn ids(text: &str) -> Vec<u32> {
+            (text.lines())
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .filter_map(|l| l.split('\t').next()?.parse().ok())
+                .collect()
+        }
+        for game in GAMES {
+            let s = sources(game);
+            for (table, text) in [("moveables", s.moveables), ("statics", s.statics)] {
+                let ids = ids(text);
+                assert!(ids.windows(2).all(|w| w[0] < w[1]), "{} {table}", game.name());
+            }
+        }
+    }
+
+    #[test]
+    fn ten_states_and_animations() {
+        // Lara's TR4 states, by way of TR4's table and the older ones.
+        assert_eq!(state_name(Game::Ten, 0, 0), Some("WALK_FORWARD"));
+        assert_eq!(state_name(Game::Ten, 0, 90), Some("ROPE_TURN_LEFT"));
+        assert_eq!(state_name(Game::Ten, 0, 118), Some("DOZY"));
+        assert_eq!(
+            state_name(Game::Ten, 0, 119),
+            None,
+            "TR5's states are in no table"
+        );
+        // TEN's own.
+        assert_eq!(state_name(Game::Tr2, 0, 62), Some("TEST_1"));
+        assert_eq!(state_name(Game::Ten, 0, 62), Some("AUTO_JUMP"), "TEN's name wins");
+        assert_eq!(state_name(Game::Ten, 0, 139), Some("SHIMMY_45_OUTER_LEFT"));
+        assert_eq!(
+            state_name(Game::Ten, 0, 145),
+            Some("SLOPE_CLIMB_DOWN"),
+            "\"SLOPE_CLIMB_DOWN \""
+        );
+        assert_eq!(state_name(Game::Ten, 0, 198), Some("PULLEY_UNGRAB"));
+        assert_eq!(state_name(Game::Ten, 102, 6), Some("POUND_CHEST"), "APE");
+        assert_eq!(
+            state_name(Game::Ten, 830, 4),
+            Some("ANIMATE_UNDERWATER"),
+            "PULLEY"
+        );
+        // No other slot inherits: TEN's 37 is HAIR_PRIMARY, TR4's GUIDE.
+        assert_eq!(state_name(Game::Tr4, 37, 3), Some("RUN"));
+        assert_eq!(state_name(Game::Ten, 37, 3), None);
+        assert_eq!(
+            state_name(Game::Ten, 180, 3),
+            None,
+            "TEN's GUIDE has no states listed"
+        );
+        // Animations.
+        assert_eq!(animation_name(Game::Ten, 0, 46), Some("UNDERWATER_USE_PUZZLE"));
+        assert_eq!(
+            animation_name(Game::Ten, 0, 313),
+            Some("DOOR_OPEN_FORWARD"),
+            "TR4's"
+        );
+        assert_eq!(
+            animation_name(Game::Ten, 0, 474),
+            Some("1C_VAULT_CRAWLSPACE"),
+            "TR4's"
+        );
+        assert_eq!(animation_name(Game::Ten, 0, 0), None);
+        assert_eq!(
+            animation_name(Game::Ten, 1, 4),
+            Some("TYRANNOSAUR_DEATH"),
+            "LARA_EXTRA_ANIMS"
+        );
+        assert_eq!(animation_name(Game::Ten, 184, 1), Some("TURN_180_PART_1"), "SWAT");
+        assert_eq!(
+            animation_name(Game::Ten, 186, 62),
+            Some("SURRENDER_TO_IDLE"),
+            "GUARD1"
+        );
+        assert_eq!(
+            animation_name(Game::Ten, 247, 31),
+            Some("FALL_4CLICKS"),
+            "CIVVY: the first of two"
+        );
+        assert_eq!(animation_name(Game::Ten, 247, 30), None);
+    }
+
+    #[test]
+    fn ten_lara_meshes() {
+        let names = &LARA_MESHES[..];
+        for id in [0, 2, 12, 13, 17, 29, 50] {
+            assert_eq!(mesh_names(Game::Ten, id), Some(names), "TEN {id}");
+        }
+        for id in [25, 37, 51, 1040] {
+            assert_eq!(mesh_names(Game::Ten, id), None, "TEN {id}");
+        }
+        for id in [0, 12, 13] {
+            assert_eq!(
+                lara_mesh_use(Game::Ten, id),
+                Some(LaraMeshUse::AllFifteen),
+                "TEN {id}"
+            );
+        }
+        // No TEN rules for holsters, guns and heads: the lenient answer.
+        for id in [4, 14, 17, 21] {
+            assert_eq!(lara_mesh_use(Game::Ten, id), Some(LaraMeshUse::Some), "TEN {id}");
+        }
+    }
+
+    #[test]
+    fn wad2_versions() {
+        let table = [
+            (1, Some(Game::Tr1)),
+            (2, Some(Game::Tr2)),
+            (3, Some(Game::Tr3)),
+            (4, Some(Game::Tr4)),
+            (5, None),             // TR5: no catalogue
+            (11, Some(Game::Tr1)), // TR1X
+            (12, Some(Game::Tr2)), // TR2X
+            (16, Some(Game::Tr4)), // TRNG
+            (18, Some(Game::Ten)),
+            (0, None),
+            (17, None),
+            (-1, None),
+            (i64::MAX, None),
+        ];
+        for (code, game) in table {
+            assert_eq!(Game::from_wad2_version(code), game, "{code}");
+        }
+        let written: Vec<_> = GAMES.iter().map(|g| g.wad2_version()).collect();
+        assert_eq!(written, [1, 2, 3, 4, 18]);
+        for game in GAMES {
+            assert_eq!(
+                Game::from_wad2_version(game.wad2_version()),
+                Some(game),
+                "{}",
+                game.name()
+            );
+        }
     }
 }

@@ -38,6 +38,8 @@ impl FileKind {
             FileKind::Level(Game::Tr2) => "tr2",
             FileKind::Level(Game::Tr3) => "tr3",
             FileKind::Level(Game::Tr4) => "tr4",
+            // Never made: no signature below is a TEN level's. Named for what it would be.
+            FileKind::Level(Game::Ten) => "ten",
         }
     }
 
@@ -50,6 +52,7 @@ impl FileKind {
             FileKind::Level(Game::Tr2) => "TR2 level",
             FileKind::Level(Game::Tr3) => "TR3 level",
             FileKind::Level(Game::Tr4) => "TR4 level",
+            FileKind::Level(Game::Ten) => "TEN level",
         }
     }
 }
