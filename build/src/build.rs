@@ -190,6 +190,7 @@ fn game(name: &str) -> Game {
         "TR1" => Game::Tr1,
         "TR2" => Game::Tr2,
         "TR3" => Game::Tr3,
+        "TEN" => Game::Ten,
         _ => Game::Tr4,
     }
 }

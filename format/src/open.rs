@@ -118,15 +118,10 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
     }
 }
 
-/// The catalogue a Wad2's W2SuggestedGameVersion names: 1 TR1, 2 TR2, 3 TR3, 11 TR1X, 12 TR2X;
-/// TR4, TR5, TRNG (16) and a file that names none read as TRLE's TR4 ids.
+/// The catalogue a Wad2's W2SuggestedGameVersion names; TR5 (which has none) and a file that
+/// names no game read as TRLE's TR4 ids.
 fn wad2_game(version: Option<i64>) -> Game {
-    match version {
-        Some(1 | 11) => Game::Tr1,
-        Some(2 | 12) => Game::Tr2,
-        Some(3) => Game::Tr3,
-        _ => Game::Tr4,
-    }
+    version.and_then(Game::from_wad2_version).unwrap_or(Game::Tr4)
 }
 
 #[cfg(test)]

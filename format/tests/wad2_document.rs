@@ -6,7 +6,7 @@ mod common;
 use common::wad2_built::document_with_every_kind;
 use common::wad2_walk::real_files;
 use wadforge_format::wad2::document::*;
-use wadforge_format::wad2::{self, leb128, Chunk, Document, Wad2Problem};
+use wadforge_format::wad2::{self, leb128, Chunk, Document, LossKind, Wad2Problem};
 
 /// Documents compared through their Debug text, where NaN equals NaN (real files hold NaN
 /// normals: TombEngine_Weapons' Mesh_128 and Mesh_150).
@@ -252,4 +252,69 @@ fn mutations_never_panic() {
         let (errors, documents) = mutate_everywhere(&bytes);
         println!("{name}: {errors} refused, {documents} read");
     }
+}
+
+#[test]
+fn every_kind_maps_into_the_model_and_says_what_it_lost() {
+    let objects = wad2::to_model(&document_with_every_kind()).unwrap();
+    let model = &objects.model;
+    assert_eq!((model.moveables.len(), model.statics.len()), (1, 2));
+    assert_eq!(model.meshes.len(), 4, "two moveable meshes, one a static");
+    let moveable = &model.moveables[0];
+    // The arm bone's offset, Y negated; its push opcode keeps the root as parent.
+    assert_eq!(moveable.links[0].parent, 0);
+    assert_eq!(moveable.links[0].offset, [0, -100, 0]);
+    // Four animations of 11 frames each, one after another on the moveable's timeline.
+    let starts: Vec<_> = moveable
+        .animations
+        .iter()
+        .map(|a| (a.frame_start, a.frame_end))
+        .collect();
+    assert_eq!(
+        starts,
+        [(0, 9), (10, 19), (20, 30), (31, 41)],
+        "legacy chunks' end frames are one past"
+    );
+    // (0°, 90°, 359.5°): two axes, so three in 1024ths (as 4096ths); Z negated is 0.5°, which
+    // rounds to one 1024th (4), and that rounding is reported.
+    let rotation = moveable.animations[2].keyframes[0].rotations[0];
+    assert_eq!((rotation.x, rotation.y, rotation.z), (0, 1024, 4));
+    assert!(objects
+        .losses
+        .iter()
+        .any(|l| l.kind == LossKind::RotationsRounded));
+    let mesh = &model.meshes[0];
+    assert_eq!(mesh.vertices[1], [1, 0, 0]);
+    assert_eq!(mesh.vertices[2], [0, -1, 0], "Y down in the model");
+    assert!(mesh.polygons[0].attributes.additive, "blend mode 2");
+    let kinds: Vec<_> = objects.losses.iter().map(|l| l.kind).collect();
+    for kind in [
+        LossKind::DoubleSided,
+        LossKind::VertexWeights,
+        LossKind::VertexAttributes,
+        LossKind::Skin,
+        LossKind::BlendCurves,
+        LossKind::Sprites,
+        LossKind::UnknownChunks,
+        LossKind::StaticLighting,
+    ] {
+        assert!(
+            kinds.contains(&kind),
+            "{kind:?} not reported: {:?}",
+            objects.losses
+        );
+    }
+}
+
+#[test]
+fn a_polygon_naming_a_missing_vertex_is_refused_with_its_place() {
+    let mut document = document_with_every_kind();
+    document.moveables[0].meshes[1].polygons[1].corners[3] = 99;
+    let error = wad2::to_model(&document).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("mesh 1, polygon 1, names vertex 99 of 4"),
+        "{error}"
+    );
 }

@@ -15,9 +15,10 @@ static ALLOCATOR: heap::CountingAllocator = heap::CountingAllocator;
 pub use heap::within_allowance;
 
 /// Targets and the directory (under the seeds root) each one's seeds go to.
-pub const TARGETS: [&str; 11] = [
+pub const TARGETS: [&str; 12] = [
     "wad",
     "wad2_container",
+    "wad2_objects",
     "import",
     "level_tr1",
     "level_tr2",

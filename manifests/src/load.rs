@@ -256,10 +256,10 @@ fn check_project(project_path: &Path, project: &Project) -> Result<(), ManifestE
             "units.tr_units_per_metre must be a positive number".into(),
         ));
     }
-    if !["TR1", "TR2", "TR3", "TR4"].contains(&project.game.as_str()) {
+    if !["TR1", "TR2", "TR3", "TR4", "TEN"].contains(&project.game.as_str()) {
         return Err(invalid(
             project_path,
-            format!("game must be TR1, TR2, TR3 or TR4, not `{}`", project.game),
+            format!("game must be TR1, TR2, TR3, TR4 or TEN, not `{}`", project.game),
         ));
     }
     Ok(())

@@ -115,6 +115,7 @@ impl<'a> Replay<'a> {
         let level = |version: u32| with_version(&data, version);
         let file = match self.target {
             "wad" | "import" => Some(("wad", data.clone())),
+            "wad2_container" | "wad2_objects" => Some(("wad2", data.clone())),
             "level_tr1" => Some(("phd", level(level::TR1_VERSION))),
             "level_tr2" => Some(("tr2", level(level::TR2_VERSION))),
             "level_tr3" => Some(("tr2", level(level::TR3_VERSIONS[0]))),
@@ -156,8 +157,6 @@ impl<'a> Replay<'a> {
                 let dir = dir.clone();
                 self.directory(name, &dir);
             }
-            // The wadforge program does not open Wad2 files yet: nothing to replay through it.
-            "wad2_container" => {}
             other => panic!("no replay for the target {other}"),
         }
     }

@@ -32,7 +32,9 @@ fn main() {
             seed(target, "statics_only.wad", bytes);
         }
     }
-    seed("wad2_container", "one_moveable.wad2", &wad2_seed());
+    for target in ["wad2_container", "wad2_objects"] {
+        seed(target, "one_moveable.wad2", &wad2_seed());
+    }
     use wadforge_fixtures::levels;
     seed("level_tr1", "tr1_level.phd", &levels::tr1_level());
     seed("level_tr2", "tr2_level.tr2", &levels::tr2_level());
