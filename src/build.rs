@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use wadforge_files::resolved;
-use wadforge_format::{wad, Wad, PAGE_SIZE};
+use wadforge_format::catalog::Game;
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::{wad, wad2, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
 use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically};
@@ -41,13 +43,22 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     })?;
     progress.finish();
     // Everything is validated and built before anything is written.
-    let encoded = wad::encode(&built.wad, None).context("the built model cannot be written as a WAD")?;
-    write_wad_atomically(args.out, &encoded)?;
-    let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
-    write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
-    if let Some(base) = args.base {
-        copy_companions(base, args.out)?;
-    }
+    let is_wad2 = args
+        .out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wad2"));
+    let size = if is_wad2 {
+        write_wad2(&built.wad, &manifests.project.game, args.out, args.quiet)?
+    } else {
+        let encoded = wad::encode(&built.wad, None).context("the built model cannot be written as a WAD")?;
+        write_wad_atomically(args.out, &encoded)?;
+        let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
+        write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
+        if let Some(base) = args.base {
+            copy_companions(base, args.out)?;
+        }
+        encoded.size()
+    };
     if let Some(dir) = args.pages {
         write_pages(dir, &built.wad)?;
     }
@@ -62,10 +73,24 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
             built.wad.statics.len(),
             built.wad.pages.len(),
             built.wad.samples.len(),
-            encoded.size()
+            size
         );
     }
     Ok(())
+}
+
+/// Writes the built objects as a Tomb Editor Wad2 for the directory's game; returns its size.
+fn write_wad2(model: &Wad, game: &str, out: &Path, quiet: bool) -> anyhow::Result<u64> {
+    let game = Game::from_name(game).unwrap_or(Game::Tr4);
+    let made = wad2::from_model(model, &SkewedCorners::new(), game)?;
+    let bytes = wad2::write_document(&made.document);
+    write_atomically(out, &bytes)?;
+    if !quiet {
+        for loss in &made.losses {
+            eprintln!("note: {loss}");
+        }
+    }
+    Ok(bytes.len() as u64)
 }
 
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {

@@ -3,6 +3,7 @@
 #![warn(clippy::too_many_lines)]
 
 mod build;
+mod convert;
 mod diff;
 mod edit;
 mod gallery;
@@ -64,6 +65,26 @@ enum Command {
     /// Exit code 0 when the objects are the same, 1 when they differ, 2 on an error.
     #[command(after_help = "Example: wadforge diff LEVEL2.PHD rebuilt.wad | tail -n 1")]
     Diff(DiffCommand),
+    /// Convert a WAD, TR1–TR4 level or Wad2 into a classic WAD (OUT.wad) or a Tomb Editor Wad2
+    /// (OUT.wad2) in one step; what OUT cannot hold is listed (`lost: ...`), or with --strict
+    /// refused. A Tomb Engine Wad2's objects move to the TR4 slots of the same names in a WAD.
+    #[command(after_help = "Example: wadforge convert TEN_Pulley.wad2 pulley.wad")]
+    Convert(ConvertCommand),
+}
+
+/// The arguments of `wadforge convert`.
+#[derive(Args)]
+struct ConvertCommand {
+    /// The .wad, TR1–TR4 level or .wad2 to convert (never modified).
+    input: PathBuf,
+    /// The file to write: .wad or .wad2; never the input.
+    out: PathBuf,
+    /// Write nothing, and fail, when OUT cannot hold everything of the input.
+    #[arg(long)]
+    strict: bool,
+    /// No summary and no list of what was lost.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// The arguments of `wadforge info`.
@@ -231,6 +252,12 @@ impl Command {
             Command::Check(c) => c.run(),
             Command::Gallery(c) => finished(c.run()),
             Command::Diff(c) => c.run(),
+            Command::Convert(c) => finished(convert::run(convert::ConvertArgs {
+                input: &c.input,
+                out: &c.out,
+                strict: c.strict,
+                quiet: c.quiet,
+            })),
         }
     }
 }

@@ -104,3 +104,187 @@ fn import_then_build_gives_every_wad2_object_back() {
         println!("{name}: {summary}");
     }
 }
+
+/// Asserts that every difference `wadforge diff --json A B` finds is of what a Wad2 cannot hold
+/// and convert lists as lost: sphere flag words, attribute bits, a sound both on land and in water,
+/// keyframe words that do not decode.
+fn only_what_wad2_cannot_hold_differs(a: &Path, b: &Path) {
+    let out = stdout(&wadforge(&["diff", "--json", s(a), s(b)]));
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lost = |d: &serde_json::Value| match d["what"].as_str() {
+        Some("sphere_flag" | "attributes" | "undecodable_keyframes") => true,
+        Some("command") => d["a"]
+            .as_str()
+            .is_some_and(|a| a.contains("on land and in water")),
+        _ => false,
+    };
+    let others: Vec<String> = report["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["differences"].as_array().unwrap())
+        .filter(|d| !lost(d))
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        others.is_empty(),
+        "{} vs {}:\n{}",
+        a.display(),
+        b.display(),
+        others.join("\n")
+    );
+}
+
+/// The Python reader's summary of `path` (written apart from the Rust codec), when python3 runs.
+fn python_summary(path: &Path) -> Option<serde_json::Value> {
+    let script = repo().join("tests/clients/wad2_summary.py");
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(path)
+        .output()
+        .ok()?;
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_slice(&output.stdout).unwrap())
+}
+
+#[test]
+fn the_real_level_converts_to_wad2_and_back_with_every_object() {
+    let level = repo().join("../shared/real/LEVEL2_DEMO.PHD");
+    if !level.is_file() {
+        eprintln!("skipped: {} is absent", level.display());
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let wad2 = tmp.path().join("level.wad2");
+    let o = wadforge(&["convert", s(&level), s(&wad2)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("flag word is set"),
+        "the flags lost are listed: {}",
+        stderr(&o)
+    );
+    only_what_wad2_cannot_hold_differs(&level, &wad2);
+    if let Some(summary) = python_summary(&wad2) {
+        assert_eq!(summary["moveables"].as_array().unwrap().len(), 49);
+        assert_eq!(summary["statics"].as_array().unwrap().len(), 10);
+        assert_eq!(summary["game_version"], 1, "a TR1 level's Wad2 names TR1");
+    }
+    // And back to a classic WAD: the same objects as the Wad2's, read by wadblender too.
+    let wad = tmp.path().join("level.wad");
+    succeeds(&["convert", "-q", s(&wad2), s(&wad)]);
+    wadforge_fixtures::assert_other_tools_read_as_the_game("level", &std::fs::read(&wad).unwrap());
+    let summary = stdout(&wadforge(&["diff", s(&wad2), s(&wad)]));
+    assert!(summary.ends_with("59 of 59 objects identical\n"), "{summary}");
+}
+
+/// Every fixture as a file: the WAD fixtures, their quirky variants and the TR1–TR4 levels.
+fn fixture_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = wadforge_fixtures::all()
+        .iter()
+        .map(|(name, model)| common::files::write_wad(&dir.join(format!("{name}.wad")), model))
+        .collect();
+    use wadforge_fixtures::levels;
+    let named_bytes = wadforge_fixtures::quirky_files()
+        .into_iter()
+        .map(|(n, b)| (format!("{n}.wad"), b))
+        .chain([
+            ("tr1.phd".to_owned(), levels::tr1_level()),
+            ("tr2.tr2".to_owned(), levels::tr2_level()),
+            ("tr3.tr2".to_owned(), levels::tr3_level()),
+            ("tr4.tr4".to_owned(), levels::tr4_level()),
+        ]);
+    for (name, bytes) in named_bytes {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        files.push(path);
+    }
+    files
+}
+
+#[test]
+fn every_fixture_converts_to_wad2_and_back_saying_what_it_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in fixture_files(tmp.path()) {
+        let wad2 = file.with_extension("wad2");
+        let o = wadforge(&["convert", s(&file), s(&wad2)]);
+        assert!(o.status.success(), "{}: {}", file.display(), stderr(&o));
+        only_what_wad2_cannot_hold_differs(&file, &wad2);
+        // What differs is listed as lost.
+        let differs = stdout(&wadforge(&["diff", s(&file), s(&wad2)]));
+        for (difference, listed) in [
+            ("sphere flag", "flag word is set"),
+            ("attributes", "attribute bits"),
+            ("on land and in water", "of type 5"),
+            ("undecodable keyframe words", "keyframe words do not decode"),
+        ] {
+            if differs.contains(difference) {
+                assert!(
+                    stderr(&o).contains(listed),
+                    "{}: {difference} not listed:\n{}",
+                    file.display(),
+                    stderr(&o)
+                );
+            }
+        }
+        if let Some(summary) = python_summary(&wad2) {
+            assert_eq!(summary["sound_system"], 1, "TombLib refuses a Wad2 without it");
+        }
+        // And back: the Wad2's objects exactly, in a WAD wadblender reads.
+        let back = tmp.path().join("back.wad");
+        succeeds(&["convert", "-q", s(&wad2), s(&back)]);
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        wadforge_fixtures::assert_other_tools_read_as_the_game(&name, &std::fs::read(&back).unwrap());
+        let o = wadforge(&["diff", s(&wad2), s(&back)]);
+        assert!(o.status.success(), "{name}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn the_example_builds_into_a_wad2_with_every_object() {
+    let tmp = tempfile::tempdir().unwrap();
+    let example = common::files::example();
+    let (built_wad, built_wad2) = (tmp.path().join("example.wad"), tmp.path().join("example.wad2"));
+    succeeds(&["build", "-q", s(&example), "-o", s(&built_wad)]);
+    succeeds(&["build", "-q", s(&example), "-o", s(&built_wad2)]);
+    only_what_wad2_cannot_hold_differs(&built_wad, &built_wad2);
+    if let Some(summary) = python_summary(&built_wad2) {
+        assert_eq!(summary["moveables"].as_array().unwrap().len(), 1);
+        assert_eq!(summary["statics"].as_array().unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn a_tomb_engine_wad2_converts_to_tr4_slots_and_says_what_it_lost() {
+    let files = real_wad2_files();
+    let Some(pulley) = named(&files, "TEN_Pulley.wad2") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = tmp.path().join("pulley.wad");
+    let refused = wadforge(&["convert", "--strict", s(&pulley), s(&wad)]);
+    assert!(
+        !refused.status.success() && !wad.exists(),
+        "--strict writes nothing when something is lost"
+    );
+    assert!(
+        stderr(&refused).contains("cannot hold everything"),
+        "{}",
+        stderr(&refused)
+    );
+    let o = wadforge(&["convert", s(&pulley), s(&wad)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for text in [
+        "lost: moveable 0 (id 830): 4 × animation commands of type 7",
+        "STATIC_10 (static 10): TR4 has no static of that name; its id is kept",
+    ] {
+        assert!(stderr(&o).contains(text), "no {text:?} in\n{}", stderr(&o));
+    }
+    // TEN's PULLEY (830) is TR4's PULLEY (321).
+    assert!(succeeds(&["info", s(&wad)]).contains("321  PULLEY"));
+    wadforge_fixtures::assert_other_tools_read_as_the_game("pulley", &std::fs::read(&wad).unwrap());
+}

@@ -185,12 +185,7 @@ pub fn build(
     })
 }
 
+/// The game a manifest directory names (its loader accepts only known names).
 fn game(name: &str) -> Game {
-    match name {
-        "TR1" => Game::Tr1,
-        "TR2" => Game::Tr2,
-        "TR3" => Game::Tr3,
-        "TEN" => Game::Ten,
-        _ => Game::Tr4,
-    }
+    Game::from_name(name).unwrap_or(Game::Tr4)
 }

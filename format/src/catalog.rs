@@ -68,6 +68,13 @@ impl Game {
         }
     }
 
+    /// The game of a short name ([`Game::name`]), as a manifest directory records it.
+    pub fn from_name(name: &str) -> Option<Game> {
+        [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4, Game::Ten]
+            .into_iter()
+            .find(|game| game.name() == name)
+    }
+
     /// The game before this one, whose state and animation tables this one extends.
     ///
     /// TEN's is TR4, though its catalogue stands alone for slots: its tables name only what

@@ -8,6 +8,7 @@ mod chunks;
 mod container;
 pub mod document;
 mod error;
+mod from_model;
 pub mod leb128;
 pub mod objects;
 
@@ -15,4 +16,5 @@ pub use chunks::{children, write_stream, Chunk, ChunkContent, Widths, MAX_DEPTH}
 pub use container::{read, write, Wad2File};
 pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};
+pub use from_model::{from_model, FromModel, FromModelError};
 pub use objects::{to_model, Loss, LossKind, ObjectError, Wad2Objects};

@@ -42,6 +42,14 @@ pub enum LossKind {
     AnimatedTextures,
     /// Chunks wadforge does not know.
     UnknownChunks,
+    /// Polygon attribute bits a Wad2 cannot say: bit 7, or a shine bit that its strength (and
+    /// whether the mesh is a moveable's) does not give.
+    PolygonAttributes,
+    /// Animations whose keyframe words do not decode (kept as stored in a WAD; a Wad2 holds
+    /// decoded keyframes only).
+    UndecodableKeyframes,
+    /// Bounding spheres' flag words, which a Wad2 has no place for (it reads back as 0).
+    SphereFlags,
     /// Commands a classic WAD has no opcode or operand for (Tomb Engine's 7, sounds on
     /// quicksand or under water).
     Command(i64),
@@ -86,6 +94,9 @@ impl fmt::Display for LossKind {
             ),
             LossKind::AnimatedTextures => write!(f, "animated texture sets (dropped)"),
             LossKind::UnknownChunks => write!(f, "chunks wadforge does not know (dropped)"),
+            LossKind::PolygonAttributes => write!(f, "polygons whose attribute bits a Wad2 cannot hold (bit 7, or a shine bit apart from the shine strength)"),
+            LossKind::UndecodableKeyframes => write!(f, "animations whose keyframe words do not decode (dropped: a Wad2 holds decoded keyframes)"),
+            LossKind::SphereFlags => write!(f, "meshes whose bounding sphere's flag word is set (a Wad2 has none; read back as 0)"),
             LossKind::Command(kind) => write!(
                 f,
                 "animation commands of type {kind} a classic WAD cannot hold (dropped or simplified)"
@@ -110,25 +121,25 @@ impl fmt::Display for Loss {
 
 /// Losses counted as the objects are mapped.
 #[derive(Debug, Default)]
-pub(super) struct Losses {
+pub(crate) struct Losses {
     counts: BTreeMap<(usize, LossKind), usize>,
     objects: Vec<String>,
 }
 
 impl Losses {
     /// Starts counting for a new object; later [`Losses::add`] calls count for it.
-    pub fn object(&mut self, name: String) {
+    pub(crate) fn object(&mut self, name: String) {
         self.objects.push(name);
     }
 
-    pub fn add(&mut self, kind: LossKind, count: usize) {
+    pub(crate) fn add(&mut self, kind: LossKind, count: usize) {
         if count > 0 {
             let object = self.objects.len().saturating_sub(1);
             *self.counts.entry((object, kind)).or_default() += count;
         }
     }
 
-    pub fn finish(self) -> Vec<Loss> {
+    pub(crate) fn finish(self) -> Vec<Loss> {
         let objects = self.objects;
         self.counts
             .into_iter()

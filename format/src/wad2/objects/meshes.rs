@@ -52,7 +52,8 @@ impl MeshMapping<'_> {
         let sphere = BoundingSphere {
             center: point(mesh.sphere.centre, losses),
             radius: mesh.sphere.radius.ceil().clamp(0.0, f64::from(u16::MAX)) as u16,
-            flag: 1,
+            // Wad2 has no flag word; Tomb Editor writes the radius as 32 bits, so the word is 0.
+            flag: 0,
         };
         self.count_extras(mesh);
         let polygons = mesh

@@ -8,7 +8,7 @@
 //! unsaid.
 
 mod animations;
-mod losses;
+pub(crate) mod losses;
 mod meshes;
 mod pages;
 
@@ -84,11 +84,53 @@ pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
         model.statics.push(map_static(found, mesh, &mut mapping.losses));
     }
     model.samples = mapping.samples.list;
+    keep_sample_zero_off_flipped_quads(&mut model);
     Ok(Wad2Objects {
         model,
         skewed: mapping.skewed.finish(),
         losses: mapping.losses.finish(),
     })
+}
+
+/// A flipped quad's texture word is its sample negated, so it cannot name sample 0: when one
+/// does, sample 0 trades places with the first sample no flipped quad uses (or, when every
+/// sample is, with a new 1×1 sample, as TRLE's own WADs begin with one).
+fn keep_sample_zero_off_flipped_quads(model: &mut Wad) {
+    let mut by_flipped_quad = vec![false; model.samples.len()];
+    let polygons = model.meshes.iter().flat_map(|m| &m.polygons);
+    for p in polygons.filter(|p| p.is_quad && p.texture.flipped) {
+        if let Some(slot) = by_flipped_quad.get_mut(usize::from(p.texture.sample)) {
+            *slot = true;
+        }
+    }
+    if !by_flipped_quad.first().copied().unwrap_or(false) {
+        return;
+    }
+    let other = match by_flipped_quad.iter().position(|&used| !used) {
+        Some(other) => other,
+        None => {
+            let first = model.samples[0];
+            model.samples.push(crate::model::Sample {
+                x: first.x,
+                y: first.y,
+                width: 1,
+                height: 1,
+                ..first
+            });
+            model.samples.len() - 1
+        }
+    };
+    model.samples.swap(0, other);
+    // Past u16, sample indices could not have been made (Samples::get stops there).
+    let other = other as u16;
+    for polygon in model.meshes.iter_mut().flat_map(|m| &mut m.polygons) {
+        let sample = &mut polygon.texture.sample;
+        *sample = match *sample {
+            0 => other,
+            s if s == other => 0,
+            s => s,
+        };
+    }
 }
 
 /// The textures polygons use, in first-use order.
