@@ -32,8 +32,19 @@ fn main() {
             seed(target, "statics_only.wad", bytes);
         }
     }
+    // The standard fixture as Tomb Editor would hold it (Wad2 written from the model).
+    let standard_wad2 = wadforge_format::wad2::from_model(
+        &small,
+        &wadforge_format::level::SkewedCorners::new(),
+        wadforge_format::catalog::Game::Tr4,
+    )
+    .map(|made| wadforge_format::wad2::write_document(&made.document))
+    .ok();
     for target in ["wad2_container", "wad2_objects"] {
         seed(target, "one_moveable.wad2", &wad2_seed());
+        if let Some(bytes) = &standard_wad2 {
+            seed(target, "standard_one_page.wad2", bytes);
+        }
     }
     use wadforge_fixtures::levels;
     seed("level_tr1", "tr1_level.phd", &levels::tr1_level());
