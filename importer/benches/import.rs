@@ -2,7 +2,9 @@
 //! `cargo bench -p wadforge-importer --bench import`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use wadforge_format::wad;
+use wadforge_format::catalog::Game;
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::{wad, wad2};
 use wadforge_importer::ImportOptions;
 
 fn import(c: &mut Criterion) {
@@ -17,6 +19,17 @@ fn import(c: &mut Criterion) {
         b.iter(|| {
             let (model, _) = wad::read(std::hint::black_box(&bytes)).unwrap();
             wadforge_importer::import(&model, &options, &mut |_, _, _| {}).unwrap()
+        })
+    });
+    // The same objects as a Wad2: read (document, then objects) + import.
+    let made = wad2::from_model(&model, &SkewedCorners::new(), Game::Tr4).expect("the largest fixture maps");
+    let wad2_bytes = wad2::write_document(&made.document);
+    group.throughput(Throughput::Bytes(wad2_bytes.len() as u64));
+    group.bench_function("largest fixture as Wad2, read + import", |b| {
+        b.iter(|| {
+            let document = wad2::read_document(std::hint::black_box(&wad2_bytes)).unwrap();
+            let objects = wad2::to_model(&document).unwrap();
+            wadforge_importer::import(&objects.model, &options, &mut |_, _, _| {}).unwrap()
         })
     });
     group.finish();

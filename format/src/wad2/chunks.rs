@@ -41,7 +41,62 @@ pub struct ChunkContent {
     pub depth: u32,
 }
 
+/// A chunk borrowed from the bytes it was read from: what the typed layer walks, so that a file's
+/// bytes are not copied once a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkRef<'a> {
+    pub id: &'a str,
+    pub widths: Widths,
+    pub content: &'a [u8],
+    /// Offset of the first content byte in the file (or the inflated stream when `inflated`).
+    pub offset: u64,
+    pub inflated: bool,
+    pub depth: u32,
+}
+
+impl<'a> ChunkRef<'a> {
+    /// The chunk with its bytes copied.
+    pub fn to_chunk(&self) -> Chunk {
+        Chunk {
+            id: self.id.to_owned(),
+            widths: self.widths,
+            content: ChunkContent {
+                bytes: self.content.to_vec(),
+                offset: self.offset,
+                inflated: self.inflated,
+                depth: self.depth,
+            },
+        }
+    }
+
+    /// The child chunks of this chunk's content, whose stream starts at byte `start` (after its
+    /// own fields) and must end, with its `00`, at the content's end.
+    pub fn children(&self, start: usize) -> Result<Vec<ChunkRef<'a>>, Wad2Error> {
+        children_in(self.content, self.place(), start)
+    }
+
+    fn place(&self) -> Place {
+        Place {
+            offset: self.offset,
+            inflated: self.inflated,
+            depth: self.depth,
+        }
+    }
+}
+
 impl Chunk {
+    /// This chunk as a borrowed view.
+    pub fn as_ref(&self) -> ChunkRef<'_> {
+        ChunkRef {
+            id: &self.id,
+            widths: self.widths,
+            content: &self.content.bytes,
+            offset: self.content.offset,
+            inflated: self.content.inflated,
+            depth: self.content.depth,
+        }
+    }
+
     /// A chunk made by code, with minimal widths.
     pub fn new(id: &str, bytes: Vec<u8>) -> Chunk {
         Chunk {
@@ -82,25 +137,35 @@ pub fn write_stream(chunks: &[Chunk], out: &mut Vec<u8>) {
 /// The child chunks of `content`, whose stream starts at byte `start` (after the parent's own
 /// fields) and must end, with its `00`, at the content's end.
 pub fn children(content: &ChunkContent, start: usize) -> Result<Vec<Chunk>, Wad2Error> {
-    let at = |offset: usize, problem| Wad2Error {
-        offset: content.offset + offset as u64,
-        inflated: content.inflated,
-        problem,
-    };
-    if content.depth + 1 > MAX_DEPTH {
-        return Err(at(0, Wad2Problem::TooDeep { limit: MAX_DEPTH }));
-    }
-    if start > content.bytes.len() {
-        let length = content.bytes.len();
-        return Err(at(0, Wad2Problem::BadChildStart { start, length }));
-    }
     let place = Place {
         offset: content.offset,
         inflated: content.inflated,
-        depth: content.depth + 1,
+        depth: content.depth,
     };
-    let (chunks, end) = read_stream(&content.bytes, start, place)?;
-    match content.bytes.len() - end {
+    let refs = children_in(&content.bytes, place, start)?;
+    Ok(refs.iter().map(ChunkRef::to_chunk).collect())
+}
+
+/// The children of content `bytes` (lying at `place`) from byte `start`.
+fn children_in(bytes: &[u8], place: Place, start: usize) -> Result<Vec<ChunkRef<'_>>, Wad2Error> {
+    let at = |offset: usize, problem| Wad2Error {
+        offset: place.offset + offset as u64,
+        inflated: place.inflated,
+        problem,
+    };
+    if place.depth + 1 > MAX_DEPTH {
+        return Err(at(0, Wad2Problem::TooDeep { limit: MAX_DEPTH }));
+    }
+    if start > bytes.len() {
+        let length = bytes.len();
+        return Err(at(0, Wad2Problem::BadChildStart { start, length }));
+    }
+    let inner = Place {
+        depth: place.depth + 1,
+        ..place
+    };
+    let (chunks, end) = read_refs(bytes, start, inner)?;
+    match bytes.len() - end {
         0 => Ok(chunks),
         extra => Err(at(end, Wad2Problem::TrailingBytes { extra: extra as u64 })),
     }
@@ -114,13 +179,13 @@ pub(super) struct Place {
     pub depth: u32,
 }
 
-/// Reads chunks from `bytes[start..]` up to and including the ending `00`; returns them and the
-/// position after that `00`.
-pub(super) fn read_stream(
+/// Reads chunks from `bytes[start..]` up to and including the ending `00`, borrowed; returns them
+/// and the position after that `00`.
+pub(super) fn read_refs(
     bytes: &[u8],
     start: usize,
     place: Place,
-) -> Result<(Vec<Chunk>, usize), Wad2Error> {
+) -> Result<(Vec<ChunkRef<'_>>, usize), Wad2Error> {
     let mut pos = start;
     let mut chunks = Vec::new();
     loop {
@@ -155,7 +220,8 @@ pub(super) fn read_stream(
             let id = String::from_utf8_lossy(id_bytes).into_owned();
             return Err(at(pos, Wad2Problem::BadId { id }));
         }
-        let id = String::from_utf8_lossy(id_bytes).into_owned();
+        // ASCII, checked above.
+        let id = std::str::from_utf8(id_bytes).unwrap_or_default();
         pos = id_end;
         let size_start = pos;
         let size = number(&mut pos)?;
@@ -166,20 +232,22 @@ pub(super) fn read_stream(
             .filter(|&size| size as u64 <= available)
             .map(|size| pos + size)
         else {
+            let id = id.to_owned();
             return Err(at(size_start, Wad2Problem::BadSize { id, size, available }));
-        };
-        let content = ChunkContent {
-            bytes: bytes[pos..content_end].to_vec(),
-            offset: place.offset + pos as u64,
-            inflated: place.inflated,
-            depth: place.depth,
         };
         // Widths are at most leb128::MAX_WIDTH, so they fit a byte.
         let widths = Widths {
             id_length: id_length_width as u8,
             size: size_width as u8,
         };
-        chunks.push(Chunk { id, widths, content });
+        chunks.push(ChunkRef {
+            id,
+            widths,
+            content: &bytes[pos..content_end],
+            offset: place.offset + pos as u64,
+            inflated: place.inflated,
+            depth: place.depth,
+        });
         pos = content_end;
     }
 }
@@ -189,7 +257,9 @@ mod tests {
     use super::*;
 
     fn top(bytes: &[u8]) -> Result<(Vec<Chunk>, usize), Wad2Error> {
-        read_stream(
+        let refs =
+            |(chunks, end): (Vec<ChunkRef>, usize)| (chunks.iter().map(ChunkRef::to_chunk).collect(), end);
+        read_refs(
             bytes,
             0,
             Place {
@@ -198,6 +268,7 @@ mod tests {
                 depth: 0,
             },
         )
+        .map(refs)
     }
 
     #[test]

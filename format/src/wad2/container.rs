@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::io::Read;
 
-use super::chunks::{read_stream, write_stream, Chunk, Place};
+use super::chunks::{read_refs, write_stream, Chunk, ChunkRef, Place};
 use super::error::{Wad2Error, Wad2Problem};
 use crate::{Bound, Limits};
 
@@ -26,6 +26,20 @@ pub struct Wad2File {
 /// Reads a Wad2 file's container: its header and its top-level chunk stream, which must end with
 /// the file (or the inflated stream). Children are read on demand with [`super::children`].
 pub fn read(bytes: &[u8]) -> Result<Wad2File, Wad2Error> {
+    with_top_level(bytes, |chunks, compressed| {
+        Ok(Wad2File {
+            compressed,
+            chunks: chunks.iter().map(ChunkRef::to_chunk).collect(),
+        })
+    })
+}
+
+/// Calls `f` with a Wad2 file's top-level chunks, borrowed from the file (or its inflated
+/// stream), and whether it was compressed.
+pub(crate) fn with_top_level<R>(
+    bytes: &[u8],
+    f: impl FnOnce(&[ChunkRef<'_>], bool) -> Result<R, Wad2Error>,
+) -> Result<R, Wad2Error> {
     let at = |offset: usize, problem| Wad2Error {
         offset: offset as u64,
         inflated: false,
@@ -81,7 +95,7 @@ pub fn read(bytes: &[u8]) -> Result<Wad2File, Wad2Error> {
             },
         )
     };
-    let (chunks, end) = read_stream(&stream, 0, place)?;
+    let (chunks, end) = read_refs(&stream, 0, place)?;
     if end != stream.len() {
         let extra = (stream.len() - end) as u64;
         return Err(Wad2Error {
@@ -90,7 +104,7 @@ pub fn read(bytes: &[u8]) -> Result<Wad2File, Wad2Error> {
             problem: Wad2Problem::TrailingBytes { extra },
         });
     }
-    Ok(Wad2File { compressed, chunks })
+    f(&chunks, compressed)
 }
 
 /// Writes a Wad2 file: a parsed uncompressed file comes back byte for byte.

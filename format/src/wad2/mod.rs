@@ -12,7 +12,7 @@ mod from_model;
 pub mod leb128;
 pub mod objects;
 
-pub use chunks::{children, write_stream, Chunk, ChunkContent, Widths, MAX_DEPTH};
+pub use chunks::{children, write_stream, Chunk, ChunkContent, ChunkRef, Widths, MAX_DEPTH};
 pub use container::{read, write, Wad2File};
 pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};

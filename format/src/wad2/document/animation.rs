@@ -3,7 +3,7 @@
 
 use super::fields::{self, padded_leaf, parent, FieldWriter, Fields, UnknownChunks};
 use super::shapes::{read_box, write_box, BoundingBox};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::Wad2Error;
 
 /// An animation as Tomb Editor stores it. Frames and animation numbers are relative to the
@@ -112,7 +112,7 @@ pub struct Command {
     pub unknown: UnknownChunks,
 }
 
-pub(super) fn read_animation(chunk: &Chunk) -> Result<Animation, Wad2Error> {
+pub(super) fn read_animation(chunk: &ChunkRef) -> Result<Animation, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut animation = Animation {
         state: fields.number()?,
@@ -126,14 +126,14 @@ pub(super) fn read_animation(chunk: &Chunk) -> Result<Animation, Wad2Error> {
     } else {
         Vec::new()
     };
-    let speeds = match chunk.id.as_str() {
+    let speeds = match chunk.id {
         "W2Anm" | "W2Ani" => numbers(4)?,
         _ => Vec::new(),
     };
     animation.next_animation = fields.number()?;
     animation.next_frame = fields.number()?;
     let four = |values: &[i64]| [values[0], values[1], values[2], values[3]];
-    animation.version = match chunk.id.as_str() {
+    animation.version = match chunk.id {
         "W2Anm" => AnimationVersion::Obsolete {
             unused: [unused[0], unused[1]],
             speeds: four(&speeds),
@@ -148,7 +148,7 @@ pub(super) fn read_animation(chunk: &Chunk) -> Result<Animation, Wad2Error> {
     };
     let unknown = &mut animation.unknown;
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2CurveStart" | "W2CurveEnd" | "W2CurveHStart" | "W2CurveHEnd" => {
                 read_curve_point(&child, animation.curve.get_or_insert_with(BlendCurve::default))?;
             }
@@ -157,16 +157,16 @@ pub(super) fn read_animation(chunk: &Chunk) -> Result<Animation, Wad2Error> {
             "W2Kf" => animation.keyframes.push(read_keyframe(&child)?),
             "W2StCh" => animation.state_changes.push(read_state_change(&child)?),
             "W2Cmd" | "W2Cmd2" => animation.commands.push(read_command(&child)?),
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     Ok(animation)
 }
 
 /// Sets the point of `curve` a W2Curve* chunk holds.
-fn read_curve_point(chunk: &Chunk, curve: &mut BlendCurve) -> Result<(), Wad2Error> {
+fn read_curve_point(chunk: &ChunkRef, curve: &mut BlendCurve) -> Result<(), Wad2Error> {
     let point = fields::vector(chunk)?;
-    match chunk.id.as_str() {
+    match chunk.id {
         "W2CurveStart" => curve.start = point,
         "W2CurveEnd" => curve.end = point,
         "W2CurveHStart" => curve.start_handle = point,
@@ -175,35 +175,35 @@ fn read_curve_point(chunk: &Chunk, curve: &mut BlendCurve) -> Result<(), Wad2Err
     Ok(())
 }
 
-fn read_keyframe(chunk: &Chunk) -> Result<Keyframe, Wad2Error> {
+fn read_keyframe(chunk: &ChunkRef) -> Result<Keyframe, Wad2Error> {
     let mut keyframe = Keyframe::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2KfOffs" => keyframe.offset = fields::vector(&child)?,
             "W2KfBB" => keyframe.bounding_box = read_box(&child, &mut keyframe.unknown)?,
             "W2KfA" => keyframe.angles.push(fields::vector(&child)?),
-            _ => keyframe.unknown.keep(&chunk.id, child),
+            _ => keyframe.unknown.keep(chunk.id, &child),
         }
     }
     Ok(keyframe)
 }
 
-fn read_state_change(chunk: &Chunk) -> Result<StateChange, Wad2Error> {
+fn read_state_change(chunk: &ChunkRef) -> Result<StateChange, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut state_change = StateChange {
         state: fields.number()?,
         ..StateChange::default()
     };
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Disp" | "W2Disp2" => state_change.dispatches.push(read_dispatch(&child)?),
-            _ => state_change.unknown.keep(&chunk.id, child),
+            _ => state_change.unknown.keep(chunk.id, &child),
         }
     }
     Ok(state_change)
 }
 
-fn read_dispatch(chunk: &Chunk) -> Result<Dispatch, Wad2Error> {
+fn read_dispatch(chunk: &ChunkRef) -> Result<Dispatch, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut dispatch = Dispatch {
         in_frame: fields.number()?,
@@ -223,18 +223,18 @@ fn read_dispatch(chunk: &Chunk) -> Result<Dispatch, Wad2Error> {
         ..DispatchBlend::default()
     };
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2CurveStart" | "W2CurveEnd" | "W2CurveHStart" | "W2CurveHEnd" => {
                 read_curve_point(&child, &mut blend.curve)?;
             }
-            _ => blend.unknown.keep(&chunk.id, child),
+            _ => blend.unknown.keep(chunk.id, &child),
         }
     }
     dispatch.blend = Some(blend);
     Ok(dispatch)
 }
 
-fn read_command(chunk: &Chunk) -> Result<Command, Wad2Error> {
+fn read_command(chunk: &ChunkRef) -> Result<Command, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut command = Command {
         legacy: chunk.id == "W2Cmd",
@@ -243,9 +243,9 @@ fn read_command(chunk: &Chunk) -> Result<Command, Wad2Error> {
         ..Command::default()
     };
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2CmdSnd" => command.sound_info = Some(fields::int(&child)?),
-            _ => command.unknown.keep(&chunk.id, child),
+            _ => command.unknown.keep(chunk.id, &child),
         }
     }
     Ok(command)

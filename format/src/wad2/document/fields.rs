@@ -2,7 +2,7 @@
 //! TombLib's writer builds them (parents' sizes padded to 4 bytes), so that a file TombLib wrote
 //! comes back byte for byte.
 
-use crate::wad2::chunks::{children, Chunk, Widths};
+use crate::wad2::chunks::{Chunk, ChunkRef, Widths};
 use crate::wad2::error::{Wad2Error, Wad2Problem};
 use crate::wad2::leb128;
 
@@ -10,13 +10,13 @@ use crate::wad2::leb128;
 const PADDED_SIZE: u8 = 4;
 
 /// The fields at the start of a chunk's content, read in order.
-pub(super) struct Fields<'a> {
-    chunk: &'a Chunk,
+pub(super) struct Fields<'c, 'a> {
+    chunk: &'c ChunkRef<'a>,
     pos: usize,
 }
 
-impl<'a> Fields<'a> {
-    pub fn of(chunk: &'a Chunk) -> Fields<'a> {
+impl<'c, 'a> Fields<'c, 'a> {
+    pub fn of(chunk: &'c ChunkRef<'a>) -> Fields<'c, 'a> {
         Fields { chunk, pos: 0 }
     }
 
@@ -26,7 +26,7 @@ impl<'a> Fields<'a> {
 
     fn cut_short(&self) -> Wad2Error {
         let problem = Wad2Problem::FieldsCutShort {
-            id: self.chunk.id.clone(),
+            id: self.chunk.id.to_owned(),
             what: "fields",
         };
         self.error(self.pos, problem)
@@ -35,7 +35,7 @@ impl<'a> Fields<'a> {
     /// A signed LEB128 field.
     pub fn number(&mut self) -> Result<i64, Wad2Error> {
         let start = self.pos;
-        leb128::read(&self.chunk.content.bytes, &mut self.pos).map_err(|error| match error.problem {
+        leb128::read(self.chunk.content, &mut self.pos).map_err(|error| match error.problem {
             Wad2Problem::Truncated { .. } => self.cut_short(),
             problem => self.error(start, problem),
         })
@@ -47,7 +47,6 @@ impl<'a> Fields<'a> {
         let slice = self
             .chunk
             .content
-            .bytes
             .get(self.pos..end)
             .ok_or_else(|| self.cut_short())?;
         self.pos = end;
@@ -77,32 +76,32 @@ impl<'a> Fields<'a> {
     pub fn name(&mut self) -> Result<String, Wad2Error> {
         let start = self.pos;
         let length = self.i32()?;
-        let available = self.chunk.content.bytes.len() - self.pos;
+        let available = self.chunk.content.len() - self.pos;
         let Some(length) = usize::try_from(length).ok().filter(|&length| length <= available) else {
             let problem = Wad2Problem::FieldsCutShort {
-                id: self.chunk.id.clone(),
+                id: self.chunk.id.to_owned(),
                 what: "name",
             };
             return Err(self.error(start, problem));
         };
-        let bytes = &self.chunk.content.bytes[self.pos..self.pos + length];
+        let bytes = &self.chunk.content[self.pos..self.pos + length];
         self.pos += length;
         Ok(String::from_utf8_lossy(bytes).into_owned())
     }
 
     /// The child chunks after the fields read so far.
-    pub fn children(self) -> Result<Vec<Chunk>, Wad2Error> {
-        children(&self.chunk.content, self.pos)
+    pub fn children(self) -> Result<Vec<ChunkRef<'a>>, Wad2Error> {
+        self.chunk.children(self.pos)
     }
 
     /// The end of a leaf made of fields only (W2Disp, W2SprSides): nothing may follow.
     pub fn end(self) -> Result<(), Wad2Error> {
-        let size = self.chunk.content.bytes.len();
+        let size = self.chunk.content.len();
         if self.pos == size {
             return Ok(());
         }
         let problem = Wad2Problem::BadLeafSize {
-            id: self.chunk.id.clone(),
+            id: self.chunk.id.to_owned(),
             size,
             expected: "its fields alone",
         };
@@ -126,25 +125,25 @@ pub(super) fn detached(mut chunk: Chunk) -> Chunk {
 }
 
 /// An error at byte `offset` of `chunk`'s content.
-pub(super) fn error_in(chunk: &Chunk, offset: usize, problem: Wad2Problem) -> Wad2Error {
+pub(super) fn error_in(chunk: &ChunkRef, offset: usize, problem: Wad2Problem) -> Wad2Error {
     Wad2Error {
-        offset: chunk.content.offset + offset as u64,
-        inflated: chunk.content.inflated,
+        offset: chunk.offset + offset as u64,
+        inflated: chunk.inflated,
         problem,
     }
 }
 
-fn bad_size(chunk: &Chunk, expected: &'static str) -> Wad2Error {
+fn bad_size(chunk: &ChunkRef, expected: &'static str) -> Wad2Error {
     let problem = Wad2Problem::BadLeafSize {
-        id: chunk.id.clone(),
-        size: chunk.content.bytes.len(),
+        id: chunk.id.to_owned(),
+        size: chunk.content.len(),
         expected,
     };
     error_in(chunk, 0, problem)
 }
 
 /// A leaf holding one signed LEB128 number and nothing else.
-pub(super) fn int(chunk: &Chunk) -> Result<i64, Wad2Error> {
+pub(super) fn int(chunk: &ChunkRef) -> Result<i64, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let value = fields.number()?;
     match fields.end() {
@@ -155,8 +154,8 @@ pub(super) fn int(chunk: &Chunk) -> Result<i64, Wad2Error> {
 
 /// A leaf holding a float: f64 as TombLib writes it, or f32 when the chunk has 4 bytes (as its
 /// reader accepts).
-pub(super) fn float(chunk: &Chunk) -> Result<f64, Wad2Error> {
-    let bytes = &chunk.content.bytes;
+pub(super) fn float(chunk: &ChunkRef) -> Result<f64, Wad2Error> {
+    let bytes = chunk.content;
     match bytes.len() {
         8 => Ok(f64::from_le_bytes(bytes[..8].try_into().unwrap_or_default())),
         4 => Ok(f64::from(f32::from_le_bytes(
@@ -167,8 +166,8 @@ pub(super) fn float(chunk: &Chunk) -> Result<f64, Wad2Error> {
 }
 
 /// A leaf of `N` f32 values (Vector2, Vector3, Vector4).
-pub(super) fn vector<const N: usize>(chunk: &Chunk) -> Result<[f32; N], Wad2Error> {
-    let bytes = &chunk.content.bytes;
+pub(super) fn vector<const N: usize>(chunk: &ChunkRef) -> Result<[f32; N], Wad2Error> {
+    let bytes = chunk.content;
     if bytes.len() != 4 * N {
         const EXPECTED: [&str; 5] = ["", "", "a Vector2's 8", "a Vector3's 12", "a Vector4's 16"];
         return Err(bad_size(chunk, EXPECTED.get(N).copied().unwrap_or("floats")));
@@ -181,16 +180,16 @@ pub(super) fn vector<const N: usize>(chunk: &Chunk) -> Result<[f32; N], Wad2Erro
 }
 
 /// A leaf of one byte, true when not zero.
-pub(super) fn boolean(chunk: &Chunk) -> Result<bool, Wad2Error> {
-    match chunk.content.bytes[..] {
-        [byte] => Ok(byte != 0),
+pub(super) fn boolean(chunk: &ChunkRef) -> Result<bool, Wad2Error> {
+    match chunk.content {
+        [byte] => Ok(*byte != 0),
         _ => Err(bad_size(chunk, "one byte")),
     }
 }
 
 /// A leaf of UTF-8 text (invalid sequences replaced, as .NET's decoder does).
-pub(super) fn string(chunk: &Chunk) -> String {
-    String::from_utf8_lossy(&chunk.content.bytes).into_owned()
+pub(super) fn string(chunk: &ChunkRef) -> String {
+    String::from_utf8_lossy(chunk.content).into_owned()
 }
 
 /// Fields of a chunk being written.
@@ -276,8 +275,8 @@ impl UnknownChunks {
         self.0.iter().map(|(_, chunk)| chunk.id.as_str())
     }
 
-    pub(super) fn keep(&mut self, parent: &str, chunk: Chunk) {
-        self.0.push((parent.to_owned(), detached(chunk)));
+    pub(super) fn keep(&mut self, parent: &str, chunk: &ChunkRef) {
+        self.0.push((parent.to_owned(), detached(chunk.to_chunk())));
     }
 
     /// The chunks kept from `parent`.

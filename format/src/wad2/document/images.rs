@@ -1,7 +1,7 @@
 //! W2Textures, W2Sprites, W2SpriteSequences and W2Metadata.
 
 use super::fields::{self, padded, padded_leaf, parent, FieldWriter, Fields, UnknownChunks};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::{Wad2Error, Wad2Problem};
 
 /// TombLib pads W2Textures' size to 5 bytes: textures can pass the 4 bytes' 128 MiB.
@@ -62,19 +62,23 @@ pub struct Metadata {
 }
 
 /// Reads a W2Txt's or W2Spr's width and height and its W2TxtData.
-fn read_image(chunk: &Chunk, data: Option<&Chunk>, size: (i64, i64)) -> Result<Option<Image>, Wad2Error> {
+fn read_image(
+    chunk: &ChunkRef,
+    data: Option<&ChunkRef>,
+    size: (i64, i64),
+) -> Result<Option<Image>, Wad2Error> {
     let Some(data) = data else {
         return Ok(None);
     };
     let (width, height) = size;
-    let bytes = data.content.bytes.len();
+    let bytes = data.content.len();
     let fits = u32::try_from(width)
         .ok()
         .zip(u32::try_from(height).ok())
         .filter(|&(w, h)| (w as u64) * (h as u64) * 4 == bytes as u64);
     let Some((width, height)) = fits else {
         let problem = Wad2Problem::BadImage {
-            id: chunk.id.clone(),
+            id: chunk.id.to_owned(),
             width,
             height,
             bytes,
@@ -84,11 +88,11 @@ fn read_image(chunk: &Chunk, data: Option<&Chunk>, size: (i64, i64)) -> Result<O
     Ok(Some(Image {
         width,
         height,
-        bgra: data.content.bytes.clone(),
+        bgra: data.content.to_vec(),
     }))
 }
 
-pub(super) fn read_texture(chunk: &Chunk) -> Result<Texture, Wad2Error> {
+pub(super) fn read_texture(chunk: &ChunkRef) -> Result<Texture, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut texture = Texture {
         width: fields.number()?,
@@ -97,19 +101,19 @@ pub(super) fn read_texture(chunk: &Chunk) -> Result<Texture, Wad2Error> {
     };
     let mut data = None;
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Index" => texture.index = Some(fields::int(&child)?),
             "W2TxtName" => texture.name = Some(fields::string(&child)),
             "W2TxtRelPath" => texture.relative_path = Some(fields::string(&child)),
             "W2TxtData" => data = Some(child),
-            _ => texture.unknown.keep(&chunk.id, child),
+            _ => texture.unknown.keep(chunk.id, &child),
         }
     }
     texture.image = read_image(chunk, data.as_ref(), (texture.width, texture.height))?;
     Ok(texture)
 }
 
-pub(super) fn read_sprite(chunk: &Chunk) -> Result<Sprite, Wad2Error> {
+pub(super) fn read_sprite(chunk: &ChunkRef) -> Result<Sprite, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut sprite = Sprite {
         width: fields.number()?,
@@ -118,7 +122,7 @@ pub(super) fn read_sprite(chunk: &Chunk) -> Result<Sprite, Wad2Error> {
     };
     let mut data = None;
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Index" => sprite.index = Some(fields::int(&child)?),
             "W2TxtData" => data = Some(child),
             "W2SprSides" => {
@@ -126,32 +130,32 @@ pub(super) fn read_sprite(chunk: &Chunk) -> Result<Sprite, Wad2Error> {
                 sprite.sides = Some([sides.i32()?, sides.i32()?, sides.i32()?, sides.i32()?]);
                 sides.end()?;
             }
-            _ => sprite.unknown.keep(&chunk.id, child),
+            _ => sprite.unknown.keep(chunk.id, &child),
         }
     }
     sprite.image = read_image(chunk, data.as_ref(), (sprite.width, sprite.height))?;
     Ok(sprite)
 }
 
-pub(super) fn read_sprite_sequence(chunk: &Chunk) -> Result<SpriteSequence, Wad2Error> {
+pub(super) fn read_sprite_sequence(chunk: &ChunkRef) -> Result<SpriteSequence, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut sequence = SpriteSequence {
         id: fields.number()?,
         ..SpriteSequence::default()
     };
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2SpritePtr" => sequence.sprites.push(fields::int(&child)?),
-            _ => sequence.unknown.keep(&chunk.id, child),
+            _ => sequence.unknown.keep(chunk.id, &child),
         }
     }
     Ok(sequence)
 }
 
-pub(super) fn read_metadata(chunk: &Chunk) -> Result<Metadata, Wad2Error> {
+pub(super) fn read_metadata(chunk: &ChunkRef) -> Result<Metadata, Wad2Error> {
     let mut metadata = Metadata::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Timestamp" => {
                 let mut fields = Fields::of(&child);
                 let mut stamp = [0; 6];
@@ -159,12 +163,12 @@ pub(super) fn read_metadata(chunk: &Chunk) -> Result<Metadata, Wad2Error> {
                     *value = fields.number()?;
                 }
                 for inner in fields.children()? {
-                    metadata.unknown.keep("W2Timestamp", inner);
+                    metadata.unknown.keep("W2Timestamp", &inner);
                 }
                 metadata.timestamp = Some(stamp);
             }
             "W2UserNotes" => metadata.notes = Some(fields::string(&child)),
-            _ => metadata.unknown.keep(&chunk.id, child),
+            _ => metadata.unknown.keep(chunk.id, &child),
         }
     }
     Ok(metadata)

@@ -2,7 +2,7 @@
 
 use super::fields::{self, parent, FieldWriter, Fields, UnknownChunks};
 use super::shapes::{read_box, read_sphere, write_box, write_sphere, BoundingBox, Sphere};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::Wad2Error;
 
 /// A mesh as Tomb Editor stores it: Y up (negated against a classic WAD), floats.
@@ -83,11 +83,11 @@ impl Polygon {
 }
 
 /// Decodes a W2Mesh chunk.
-pub(super) fn read_mesh(chunk: &Chunk) -> Result<Mesh, Wad2Error> {
+pub(super) fn read_mesh(chunk: &ChunkRef) -> Result<Mesh, Wad2Error> {
     let mut mesh = Mesh::default();
     let unknown = &mut mesh.unknown;
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Index" => mesh.index = Some(fields::int(&child)?),
             "W2MeshName" => mesh.name = fields::string(&child),
             "W2MeshSphere" => mesh.sphere = read_sphere(&child, unknown)?,
@@ -104,7 +104,7 @@ pub(super) fn read_mesh(chunk: &Chunk) -> Result<Mesh, Wad2Error> {
             "W2MeshLightType" => mesh.light_type = fields::int(&child)?,
             "W2MeshVisible" => mesh.hidden = Some(fields::boolean(&child)?),
             "W2Polys" => mesh.polygons = read_list(&child, "", read_polygon, unknown)?,
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     Ok(mesh)
@@ -113,9 +113,9 @@ pub(super) fn read_mesh(chunk: &Chunk) -> Result<Mesh, Wad2Error> {
 /// The children of list chunk `chunk`: those with id `item` (or, when `item` is empty, those
 /// `read` knows) decoded by `read`; others are kept in `unknown`.
 pub(super) fn read_list<T, R>(
-    chunk: &Chunk,
+    chunk: &ChunkRef,
     item: &str,
-    read: impl Fn(&Chunk) -> Result<R, Wad2Error>,
+    read: impl Fn(&ChunkRef) -> Result<R, Wad2Error>,
     unknown: &mut UnknownChunks,
 ) -> Result<Vec<T>, Wad2Error>
 where
@@ -130,14 +130,14 @@ where
         };
         match known {
             Some(value) => out.push(value),
-            None => unknown.keep(&chunk.id, child),
+            None => unknown.keep(chunk.id, &child),
         }
     }
     Ok(out)
 }
 
-fn read_colour(chunk: &Chunk) -> Result<Option<VertexColour>, Wad2Error> {
-    Ok(match chunk.id.as_str() {
+fn read_colour(chunk: &ChunkRef) -> Result<Option<VertexColour>, Wad2Error> {
+    Ok(match chunk.id {
         "W2VxCol" => Some(VertexColour::Colour(fields::vector(chunk)?)),
         "W2Shd" => Some(VertexColour::Shade(fields::int(chunk)?)),
         _ => None,
@@ -145,7 +145,7 @@ fn read_colour(chunk: &Chunk) -> Result<Option<VertexColour>, Wad2Error> {
 }
 
 /// A W2VrtWght: four (i32 bone, f32 weight) pairs, then an empty child stream.
-fn read_weight(chunk: &Chunk) -> Result<VertexWeight, Wad2Error> {
+fn read_weight(chunk: &ChunkRef) -> Result<VertexWeight, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut weight = VertexWeight {
         bones: [0; 4],
@@ -159,7 +159,7 @@ fn read_weight(chunk: &Chunk) -> Result<VertexWeight, Wad2Error> {
     Ok(weight)
 }
 
-fn read_attributes(chunk: &Chunk) -> Result<VertexAttributes, Wad2Error> {
+fn read_attributes(chunk: &ChunkRef) -> Result<VertexAttributes, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let attributes = VertexAttributes {
         glow: fields.number()?,
@@ -169,8 +169,8 @@ fn read_attributes(chunk: &Chunk) -> Result<VertexAttributes, Wad2Error> {
     Ok(attributes)
 }
 
-fn read_polygon(chunk: &Chunk) -> Result<Option<Polygon>, Wad2Error> {
-    let (quad, has_parent_area) = match chunk.id.as_str() {
+fn read_polygon(chunk: &ChunkRef) -> Result<Option<Polygon>, Wad2Error> {
+    let (quad, has_parent_area) = match chunk.id {
         "W2Tr" => (false, false),
         "W2Uq" => (true, false),
         "W2Tr2" => (false, true),
@@ -197,7 +197,7 @@ fn read_polygon(chunk: &Chunk) -> Result<Option<Polygon>, Wad2Error> {
     polygon.blend_mode = fields.number()?;
     polygon.double_sided = fields.bool()?;
     for child in fields.children()? {
-        polygon.unknown.keep(&chunk.id, child);
+        polygon.unknown.keep(chunk.id, &child);
     }
     Ok(Some(polygon))
 }

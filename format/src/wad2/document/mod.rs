@@ -24,7 +24,7 @@ pub use moveable::{Bone, Moveable};
 pub use shapes::{BoundingBox, Sphere};
 pub use statics::{Static, StaticLight};
 
-use super::chunks::Chunk;
+use super::chunks::{Chunk, ChunkRef};
 use super::container::{self, Wad2File};
 use super::error::Wad2Error;
 use fields::Fields;
@@ -54,9 +54,9 @@ pub struct Document {
     pub unknown: UnknownChunks,
 }
 
-/// Reads a Wad2 file into a [`Document`].
+/// Reads a Wad2 file into a [`Document`], walking its chunks where they lie in the file.
 pub fn read_document(bytes: &[u8]) -> Result<Document, Wad2Error> {
-    decode(&container::read(bytes)?)
+    container::with_top_level(bytes, decode_chunks)
 }
 
 /// Writes a [`Document`] as a Wad2 file.
@@ -66,19 +66,24 @@ pub fn write_document(document: &Document) -> Vec<u8> {
 
 /// Decodes a container's chunks.
 pub fn decode(file: &Wad2File) -> Result<Document, Wad2Error> {
+    let chunks: Vec<ChunkRef> = file.chunks.iter().map(Chunk::as_ref).collect();
+    decode_chunks(&chunks, file.compressed)
+}
+
+fn decode_chunks(chunks: &[ChunkRef], compressed: bool) -> Result<Document, Wad2Error> {
     let mut document = Document {
-        compressed: file.compressed,
+        compressed,
         ..Document::default()
     };
-    for chunk in &file.chunks {
+    for chunk in chunks {
         decode_top_level(chunk, &mut document)?;
     }
     Ok(document)
 }
 
-fn decode_top_level(chunk: &Chunk, document: &mut Document) -> Result<(), Wad2Error> {
+fn decode_top_level(chunk: &ChunkRef, document: &mut Document) -> Result<(), Wad2Error> {
     let unknown = &mut document.unknown;
-    match chunk.id.as_str() {
+    match chunk.id {
         "W2SuggestedGameVersion" => document.game_version = Some(fields::int(chunk)?),
         "W2SoundSystem" => document.sound_system = Some(fields::int(chunk)?),
         "W2Textures" => section(
@@ -111,26 +116,26 @@ fn decode_top_level(chunk: &Chunk, document: &mut Document) -> Result<(), Wad2Er
         )?,
         "W2Statics" => {
             for child in Fields::of(chunk).children()? {
-                match child.id.as_str() {
+                match child.id {
                     "W2Static" | "W2Static2" => document.statics.push(statics::read_static(&child)?),
-                    _ => unknown.keep(&chunk.id, child),
+                    _ => unknown.keep(chunk.id, &child),
                 }
             }
         }
         "W2Metadata" => document.metadata = Some(images::read_metadata(chunk)?),
         "W2AnimatedTextureSets" => {
-            document.animated_texture_sets = Some(fields::detached(chunk.clone()));
+            document.animated_texture_sets = Some(fields::detached(chunk.to_chunk()));
         }
-        _ => unknown.keep(FILE_LEVEL, chunk.clone()),
+        _ => unknown.keep(FILE_LEVEL, chunk),
     }
     Ok(())
 }
 
 /// Appends the `item` children of section `chunk`, decoded by `read`, to `out`.
 fn section<T>(
-    chunk: &Chunk,
+    chunk: &ChunkRef,
     item: &str,
-    read: impl Fn(&Chunk) -> Result<T, Wad2Error>,
+    read: impl Fn(&ChunkRef) -> Result<T, Wad2Error>,
     out: &mut Vec<T>,
     unknown: &mut UnknownChunks,
 ) -> Result<(), Wad2Error> {

@@ -3,7 +3,7 @@
 use super::animation::{read_animation, write_animation, Animation};
 use super::fields::{self, parent, FieldWriter, Fields, UnknownChunks};
 use super::mesh::{read_mesh, write_mesh, Mesh};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::Wad2Error;
 
 /// A moveable as Tomb Editor stores it.
@@ -39,7 +39,7 @@ const POP: i64 = 1;
 const PUSH: i64 = 2;
 const READ: i64 = 3;
 
-pub(super) fn read_moveable(chunk: &Chunk) -> Result<Moveable, Wad2Error> {
+pub(super) fn read_moveable(chunk: &ChunkRef) -> Result<Moveable, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut moveable = Moveable {
         id: fields.number()?,
@@ -47,13 +47,13 @@ pub(super) fn read_moveable(chunk: &Chunk) -> Result<Moveable, Wad2Error> {
     };
     let unknown = &mut moveable.unknown;
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Mesh" => moveable.meshes.push(read_mesh(&child)?),
             "W2MovSkin" => {
                 for inner in Fields::of(&child).children()? {
-                    match inner.id.as_str() {
+                    match inner.id {
                         "W2Mesh" => moveable.skin = Some(read_mesh(&inner)?),
-                        _ => unknown.keep("W2MovSkin", inner),
+                        _ => unknown.keep("W2MovSkin", &inner),
                     }
                 }
             }
@@ -63,13 +63,13 @@ pub(super) fn read_moveable(chunk: &Chunk) -> Result<Moveable, Wad2Error> {
             "W2Anm" | "W2Ani" | "W2Ani2" | "W2Ani3" => {
                 moveable.animations.push(read_animation(&child)?);
             }
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     Ok(moveable)
 }
 
-fn read_bone(chunk: &Chunk) -> Result<Bone, Wad2Error> {
+fn read_bone(chunk: &ChunkRef) -> Result<Bone, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let mut bone = Bone {
         opcode: fields.number()?,
@@ -77,10 +77,10 @@ fn read_bone(chunk: &Chunk) -> Result<Bone, Wad2Error> {
         ..Bone::default()
     };
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2BoneTrans" => bone.translation = fields::vector(&child)?,
             "W2BoneMesh" => bone.mesh = Some(fields::int(&child)?),
-            _ => bone.unknown.keep(&chunk.id, child),
+            _ => bone.unknown.keep(chunk.id, &child),
         }
     }
     Ok(bone)
@@ -93,16 +93,16 @@ struct TreeBone {
     children: Vec<TreeBone>,
 }
 
-fn read_tree(chunk: &Chunk) -> Result<TreeBone, Wad2Error> {
+fn read_tree(chunk: &ChunkRef) -> Result<TreeBone, Wad2Error> {
     let mut tree = TreeBone::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2BoneName" => tree.bone.name = fields::string(&child),
             "W2BoneTrans" => tree.bone.translation = fields::vector(&child)?,
             "W2BoneMesh" => tree.bone.mesh = Some(fields::int(&child)?),
             // Depth is bounded by the container's MAX_DEPTH.
             "W2Bone" => tree.children.push(read_tree(&child)?),
-            _ => tree.bone.unknown.keep("W2Bone2", child),
+            _ => tree.bone.unknown.keep("W2Bone2", &child),
         }
     }
     Ok(tree)

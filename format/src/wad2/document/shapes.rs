@@ -1,7 +1,7 @@
 //! Bounding spheres and boxes, which meshes, keyframes and statics share.
 
 use super::fields::{self, parent, Fields, UnknownChunks};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::Wad2Error;
 
 /// W2MeshSphere: W2SphC, W2SphR.
@@ -19,25 +19,25 @@ pub struct BoundingBox {
     pub max: [f32; 3],
 }
 
-pub(super) fn read_sphere(chunk: &Chunk, unknown: &mut UnknownChunks) -> Result<Sphere, Wad2Error> {
+pub(super) fn read_sphere(chunk: &ChunkRef, unknown: &mut UnknownChunks) -> Result<Sphere, Wad2Error> {
     let mut sphere = Sphere::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2SphC" => sphere.centre = fields::vector(&child)?,
             "W2SphR" => sphere.radius = fields::float(&child)?,
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     Ok(sphere)
 }
 
-pub(super) fn read_box(chunk: &Chunk, unknown: &mut UnknownChunks) -> Result<BoundingBox, Wad2Error> {
+pub(super) fn read_box(chunk: &ChunkRef, unknown: &mut UnknownChunks) -> Result<BoundingBox, Wad2Error> {
     let mut found = BoundingBox::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2BBMin" => found.min = fields::vector(&child)?,
             "W2BBMax" => found.max = fields::vector(&child)?,
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     Ok(found)

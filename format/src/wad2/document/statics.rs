@@ -3,7 +3,7 @@
 use super::fields::{self, parent, FieldWriter, Fields, UnknownChunks};
 use super::mesh::{read_mesh, write_mesh, Mesh};
 use super::shapes::{read_box, write_box, BoundingBox};
-use crate::wad2::chunks::Chunk;
+use crate::wad2::chunks::{Chunk, ChunkRef};
 use crate::wad2::error::{Wad2Error, Wad2Problem};
 
 /// A static as Tomb Editor stores it.
@@ -32,11 +32,11 @@ pub struct StaticLight {
     pub unknown: UnknownChunks,
 }
 
-pub(super) fn read_static(chunk: &Chunk) -> Result<Static, Wad2Error> {
+pub(super) fn read_static(chunk: &ChunkRef) -> Result<Static, Wad2Error> {
     let mut fields = Fields::of(chunk);
     let id = fields.number()?;
     let flags = fields.number()?;
-    let legacy_light_type = match chunk.id.as_str() {
+    let legacy_light_type = match chunk.id {
         "W2Static" => Some(fields.number()?),
         _ => None,
     };
@@ -49,7 +49,7 @@ pub(super) fn read_static(chunk: &Chunk) -> Result<Static, Wad2Error> {
     let mut mesh = None;
     let unknown = &mut found.unknown;
     for child in fields.children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2Mesh" => mesh = Some(read_mesh(&child)?),
             "W2StaticAmbientLight" => found.ambient_light = Some(fields::int(&child)?),
             "W2StaticShatter" => found.shatter = Some(fields::boolean(&child)?),
@@ -57,7 +57,7 @@ pub(super) fn read_static(chunk: &Chunk) -> Result<Static, Wad2Error> {
             "W2StaticLight" => found.lights.push(read_light(&child)?),
             "W2StaticVB" => found.visibility_box = Some(read_box(&child, unknown)?),
             "W2StaticCB" => found.collision_box = Some(read_box(&child, unknown)?),
-            _ => unknown.keep(&chunk.id, child),
+            _ => unknown.keep(chunk.id, &child),
         }
     }
     found.mesh = mesh.ok_or_else(|| {
@@ -70,14 +70,14 @@ pub(super) fn read_static(chunk: &Chunk) -> Result<Static, Wad2Error> {
     Ok(found)
 }
 
-fn read_light(chunk: &Chunk) -> Result<StaticLight, Wad2Error> {
+fn read_light(chunk: &ChunkRef) -> Result<StaticLight, Wad2Error> {
     let mut light = StaticLight::default();
     for child in Fields::of(chunk).children()? {
-        match child.id.as_str() {
+        match child.id {
             "W2StaticLightPos" => light.position = fields::vector(&child)?,
             "W2StaticLightR" => light.radius = fields::float(&child)?,
             "W2StaticLightI" => light.intensity = fields::float(&child)?,
-            _ => light.unknown.keep(&chunk.id, child),
+            _ => light.unknown.keep(chunk.id, &child),
         }
     }
     Ok(light)
