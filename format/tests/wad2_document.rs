@@ -318,3 +318,23 @@ fn a_polygon_naming_a_missing_vertex_is_refused_with_its_place() {
         "{error}"
     );
 }
+
+#[test]
+fn unit_normals_take_tr_length_and_zero_ones_stay_zero() {
+    let mut document = document_with_every_kind();
+    document.moveables[0].meshes[0].light_type = 0;
+    let normals = &mut document.moveables[0].meshes[0].normals;
+    normals[0] = [0.0, 1.0, 0.0];
+    normals[1] = [0.0; 3];
+    let objects = wad2::to_model(&document).unwrap();
+    let wadforge_format::Shading::Normals(normals) = &objects.model.meshes[0].shading else {
+        panic!("lit by normals");
+    };
+    assert_eq!(
+        normals[0],
+        [0, -16300, 0],
+        "a unit normal, Y negated, at TR's length"
+    );
+    assert_eq!(normals[1], [0, 0, 0]);
+    assert_eq!(normals[2], [0, -16384, 0], "a classic normal as it is");
+}

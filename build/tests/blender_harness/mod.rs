@@ -84,7 +84,11 @@ pub fn through_blender(dir: &Path) {
     let mut args = vec!["--batch".to_string()];
     let mut renames = Vec::new();
     for kind in ["moveables", "statics"] {
-        for e in std::fs::read_dir(dir.join(kind)).unwrap() {
+        // A file without statics (or moveables) has no directory for them.
+        let Ok(entries) = std::fs::read_dir(dir.join(kind)) else {
+            continue;
+        };
+        for e in entries {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "glb") {
                 let out = p.with_extension("blender.glb");

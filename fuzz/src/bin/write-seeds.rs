@@ -32,13 +32,32 @@ fn main() {
             seed(target, "statics_only.wad", bytes);
         }
     }
-    // The standard fixture as Tomb Editor would hold it (Wad2 written from the model).
+    // The standard fixture as Tomb Editor would hold it (Wad2 written from the model), its page
+    // shrunk to a 4×4 texture (UVs scaled with it) so that a run reads it thousands of times a
+    // second.
     let standard_wad2 = wadforge_format::wad2::from_model(
         &small,
         &wadforge_format::level::SkewedCorners::new(),
         wadforge_format::catalog::Game::Tr4,
     )
-    .map(|made| wadforge_format::wad2::write_document(&made.document))
+    .map(|made| {
+        let mut document = made.document;
+        for texture in &mut document.textures {
+            texture.width = 4;
+            texture.height = 4;
+            texture.image = texture.image.take().map(|image| wadforge_format::wad2::document::Image {
+                width: 4,
+                height: 4,
+                bgra: image.bgra[..64].to_vec(),
+            });
+        }
+        let polygons = document.moveables.iter_mut().flat_map(|m| &mut m.meshes);
+        let meshes = polygons.chain(document.statics.iter_mut().map(|s| &mut s.mesh));
+        for uv in meshes.flat_map(|m| &mut m.polygons).flat_map(|p| &mut p.uvs) {
+            *uv = uv.map(|c| (c / 64.0).floor());
+        }
+        wadforge_format::wad2::write_document(&document)
+    })
     .ok();
     for target in ["wad2_container", "wad2_objects"] {
         seed(target, "one_moveable.wad2", &wad2_seed());

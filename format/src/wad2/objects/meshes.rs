@@ -13,6 +13,13 @@ use crate::wad2::document::{self, VertexColour};
 const ON_TEXEL: f32 = 1.0 / 64.0;
 /// Shades run from 0 (bright) to this (dark).
 const DARKEST: f32 = 8191.0;
+/// Normals no longer than this are unit normals (Tomb Engine's); longer ones are TR's, about
+/// 16 384 long, as Tomb Editor copies a classic WAD's (kept as they are).
+const UNIT_AT_MOST: f32 = 2.0;
+
+fn length_of(n: &[f32; 3]) -> f32 {
+    n.iter().map(|c| c * c).sum::<f32>().sqrt()
+}
 
 /// Everything meshes share while they are mapped.
 pub(super) struct MeshMapping<'a> {
@@ -81,8 +88,9 @@ impl MeshMapping<'_> {
         losses.add(LossKind::HiddenMesh, usize::from(mesh.hidden == Some(true)));
     }
 
-    /// Shades for a mesh lit by its vertex colours, else normals (made from the faces where the
-    /// file's are missing or not numbers).
+    /// Shades for a mesh lit by its vertex colours, else normals: TR-length (and zero) ones as
+    /// they are, unit ones scaled to TR's length, made from the faces where the file's are
+    /// missing or not numbers.
     fn shading(&mut self, mesh: &document::Mesh, model: &Mesh) -> Shading {
         let count = mesh.positions.len();
         let losses = &mut self.losses;
@@ -112,7 +120,18 @@ impl MeshMapping<'_> {
         let length = Shading::NORMAL_LENGTH;
         let normals = (0..count)
             .map(|v| match mesh.normals.get(v) {
-                Some(n) if n.iter().all(|c| c.is_finite()) => point(*n, losses),
+                // Zero normals, which classic files hold, stay zero.
+                Some(n)
+                    if n.iter().all(|c| c.is_finite())
+                        && (length_of(n) > UNIT_AT_MOST || length_of(n) == 0.0) =>
+                {
+                    point(*n, losses)
+                }
+                // Tomb Engine's own meshes hold unit normals: the model's are TR's length.
+                Some(n) if n.iter().all(|c| c.is_finite()) && length_of(n) > 0.0 => {
+                    let scale = length as f32 / length_of(n);
+                    point(n.map(|c| c * scale), losses)
+                }
                 _ => {
                     losses.add(LossKind::NormalsRemade, 1);
                     let n = remade[v];
