@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{wad, wad2, Opened, Wad};
 
-use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically};
+use crate::output::{refuse_companion_extension, write_atomically, write_slot_names, write_wad_atomically};
 
 pub struct ConvertArgs<'a> {
     pub input: &'a Path,
@@ -126,17 +126,5 @@ fn to_tr4_ids(opened: &mut Opened) -> Vec<String> {
 fn write_wad(model: &Wad, out: &Path) -> anyhow::Result<()> {
     let encoded = wad::encode(model, None).context("the objects cannot be written as a WAD")?;
     write_wad_atomically(out, &encoded)?;
-    let names: String = model
-        .moveables
-        .iter()
-        .map(|m| catalog::moveable_slot(Game::Tr4, m.id))
-        .chain(
-            model
-                .statics
-                .iter()
-                .map(|s| catalog::static_slot(Game::Tr4, s.id)),
-        )
-        .map(|n| format!("{n}\r\n"))
-        .collect();
-    write_atomically(&out.with_extension("was"), names.as_bytes())
+    write_slot_names(out, model)
 }

@@ -5,13 +5,13 @@ use std::path::Path;
 use anyhow::{bail, Context};
 use wadforge_edit::sounds::SoundTable;
 use wadforge_edit::Input;
-use wadforge_format::catalog::{self, Game};
+use wadforge_format::catalog::Game;
 use wadforge_format::wad::{self, EncodedWad};
 use wadforge_format::{FileKind, Opened, Wad};
 
 use crate::build::{copy_companions, same_file};
 use crate::input;
-use crate::output::{write_atomically, write_wad_atomically};
+use crate::output::{write_slot_names, write_wad_atomically};
 
 pub struct CopyArgs<'a> {
     pub src: &'a Path,
@@ -158,19 +158,7 @@ fn edit_input(o: &Opened) -> Input<'_> {
 /// OUT, OUT.was with the slot names, and the destination's sprite and sound files beside OUT.
 fn write_outputs(out: &Path, model: &Wad, encoded: &EncodedWad, base: &Path) -> anyhow::Result<()> {
     write_wad_atomically(out, encoded)?;
-    let was: String = model
-        .moveables
-        .iter()
-        .map(|m| catalog::moveable_slot(Game::Tr4, m.id))
-        .chain(
-            model
-                .statics
-                .iter()
-                .map(|s| catalog::static_slot(Game::Tr4, s.id)),
-        )
-        .map(|n| format!("{n}\r\n"))
-        .collect();
-    write_atomically(&out.with_extension("was"), was.as_bytes())?;
+    write_slot_names(out, model)?;
     copy_companions(base, out)
 }
 

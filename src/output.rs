@@ -16,6 +16,20 @@ pub fn write_wad_atomically(path: &Path, encoded: &wadforge_format::wad::Encoded
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Writes `OUT.was` beside the WAD `out`: its objects' TR4 slot names, a line each, as TRLE
+/// reads them.
+pub fn write_slot_names(out: &Path, model: &wadforge_format::Wad) -> anyhow::Result<()> {
+    use wadforge_format::catalog::{moveable_slot, static_slot, Game};
+    let names: String = model
+        .moveables
+        .iter()
+        .map(|m| moveable_slot(Game::Tr4, m.id))
+        .chain(model.statics.iter().map(|s| static_slot(Game::Tr4, s.id)))
+        .map(|n| format!("{n}\r\n"))
+        .collect();
+    write_atomically(&out.with_extension("was"), names.as_bytes())
+}
+
 /// Checks that `dir` is new or empty, or that the user allowed writing into it.
 pub fn prepare_output_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
     match std::fs::read_dir(dir) {

@@ -12,18 +12,7 @@ use common::files::repo;
 use common::{s, stderr, stdout, succeeds, wadforge};
 
 fn real_wad2_files() -> Vec<PathBuf> {
-    let dir = repo().join("../shared/wad2");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} is absent", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2")))
-        .collect();
-    files.sort();
-    files
+    wadforge_fixtures::harness::real_wad2_files()
 }
 
 fn named(files: &[PathBuf], name: &str) -> Option<PathBuf> {

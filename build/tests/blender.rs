@@ -695,28 +695,12 @@ fn a_tr3_body_edited_in_blender_builds_into_315_alone() {
     assert!(d.iter().all(|x| x.starts_with("moveable 315 mesh 7:")), "{d:#?}");
 }
 
-/// Tomb Editor's real Wad2 files beside the project (`../shared/wad2/`, never in it).
-fn real_wad2_files() -> Vec<std::path::PathBuf> {
-    let dir = repo().join("../shared/wad2");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} is absent", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2")))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn every_real_wad2_survives_blender() {
     if !harness_ready() {
         return;
     }
-    for path in real_wad2_files() {
+    for path in wadforge_fixtures::harness::real_wad2_files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         // Known bug (issue 29's note): TombEngine_Weapons' COMPASS_ITEM (985) lays each quad over
         // its back-face twin; through Blender its 201 triangles all come back, but build pairs

@@ -385,15 +385,7 @@ fn real_wad2_files_import_to_valid_gltf_that_blender_poses_right() {
     if !harness_ready() {
         return;
     }
-    // Tomb Editor's real files beside the project (`../shared/wad2/`, never in it).
-    let shared = wadforge_fixtures::harness::repo().join("../shared/wad2");
-    let Ok(entries) = std::fs::read_dir(&shared) else {
-        eprintln!("skipped: {} is absent", shared.display());
-        return;
-    };
-    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    files.retain(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2")));
-    files.sort();
+    let files = wadforge_fixtures::harness::real_wad2_files();
     for path in files {
         eprintln!("{}", path.display());
         let mut model = wadforge_format::open(&std::fs::read(&path).unwrap())

@@ -8,23 +8,9 @@ use std::path::PathBuf;
 
 use wadforge_format::wad2::{children, leb128, Chunk};
 
-pub fn shared_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/wad2"))
-}
-
 /// The real files' paths in name order, or none (with a message) when `../shared` is absent.
 pub fn real_file_paths() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(shared_dir()) else {
-        println!("skipped: {} is absent", shared_dir().display());
-        return Vec::new();
-    };
-    let mut paths: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2")))
-        .collect();
-    paths.sort();
-    paths
+    wadforge_fixtures::harness::real_wad2_files()
 }
 
 /// The real files as (name, bytes), or none (with a message) when `../shared` is absent.
