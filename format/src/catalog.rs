@@ -221,10 +221,6 @@ struct Tables {
     statics: HashMap<u32, &'static str>,
     states: HashMap<(u32, u16), &'static str>,
     animations: HashMap<(u32, usize), &'static str>,
-    /// Slot name -> the id of its first line in the table (names repeat: TR1 has eight DOORs).
-    moveable_ids: HashMap<&'static str, u32>,
-    /// Static name -> the id of its first line in the table.
-    static_ids: HashMap<&'static str, u32>,
     /// What was wrong with the data: malformed lines and duplicate keys (the first one wins).
     /// Empty for good data; only the tests look at it.
     problems: Vec<String>,
@@ -239,7 +235,6 @@ impl Tables {
             sources.moveables,
             "moveables",
             &mut problems,
-            |id, m| first_id(&mut tables.moveable_ids, m.name, *id),
             |f| {
                 let [id, name, body_from, joints_from] = f else {
                     return Err(format!("expected 4 fields, found {}", f.len()));
@@ -257,7 +252,6 @@ impl Tables {
             sources.statics,
             "statics",
             &mut problems,
-            |id, name| first_id(&mut tables.static_ids, name, *id),
             |f| {
                 let [id, name] = f else {
                     return Err(format!("expected 2 fields, found {}", f.len()));
@@ -265,28 +259,20 @@ impl Tables {
                 Ok((number::<u32>(id)?, checked_name(name)?))
             },
         );
-        fill(
-            &mut tables.states,
-            sources.states,
-            "states",
-            &mut problems,
-            |_, _| {},
-            |f| {
-                let [moveable, state, name] = f else {
-                    return Err(format!("expected 3 fields, found {}", f.len()));
-                };
-                Ok((
-                    (number::<u32>(moveable)?, number::<u16>(state)?),
-                    checked_name(name)?,
-                ))
-            },
-        );
+        fill(&mut tables.states, sources.states, "states", &mut problems, |f| {
+            let [moveable, state, name] = f else {
+                return Err(format!("expected 3 fields, found {}", f.len()));
+            };
+            Ok((
+                (number::<u32>(moveable)?, number::<u16>(state)?),
+                checked_name(name)?,
+            ))
+        });
         fill(
             &mut tables.animations,
             sources.animations,
             "animations",
             &mut problems,
-            |_, _| {},
             |f| {
                 let [moveable, animation, name] = f else {
                     return Err(format!("expected 3 fields, found {}", f.len()));
@@ -303,14 +289,12 @@ impl Tables {
 }
 
 /// Parses the data lines of `text` into `map`: blank lines and `#` comments are skipped, a
-/// line that does not parse or repeats a key is left out and reported in `problems`. Each
-/// entry kept is shown to `kept` in file order.
+/// line that does not parse or repeats a key is left out and reported in `problems`.
 fn fill<K, V>(
     map: &mut HashMap<K, V>,
     text: &'static str,
     table: &str,
     problems: &mut Vec<String>,
-    mut kept: impl FnMut(&K, &V),
     parse: impl Fn(&[&'static str]) -> Result<(K, V), String>,
 ) where
     K: std::hash::Hash + Eq + std::fmt::Debug,
@@ -331,18 +315,12 @@ fn fill<K, V>(
                     ));
                 }
                 Entry::Vacant(slot) => {
-                    kept(slot.key(), &value);
                     slot.insert(value);
                 }
             },
             Err(error) => problems.push(format!("{table} line {}: {error}: {line:?}", index + 1)),
         }
     }
-}
-
-/// Records `id` for `name` unless an earlier line had the name.
-fn first_id(ids: &mut HashMap<&'static str, u32>, name: &'static str, id: u32) {
-    ids.entry(name).or_insert(id);
 }
 
 fn number<T: std::str::FromStr>(field: &str) -> Result<T, String> {
@@ -433,12 +411,24 @@ pub fn static_name(game: Game, id: u32) -> Option<&'static str> {
 /// catalogue's normalised names are (upper case). Where a game repeats a name (TR1's eight
 /// `DOOR`s), the id of its first line in the table.
 pub fn moveable_id(game: Game, name: &str) -> Option<u32> {
-    tables(game).moveable_ids.get(name).copied()
+    // A scan, not an index: only convert looks names up, a few hundred times at most, and an
+    // index would cost every command that names objects its memory.
+    let moveables = &tables(game).moveables;
+    moveables
+        .iter()
+        .filter(|(_, m)| m.name == name)
+        .map(|(&id, _)| id)
+        .min()
 }
 
 /// The id of the static named `name`, as [`moveable_id`] finds a moveable's.
 pub fn static_id(game: Game, name: &str) -> Option<u32> {
-    tables(game).static_ids.get(name).copied()
+    let statics = &tables(game).statics;
+    statics
+        .iter()
+        .filter(|(_, &n)| n == name)
+        .map(|(&id, _)| id)
+        .min()
 }
 
 /// Name or `UNKNOWN_<id>`.
