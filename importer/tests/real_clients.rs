@@ -388,9 +388,8 @@ fn real_wad2_files_import_to_valid_gltf_that_blender_poses_right() {
     let files = wadforge_fixtures::harness::real_wad2_files();
     for path in files {
         eprintln!("{}", path.display());
-        let mut model = wadforge_format::open(&std::fs::read(&path).unwrap())
-            .unwrap()
-            .model;
+        let opened = wadforge_format::open(&std::fs::read(&path).unwrap()).unwrap();
+        let (mut model, game) = (opened.model, opened.game);
         // Some keyframe boxes in these files are stale (TEN_Pulley's animation 6, keyframe 79 is
         // 60 units off; `wadforge check` notes them): boxes made by TR's posing, as `check --fix`
         // makes them, are what Blender's posing must match.
@@ -400,9 +399,6 @@ fn real_wad2_files_import_to_valid_gltf_that_blender_poses_right() {
                 keyframe.bounding_box = posed_bounding_box(&m.links, keyframe, &body);
             }
         }
-        let game = wadforge_format::open(&std::fs::read(&path).unwrap())
-            .unwrap()
-            .game;
         let dir = import_game(&model, GltfFormat::Glb, game);
         validate(&gltf_files(dir.path()));
         check_in_blender(&model, dir.path());
