@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use wadforge_files::resolved;
 use wadforge_format::catalog::Game;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::{wad, wad2, Wad, PAGE_SIZE};
+use wadforge_format::{wad, wad2, FileKind, Opened, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
 use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically};
@@ -25,22 +25,18 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     let base = match args.base {
         Some(path) => {
             refuse_overwrite(args.out, path)?;
-            let bytes = wadforge_files::input::read(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Some(
-                wad::read(&bytes)
-                    .with_context(|| format!("{} is not a valid WAD", path.display()))?
-                    .0,
-            )
+            Some(read_base(path)?)
         }
         None => None,
     };
     refuse_companion_extension(args.out)?;
     refuse_writing_into(args.dir, args.out, args.pages)?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
-    let built = wadforge_build::build(&manifests, base.as_ref(), &mut |done, _, slot| {
-        progress.set(done as u64, slot)
-    })?;
+    let built = wadforge_build::build(
+        &manifests,
+        base.as_ref().map(|b| &b.model),
+        &mut |done, _, slot| progress.set(done as u64, slot),
+    )?;
     progress.finish();
     // Everything is validated and built before anything is written.
     let is_wad2 = args
@@ -48,7 +44,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wad2"));
     let size = if is_wad2 {
-        write_wad2(&built.wad, &manifests.project.game, args.out, args.quiet)?
+        let detail = Detail {
+            dir: dir_detail(&manifests)?,
+            base: base.as_ref().and_then(|b| b.wad2.as_ref()),
+        };
+        write_wad2(&built.wad, &manifests.project.game, &detail, &args)?
     } else {
         let encoded = wad::encode(&built.wad, None).context("the built model cannot be written as a WAD")?;
         write_wad_atomically(args.out, &encoded)?;
@@ -79,18 +79,94 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes the built objects as a Tomb Editor Wad2 for the directory's game; returns its size.
-fn write_wad2(model: &Wad, game: &str, out: &Path, quiet: bool) -> anyhow::Result<u64> {
+/// The file a build patches: a classic WAD or a Wad2 (whose detail a Wad2 build keeps).
+fn read_base(path: &Path) -> anyhow::Result<Opened> {
+    let base = crate::input::read(path)?;
+    if matches!(base.kind, FileKind::Level(_)) {
+        bail!(
+            "{} is a {}; a base is a WAD or a Wad2 (convert the level first: wadforge convert LEVEL BASE.wad)",
+            path.display(),
+            base.description()
+        );
+    }
+    Ok(base)
+}
+
+/// The Wad2 documents whose detail a Wad2 build keeps: the manifest directory's (imported from a
+/// Wad2) and the base's.
+struct Detail<'a> {
+    dir: Option<wad2::Document>,
+    base: Option<&'a wad2::Document>,
+}
+
+/// The manifest directory's [`wadforge_manifests::Project::wad2_detail`], read.
+fn dir_detail(manifests: &wadforge_manifests::ManifestDir) -> anyhow::Result<Option<wad2::Document>> {
+    let Some(relative) = &manifests.project.wad2_detail else {
+        return Ok(None);
+    };
+    let path = manifests.root.join(relative);
+    let bytes = wadforge_files::input::read(&path).with_context(|| {
+        format!(
+            "cannot read {}, which wadforge.yaml names as wad2_detail; import the Wad2 again, or remove \
+             the line to build without its detail",
+            path.display()
+        )
+    })?;
+    let document = wad2::read_document(&bytes).with_context(|| {
+        format!(
+            "{} (wadforge.yaml's wad2_detail) is not a valid Wad2; import the Wad2 again",
+            path.display()
+        )
+    })?;
+    Ok(Some(document))
+}
+
+/// Writes the built objects as a Tomb Editor Wad2 for the directory's game, with the detail of
+/// the base and of the directory kept; returns its size.
+fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &BuildArgs) -> anyhow::Result<u64> {
     let game = Game::from_name(game).unwrap_or(Game::Tr4);
-    let made = wad2::from_model(model, &SkewedCorners::new(), game)?;
+    let mut made = wad2::from_model(model, &SkewedCorners::new(), game)?;
+    let mut kept = Vec::new();
+    if let Some(base) = detail.base {
+        kept.push((wad2::keep_detail(&mut made.document, base), "the base"));
+    }
+    // The directory knows its objects better than the file it patches.
+    if let Some(dir) = &detail.dir {
+        let from_dir = match detail.base {
+            Some(_) => wad2::keep_object_detail(&mut made.document, dir),
+            None => wad2::keep_detail(&mut made.document, dir),
+        };
+        kept.push((from_dir, "the manifest directory"));
+    }
     let bytes = wad2::write_document(&made.document);
-    write_atomically(out, &bytes)?;
-    if !quiet {
+    write_atomically(args.out, &bytes)?;
+    if !args.quiet {
         for loss in &made.losses {
             eprintln!("note: {loss}");
         }
+        for (kept, from) in &kept {
+            eprintln!("note: {}", kept_note(kept, from));
+        }
     }
     Ok(bytes.len() as u64)
+}
+
+/// What a Wad2 build kept of the detail of `from`.
+fn kept_note(kept: &wad2::KeptDetail, from: &str) -> String {
+    let mut note = format!(
+        "kept the Tomb Editor detail of {} objects from {from}",
+        kept.objects
+    );
+    if kept.edited_meshes + kept.edited_animations > 0 {
+        note.push_str(&format!(
+            " ({} edited meshes and {} edited animations keep it where the edit left them as they were)",
+            kept.edited_meshes, kept.edited_animations
+        ));
+    }
+    for dropped in &kept.dropped {
+        note.push_str(&format!("; dropped: {dropped}"));
+    }
+    note
 }
 
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {

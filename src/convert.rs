@@ -52,8 +52,13 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
             None
         }
         Output::Wad2 => {
-            let made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
+            let mut made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
             lost.extend(made.losses.iter().map(ToString::to_string));
+            // A Wad2 into a Wad2: what the model has no place for comes from the input itself.
+            if let Some(input) = &opened.wad2 {
+                let kept = wad2::keep_detail(&mut made.document, input);
+                lost = kept.dropped;
+            }
             Some(made.document)
         }
     };

@@ -51,6 +51,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         },
         skewed,
         input_bytes: objects.file_bytes,
+        wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
     };
     let count = model.moveables.len() + model.statics.len();
     let progress = Progress::new(count as u64, "importing", args.quiet);

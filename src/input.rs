@@ -26,7 +26,9 @@ pub fn notes(objects: &Opened) -> Vec<String> {
     if !objects.losses.is_empty() {
         let lost: Vec<String> = objects.losses.iter().map(ToString::to_string).collect();
         notes.push(format!(
-            "what a classic WAD cannot hold of this {}:\n  {}",
+            "{} keeps what this {} holds beyond glTF and YAML for `build -o OUT.wad2`; a classic WAD \
+             built from the directory cannot hold:\n  {}",
+            wadforge_manifests::WAD2_DETAIL_FILE,
             objects.description(),
             lost.join("\n  ")
         ));

@@ -49,9 +49,10 @@ fn import_lists_what_a_classic_wad_cannot_hold() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     for text in [
-        "what a classic WAD cannot hold",
-        "moveable 0 (id 830): 4 × animation commands of type 7",
-        "static 0 (id 10): 36 × vertex colours that are not grey",
+        "wad2_detail.wad2 keeps what this Tomb Editor Wad2 holds",
+        "a classic WAD built from the directory cannot hold",
+        "PULLEY (moveable 830): 4 × animation commands of type 7",
+        "STATIC_10 (static 10): 36 × vertex colours that are not grey",
     ] {
         assert!(err.contains(text), "no {text:?} in\n{err}");
     }
@@ -92,6 +93,77 @@ fn import_then_build_gives_every_wad2_object_back() {
         );
         println!("{name}: {summary}");
     }
+}
+
+/// The typed documents of two Wad2 files are the same but for their textures.
+fn assert_same_but_textures(name: &str, a: &Path, b: &Path) {
+    let read = |p: &Path| wadforge_format::wad2::read_document(&std::fs::read(p).unwrap()).unwrap();
+    wadforge_fixtures::wad2_compare::same_but_textures(&read(a), &read(b))
+        .unwrap_or_else(|d| panic!("{name}: {} and {} differ: {d}", a.display(), b.display()));
+}
+
+#[test]
+fn import_then_build_wad2_gives_every_wad2_back_with_its_detail() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in real_wad2_files() {
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let dir = tmp.path().join(&name);
+        succeeds(&["import", "-q", s(&file), "-o", s(&dir)]);
+        assert!(dir.join("wad2_detail.wad2").is_file(), "{name}: no detail file");
+        let built = tmp.path().join(format!("{name}.wad2"));
+        let out = wadforge(&["build", s(&dir), "-o", s(&built)]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("kept the Tomb Editor detail of") && !stderr(&out).contains("edited"),
+            "{name}: {}",
+            stderr(&out)
+        );
+        // Colours, weights, glow and movement, blend curves, static lights, unknown chunks
+        // (TR2_Falling_Sandbag's W2AniRM), exact floats: all there, as the file had them.
+        assert_same_but_textures(&name, &file, &built);
+        let diff = stdout(&wadforge(&["diff", s(&file), s(&built)]));
+        let summary = diff.lines().last().unwrap_or_default();
+        let all_same = summary.contains("identical") && !summary.contains("differ");
+        assert!(
+            all_same || name == "TombEngine_Weapons" && summary.contains("41 of 44"),
+            "{name}: {summary}"
+        );
+        if let Some(summary) = python_summary(&built) {
+            assert!(
+                summary["moveables"].is_array(),
+                "{name}: the second reader reads it"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_wad2_converts_into_a_wad2_with_its_detail() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in real_wad2_files() {
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = tmp.path().join(format!("{name}.wad2"));
+        let o = wadforge(&["convert", "--strict", s(&file), s(&out)]);
+        assert!(o.status.success(), "{name}: nothing is lost: {}", stderr(&o));
+        assert_same_but_textures(&name, &file, &out);
+    }
+}
+
+#[test]
+fn build_patches_a_base_wad2_keeping_the_detail_of_every_object() {
+    let files = real_wad2_files();
+    let Some(skidoo) = named(&files, "TEN_Skidoo.wad2") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // One object of three imported: the others come from the base, with its sprites.
+    let dir = tmp.path().join("snowmobile");
+    succeeds(&["import", "-q", s(&skidoo), "-o", s(&dir), "--only", "SNOWMOBILE"]);
+    let built = tmp.path().join("patched.wad2");
+    succeeds(&["build", "-q", s(&dir), "-o", s(&built), "--base", s(&skidoo)]);
+    assert_same_but_textures("TEN_Skidoo", &skidoo, &built);
+    let refused = wadforge(&["build", s(&dir), "-o", s(&skidoo), "--base", s(&skidoo)]);
+    assert!(!refused.status.success(), "the base is never written over");
 }
 
 /// Asserts that every difference `wadforge diff --json A B` finds is of what a Wad2 cannot hold
@@ -268,7 +340,7 @@ fn a_tomb_engine_wad2_converts_to_tr4_slots_and_says_what_it_lost() {
     let o = wadforge(&["convert", s(&pulley), s(&wad)]);
     assert!(o.status.success(), "{}", stderr(&o));
     for text in [
-        "lost: moveable 0 (id 830): 4 × animation commands of type 7",
+        "lost: PULLEY (moveable 830): 4 × animation commands of type 7",
         "STATIC_10 (static 10): TR4 has no static of that name; its id is kept",
     ] {
         assert!(stderr(&o).contains(text), "no {text:?} in\n{}", stderr(&o));

@@ -717,10 +717,22 @@ fn every_real_wad2_survives_blender() {
         let mut options = wadforge_importer::ImportOptions::wad(&name, 129);
         options.game = opened.game;
         options.skewed = opened.skewed.clone();
+        let document = opened.wad2.as_ref().unwrap();
+        options.wad2_detail = Some(wadforge_format::wad2::detail_file(document));
         let files = wadforge_importer::import(&opened.model, &options, &mut |_, _, _| {}).unwrap();
         wadforge_files::write_directory(&files, dir.path()).unwrap();
         through_blender(dir.path());
         let built = build(dir.path()).wad;
+        // As a Wad2 with the directory's detail: the file as it was, but for its textures.
+        let mut made = wadforge_format::wad2::from_model(&built, &Default::default(), opened.game)
+            .unwrap()
+            .document;
+        let detail = std::fs::read(dir.path().join(wadforge_manifests::WAD2_DETAIL_FILE)).unwrap();
+        let detail = wadforge_format::wad2::read_document(&detail).unwrap();
+        let kept = wadforge_format::wad2::keep_detail(&mut made, &detail);
+        assert_eq!((kept.edited_meshes, kept.edited_animations), (0, 0), "{name}");
+        wadforge_fixtures::wad2_compare::same_but_textures(&made, document)
+            .unwrap_or_else(|d| panic!("{name} through Blender as a Wad2: {d}"));
         // Angles within one 4096th of a turn (0.09°): Blender's float noise.
         let tolerance = Tolerance { normal: 1, angle: 1 };
         let d = wadforge_fixtures::compare::differences_except_resampled(

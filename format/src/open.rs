@@ -30,6 +30,9 @@ pub struct Opened {
     pub losses: Vec<Loss>,
     /// The file's size in bytes (what work on its objects may cost grows with it).
     pub file_bytes: u64,
+    /// A Wad2's typed document: its detail, which the model has no place for, for writing a Wad2
+    /// again ([`wad2::keep_detail`]); `None` for WADs and levels.
+    pub wad2: Option<wad2::Document>,
 }
 
 impl Opened {
@@ -82,6 +85,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 skewed: SkewedCorners::new(),
                 losses: Vec::new(),
                 file_bytes,
+                wad2: None,
             })
         }
         Some(kind @ FileKind::Wad2) => {
@@ -89,13 +93,14 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
             let objects = wad2::to_model(&document).map_err(OpenError::Wad2Objects)?;
             Ok(Opened {
                 kind,
-                game: wad2_game(document.game_version),
+                game: wad2::game_of(&document),
                 version: objects.model.version,
                 model: objects.model,
                 layout: None,
                 skewed: objects.skewed,
                 losses: objects.losses,
                 file_bytes,
+                wad2: Some(document),
             })
         }
         // No kind at all goes to the level reader too: it names the version word it does not know.
@@ -113,15 +118,10 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 skewed: level.skewed,
                 losses: Vec::new(),
                 file_bytes,
+                wad2: None,
             })
         }
     }
-}
-
-/// The catalogue a Wad2's W2SuggestedGameVersion names; TR5 (which has none) and a file that
-/// names no game read as TRLE's TR4 ids.
-fn wad2_game(version: Option<i64>) -> Game {
-    version.and_then(Game::from_wad2_version).unwrap_or(Game::Tr4)
 }
 
 #[cfg(test)]

@@ -64,6 +64,9 @@ pub struct ImportOptions {
     /// Bytes of the file the model was read from (0 when there is none): what an import may
     /// make of a file grows with it (see [`wadforge_format::Limits`]).
     pub input_bytes: u64,
+    /// What a Wad2 holds beyond the model ([`wadforge_format::wad2::detail_file`]): kept in the
+    /// directory as [`manifests::WAD2_DETAIL_FILE`] for a Wad2 built from it.
+    pub wad2_detail: Option<Vec<u8>>,
 }
 
 impl ImportOptions {
@@ -81,6 +84,7 @@ impl ImportOptions {
             },
             skewed: SkewedCorners::new(),
             input_bytes: 0,
+            wad2_detail: None,
         }
     }
 }
@@ -251,6 +255,12 @@ fn import_each<D: Send>(
         listed.push(manifest);
         phases.add(&object_phases);
     }
+    if let Some(detail) = &options.wad2_detail {
+        files.push(deliver(MadeFile {
+            path: manifests::WAD2_DETAIL_FILE.to_string(),
+            body: Body::bytes(detail.clone()),
+        })?);
+    }
     let yaml_started = Instant::now();
     let project = project_file(options, listed);
     phases.yaml += yaml_started.elapsed();
@@ -281,6 +291,10 @@ fn project_file(options: &ImportOptions, listed: Vec<String>) -> OutputFile {
             axes: manifests::AXES.to_string(),
         },
         objects: listed,
+        wad2_detail: options
+            .wad2_detail
+            .as_ref()
+            .map(|_| manifests::WAD2_DETAIL_FILE.to_string()),
     };
     let header = "wadforge manifest directory. `wadforge build` turns it back into a WAD; see README.md.";
     OutputFile {

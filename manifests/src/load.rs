@@ -256,6 +256,14 @@ fn check_project(project_path: &Path, project: &Project) -> Result<(), ManifestE
             "units.tr_units_per_metre must be a positive number".into(),
         ));
     }
+    if let Some(detail) = &project.wad2_detail {
+        if wadforge_files::input::relative_inside(Path::new(detail)).is_none() {
+            return Err(invalid(
+                project_path,
+                format!("wad2_detail `{detail}` is outside the manifest directory; keep it inside"),
+            ));
+        }
+    }
     if !["TR1", "TR2", "TR3", "TR4", "TEN"].contains(&project.game.as_str()) {
         return Err(invalid(
             project_path,

@@ -28,7 +28,17 @@ pub struct Project {
     pub units: Units,
     /// Object manifests, relative to the directory, in the order objects are written.
     pub objects: Vec<String>,
+    /// For a directory imported from a Tomb Editor Wad2: the file (relative to the directory,
+    /// [`WAD2_DETAIL_FILE`]) keeping what the Wad2 holds beyond glTF and this YAML (vertex
+    /// colours, glow and movement, weights, blend modes, double-sided polygons, exact floats,
+    /// blend curves, static lights, sprites, chunks wadforge does not know). `build -o X.wad2`
+    /// takes it back for every vertex, polygon, keyframe and object an edit left as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wad2_detail: Option<String>,
 }
+
+/// The name import gives a directory's [`Project::wad2_detail`] file.
+pub const WAD2_DETAIL_FILE: &str = "wad2_detail.wad2";
 
 /// Where the objects came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

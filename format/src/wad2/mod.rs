@@ -6,6 +6,7 @@
 
 mod chunks;
 mod container;
+mod detail;
 pub mod document;
 mod error;
 mod from_model;
@@ -14,7 +15,8 @@ pub mod objects;
 
 pub use chunks::{children, write_stream, Chunk, ChunkContent, ChunkRef, Widths, MAX_DEPTH};
 pub use container::{read, write, Wad2File};
+pub use detail::{detail_file, keep_detail, keep_object_detail, KeptDetail};
 pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};
 pub use from_model::{from_model, FromModel, FromModelError};
-pub use objects::{to_model, Loss, LossKind, ObjectError, Wad2Objects};
+pub use objects::{game_of, to_model, Loss, LossKind, ObjectError, Wad2Objects};

@@ -39,7 +39,7 @@ pub enum VertexColour {
 }
 
 /// W2VrtWght: up to four bones and their weights.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct VertexWeight {
     pub bones: [i32; 4],
     pub weights: [f32; 4],

@@ -7,7 +7,7 @@ use crate::wad2::document::{
     self, AnimationVersion, BoundingBox, Dispatch, Keyframe, StateChange, UnknownChunks,
 };
 
-pub(super) fn animations(animations: &[Animation]) -> Vec<document::Animation> {
+pub(crate) fn animations(animations: &[Animation]) -> Vec<document::Animation> {
     let start_of = |target: i32| -> i64 {
         usize::try_from(target)
             .ok()

@@ -4,7 +4,7 @@
 //! links bones, animations numbered from their own first frame, speeds start and end velocities.
 //! [`super::to_model`] reads such a document back to the same objects.
 
-mod animations;
+pub(crate) mod animations;
 mod meshes;
 
 use crate::catalog::Game;
@@ -12,7 +12,7 @@ use crate::level::skewed::SkewedCorners;
 use crate::links;
 use crate::model::{Command, Moveable, Static, Wad};
 use crate::wad2::document::{self, Bone, Document, UnknownChunks};
-use crate::wad2::objects::losses::{Loss, LossKind, Losses};
+use crate::wad2::objects::losses::{self, Loss, LossKind, Losses};
 use meshes::{flip, MeshWriting};
 
 /// A moveable whose links no bone list expresses (a child hung from a mesh neither the previous
@@ -44,7 +44,7 @@ pub fn from_model(wad: &Wad, skewed: &SkewedCorners, game: Game) -> Result<FromM
     };
     let mut moveables = Vec::with_capacity(wad.moveables.len());
     for (index, moveable) in wad.moveables.iter().enumerate() {
-        losses.object(format!("moveable {index} (id {})", moveable.id));
+        losses.object(losses::moveable_name(game, moveable.id));
         losses.add(
             LossKind::SphereFlags,
             flagged(&mut moveable.meshes.iter().copied()),
@@ -70,8 +70,8 @@ pub fn from_model(wad: &Wad, skewed: &SkewedCorners, game: Game) -> Result<FromM
         moveables.push(write_moveable(moveable, index, &mut writing)?);
     }
     let mut statics = Vec::with_capacity(wad.statics.len());
-    for (index, found) in wad.statics.iter().enumerate() {
-        losses.object(format!("static {index} (id {})", found.id));
+    for found in &wad.statics {
+        losses.object(losses::static_name(game, found.id));
         losses.add(LossKind::SphereFlags, flagged(&mut std::iter::once(found.mesh)));
         count_attributes(wad, &[found.mesh], false, &mut losses);
         statics.push(write_static(found, &mut writing));

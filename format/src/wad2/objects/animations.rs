@@ -13,7 +13,7 @@ use crate::wad2::document::{self, AnimationVersion};
 const ABOUT_ZERO: f32 = 1.0 / 2048.0;
 
 /// The model animations of a moveable's Wad2 animations, whose keyframes hold `bones` angles.
-pub(super) fn animations(animations: &[document::Animation], losses: &mut Losses) -> Vec<Animation> {
+pub(crate) fn animations(animations: &[document::Animation], losses: &mut Losses) -> Vec<Animation> {
     // Each animation's first frame on the moveable's timeline.
     let mut starts = Vec::with_capacity(animations.len());
     let mut next_start: i64 = 0;
@@ -183,7 +183,7 @@ fn rotation(degrees: [f32; 3], losses: &mut Losses) -> Rotation {
 
 /// The classic command of `command`, on the timeline from `start`; None (a loss) for what a
 /// classic WAD has no opcode for.
-fn command(command: &document::Command, start: i64, losses: &mut Losses) -> Option<Command> {
+pub(crate) fn command(command: &document::Command, start: i64, losses: &mut Losses) -> Option<Command> {
     let [p1, p2, p3] = command.parameters;
     let short = |value: i64| value.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
     let frame = (start + p1).clamp(0, i64::from(u16::MAX)) as u16;

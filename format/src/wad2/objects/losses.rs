@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::catalog::{self, Game};
+
 /// One kind of thing a classic WAD cannot hold, or holds only approximately.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LossKind {
@@ -117,6 +119,16 @@ impl fmt::Display for Loss {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {} × {}", self.object, self.count, self.kind)
     }
+}
+
+/// How a loss names a moveable: its slot name in `game`'s catalogue and its id.
+pub(crate) fn moveable_name(game: Game, id: u32) -> String {
+    format!("{} (moveable {id})", catalog::moveable_slot(game, id))
+}
+
+/// How a loss names a static: its slot name in `game`'s catalogue and its id.
+pub(crate) fn static_name(game: Game, id: u32) -> String {
+    format!("{} (static {id})", catalog::static_slot(game, id))
 }
 
 /// Losses counted as the objects are mapped.

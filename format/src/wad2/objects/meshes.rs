@@ -47,7 +47,7 @@ pub(super) fn word(value: f32, losses: &mut Losses) -> i16 {
 }
 
 /// A Wad2 point (Y up) as a classic one (Y down).
-pub(super) fn point(v: [f32; 3], losses: &mut Losses) -> [i16; 3] {
+pub(crate) fn point(v: [f32; 3], losses: &mut Losses) -> [i16; 3] {
     [word(v[0], losses), word(-v[1], losses), word(v[2], losses)]
 }
 
@@ -75,7 +75,7 @@ impl MeshMapping<'_> {
             shading: Shading::default(),
             polygons,
         };
-        model.shading = self.shading(mesh, &model);
+        model.shading = shading(mesh, &model, &mut self.losses);
         Ok(model)
     }
 
@@ -86,60 +86,6 @@ impl MeshMapping<'_> {
         losses.add(LossKind::VertexAttributes, attributes.count());
         losses.add(LossKind::VertexWeights, mesh.weights.as_ref().map_or(0, Vec::len));
         losses.add(LossKind::HiddenMesh, usize::from(mesh.hidden == Some(true)));
-    }
-
-    /// Shades for a mesh lit by its vertex colours, else normals: TR-length (and zero) ones as
-    /// they are, unit ones scaled to TR's length, made from the faces where the file's are
-    /// missing or not numbers.
-    fn shading(&mut self, mesh: &document::Mesh, model: &Mesh) -> Shading {
-        let count = mesh.positions.len();
-        let losses = &mut self.losses;
-        if mesh.light_type == 1 && mesh.colours.len() == count {
-            let mut coloured = 0;
-            let shades = mesh
-                .colours
-                .iter()
-                .map(|colour| match *colour {
-                    VertexColour::Shade(shade) => shade.clamp(0, DARKEST as i64) as i16,
-                    VertexColour::Colour([r, g, b]) => {
-                        coloured += usize::from(r.max(g).max(b) - r.min(g).min(b) > 1.0 / 255.0);
-                        let grey = ((r + g + b) / 3.0).clamp(0.0, 1.0);
-                        (DARKEST - grey * DARKEST).round() as i16
-                    }
-                })
-                .collect();
-            losses.add(LossKind::ColouredVertices, coloured);
-            return Shading::Shades(shades);
-        }
-        let white = |c: &VertexColour| matches!(c, VertexColour::Colour(rgb) if rgb.iter().all(|&v| v >= 1.0 - 1.0 / 255.0));
-        losses.add(
-            LossKind::ColouredVertices,
-            mesh.colours.iter().filter(|c| !white(c)).count(),
-        );
-        let remade = model.area_weighted_normals();
-        let length = Shading::NORMAL_LENGTH;
-        let normals = (0..count)
-            .map(|v| match mesh.normals.get(v) {
-                // Zero normals, which classic files hold, stay zero.
-                Some(n)
-                    if n.iter().all(|c| c.is_finite())
-                        && (length_of(n) > UNIT_AT_MOST || length_of(n) == 0.0) =>
-                {
-                    point(*n, losses)
-                }
-                // Tomb Engine's own meshes hold unit normals: the model's are TR's length.
-                Some(n) if n.iter().all(|c| c.is_finite()) && length_of(n) > 0.0 => {
-                    let scale = length as f32 / length_of(n);
-                    point(n.map(|c| c * scale), losses)
-                }
-                _ => {
-                    losses.add(LossKind::NormalsRemade, 1);
-                    let n = remade[v];
-                    [n[0], n[1], n[2]].map(|c| (c * length).round() as i16)
-                }
-            })
-            .collect();
-        Shading::Normals(normals)
     }
 
     /// Model polygon `at` (mesh, polygon) from `polygon`, on a mesh of `vertex_count` vertices.
@@ -232,4 +178,92 @@ impl MeshMapping<'_> {
         }
         Ok(())
     }
+}
+
+/// A Wad2 mesh's vertices and shading as the model holds them, as [`MeshMapping::mesh`] maps
+/// them (a polygon naming no vertex of the mesh adds no face): how detail kept from a base file
+/// tells an unedited vertex.
+pub(crate) fn model_vertices(mesh: &document::Mesh) -> (Vec<[i16; 3]>, Shading) {
+    let mut losses = Losses::default();
+    let vertices: Vec<[i16; 3]> = mesh.positions.iter().map(|&p| point(p, &mut losses)).collect();
+    let polygons = mesh
+        .polygons
+        .iter()
+        .filter_map(|p| {
+            let mut corners = [0u16; 4];
+            for (slot, &c) in corners.iter_mut().zip(&p.corners[..p.corner_count()]) {
+                *slot = u16::try_from(c)
+                    .ok()
+                    .filter(|&c| usize::from(c) < vertices.len())?;
+            }
+            Some(Polygon {
+                vertices: corners,
+                is_quad: p.quad,
+                texture: PolygonTexture::default(),
+                attributes: Attributes::default(),
+                unused: 0,
+            })
+        })
+        .collect();
+    let model = Mesh {
+        sphere: BoundingSphere::default(),
+        vertices,
+        shading: Shading::default(),
+        polygons,
+    };
+    let shading = shading(mesh, &model, &mut losses);
+    (model.vertices, shading)
+}
+
+/// Shades for a mesh lit by its vertex colours, else normals: TR-length (and zero) ones as
+/// they are, unit ones scaled to TR's length, made from the faces where the file's are
+/// missing or not numbers. `model` is the mesh's model geometry (for the faces).
+fn shading(mesh: &document::Mesh, model: &Mesh, losses: &mut Losses) -> Shading {
+    let count = mesh.positions.len();
+    if mesh.light_type == 1 && mesh.colours.len() == count {
+        let mut coloured = 0;
+        let shades = mesh
+            .colours
+            .iter()
+            .map(|colour| match *colour {
+                VertexColour::Shade(shade) => shade.clamp(0, DARKEST as i64) as i16,
+                VertexColour::Colour([r, g, b]) => {
+                    coloured += usize::from(r.max(g).max(b) - r.min(g).min(b) > 1.0 / 255.0);
+                    let grey = ((r + g + b) / 3.0).clamp(0.0, 1.0);
+                    (DARKEST - grey * DARKEST).round() as i16
+                }
+            })
+            .collect();
+        losses.add(LossKind::ColouredVertices, coloured);
+        return Shading::Shades(shades);
+    }
+    let white = |c: &VertexColour| matches!(c, VertexColour::Colour(rgb) if rgb.iter().all(|&v| v >= 1.0 - 1.0 / 255.0));
+    losses.add(
+        LossKind::ColouredVertices,
+        mesh.colours.iter().filter(|c| !white(c)).count(),
+    );
+    let remade = model.area_weighted_normals();
+    let length = Shading::NORMAL_LENGTH;
+    let normals = (0..count)
+        .map(|v| match mesh.normals.get(v) {
+            // Zero normals, which classic files hold, stay zero.
+            Some(n)
+                if n.iter().all(|c| c.is_finite())
+                    && (length_of(n) > UNIT_AT_MOST || length_of(n) == 0.0) =>
+            {
+                point(*n, losses)
+            }
+            // Tomb Engine's own meshes hold unit normals: the model's are TR's length.
+            Some(n) if n.iter().all(|c| c.is_finite()) && length_of(n) > 0.0 => {
+                let scale = length as f32 / length_of(n);
+                point(n.map(|c| c * scale), losses)
+            }
+            _ => {
+                losses.add(LossKind::NormalsRemade, 1);
+                let n = remade[v];
+                [n[0], n[1], n[2]].map(|c| (c * length).round() as i16)
+            }
+        })
+        .collect();
+    Shading::Normals(normals)
 }

@@ -7,13 +7,14 @@
 //! What the model cannot hold is counted per object in [`Wad2Objects::losses`], never dropped
 //! unsaid.
 
-mod animations;
+pub(crate) mod animations;
 pub(crate) mod losses;
-mod meshes;
+pub(crate) mod meshes;
 mod pages;
 
 pub use losses::{Loss, LossKind};
 
+use crate::catalog::Game;
 use crate::level::skewed::{Gathering, SkewedCorners};
 use crate::level::texture::Samples;
 use crate::links;
@@ -55,6 +56,15 @@ impl ObjectError {
     }
 }
 
+/// The game whose catalogue names a Wad2's objects: the one its W2SuggestedGameVersion names;
+/// TR5 (which has none) and a file that names no game read as TRLE's TR4 ids.
+pub fn game_of(document: &Document) -> Game {
+    document
+        .game_version
+        .and_then(Game::from_wad2_version)
+        .unwrap_or(Game::Tr4)
+}
+
 /// Maps `document`'s moveables and statics into the model.
 pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
     let (pages, placements) = pages::place(&document.textures, &used_textures(document))?;
@@ -70,15 +80,16 @@ pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
         ..Wad::default()
     };
     file_losses(document, &mut mapping.losses);
-    for (index, moveable) in document.moveables.iter().enumerate() {
-        mapping
-            .losses
-            .object(format!("moveable {index} (id {})", moveable.id));
+    let game = game_of(document);
+    for moveable in &document.moveables {
+        let id = moveable.id.clamp(0, i64::from(u32::MAX)) as u32;
+        mapping.losses.object(losses::moveable_name(game, id));
         let mapped = map_moveable(moveable, &mut mapping, &mut model)?;
         model.moveables.push(mapped);
     }
-    for (index, found) in document.statics.iter().enumerate() {
-        mapping.losses.object(format!("static {index} (id {})", found.id));
+    for found in &document.statics {
+        let id = found.id.clamp(0, i64::from(u32::MAX)) as u32;
+        mapping.losses.object(losses::static_name(game, id));
         let mesh = model.meshes.len();
         model.meshes.push(mapping.mesh(&found.mesh, mesh, false)?);
         model.statics.push(map_static(found, mesh, &mut mapping.losses));
@@ -204,26 +215,29 @@ fn map_moveable(
             first + named.unwrap_or(bone)
         })
         .collect();
-    let ops: Vec<i32> = moveable
-        .bones
+    Ok(Moveable {
+        id: moveable.id.clamp(0, i64::from(u32::MAX)) as u32,
+        meshes,
+        links: bone_links(&moveable.bones, losses),
+        animations: animations::animations(&moveable.animations, losses),
+    })
+}
+
+/// The links of a moveable's bones: parents from their link words, offsets Y negated.
+pub(crate) fn bone_links(bones: &[document::Bone], losses: &mut Losses) -> Vec<Link> {
+    let ops: Vec<i32> = bones
         .iter()
         .skip(1)
         .map(|b| b.opcode.clamp(0, 3) as i32)
         .collect();
-    let links = links::parents_from_ops(&ops)
+    links::parents_from_ops(&ops)
         .into_iter()
-        .zip(moveable.bones.iter().skip(1))
+        .zip(bones.iter().skip(1))
         .map(|(parent, bone)| {
             let offset = point(bone.translation, losses).map(i32::from);
             Link { parent, offset }
         })
-        .collect();
-    Ok(Moveable {
-        id: moveable.id.clamp(0, i64::from(u32::MAX)) as u32,
-        meshes,
-        links,
-        animations: animations::animations(&moveable.animations, losses),
-    })
+        .collect()
 }
 
 fn map_static(found: &document::Static, mesh: usize, losses: &mut Losses) -> Static {
@@ -232,20 +246,22 @@ fn map_static(found: &document::Static, mesh: usize, losses: &mut Losses) -> Sta
         + usize::from(found.shatter == Some(true));
     losses.add(LossKind::StaticLighting, lighting);
     losses.add(LossKind::UnknownChunks, found.unknown.0.len());
-    let bounds = |b: &Option<document::BoundingBox>, losses: &mut Losses| {
-        let b = b.unwrap_or_default();
-        let [a, c] = [point(b.min, losses), point(b.max, losses)];
-        // Negating Y swaps which corner is lower.
-        BoundingBox {
-            min: [0, 1, 2].map(|k| a[k].min(c[k])),
-            max: [0, 1, 2].map(|k| a[k].max(c[k])),
-        }
-    };
     Static {
         id: found.id.clamp(0, i64::from(u32::MAX)) as u32,
         mesh,
-        visibility: bounds(&found.visibility_box, losses),
-        collision: bounds(&found.collision_box, losses),
+        visibility: static_box(found.visibility_box, losses),
+        collision: static_box(found.collision_box, losses),
         flags: found.flags.clamp(0, i64::from(u16::MAX)) as u16,
+    }
+}
+
+/// A static's box (none is all zero) in classic terms.
+pub(crate) fn static_box(b: Option<document::BoundingBox>, losses: &mut Losses) -> BoundingBox {
+    let b = b.unwrap_or_default();
+    let [a, c] = [point(b.min, losses), point(b.max, losses)];
+    // Negating Y swaps which corner is lower.
+    BoundingBox {
+        min: [0, 1, 2].map(|k| a[k].min(c[k])),
+        max: [0, 1, 2].map(|k| a[k].max(c[k])),
     }
 }
