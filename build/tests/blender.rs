@@ -702,14 +702,6 @@ fn every_real_wad2_survives_blender() {
     }
     for path in wadforge_fixtures::harness::real_wad2_files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        // Known bug (issue 29's note): TombEngine_Weapons' COMPASS_ITEM (985) lays each quad over
-        // its back-face twin; through Blender its 201 triangles all come back, but build pairs
-        // them into 112 polygons instead of the 118 it had. Until the exact path pairs twins
-        // right, this file is checked without Blender (tests/cli_wad2.rs).
-        if name == "TombEngine_Weapons.wad2" {
-            eprintln!("skipped through Blender: {name} (back-face twins re-paired, a known bug)");
-            continue;
-        }
         let opened = wadforge_format::open(&std::fs::read(&path).unwrap()).unwrap();
         // Skewed polygons (TombEngine_Weapons has 86) come back resampled: not compared by texel.
         let resampled: Vec<(usize, usize)> = opened.skewed.iter().map(|(at, _)| at).collect();

@@ -125,20 +125,38 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
     })
 }
 
-/// The vertices whose glTF normal Blender does not give back (see [`has_no_area`]): the
-/// corners of the stored triangles of no area. Their positions and TR normals are still
-/// compared; only a normal turned at those vertices goes unseen (the game draws nothing on a
-/// face of no area).
+/// The vertices whose glTF normal Blender does not give back: the corners of the stored
+/// triangles of no area (see [`has_no_area`]: the game draws nothing on them), and of polygons
+/// laid over another on the same corners (a face and its back-face twin: Blender 5.0.1 gives
+/// some of their vertices the normal (0, −1, 0), as in TombEngine_Weapons' COMPASS_ITEM).
+/// Their positions and TR normals are still compared; only a normal turned at those vertices
+/// goes unseen.
 fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
     let mut unkept = vec![false; stored.vertices.len()];
+    let mut mark = |corners: &[u16]| {
+        for &v in corners {
+            if let Some(slot) = unkept.get_mut(v as usize) {
+                *slot = true;
+            }
+        }
+    };
+    let mut on_corners: HashMap<Vec<u16>, usize> = HashMap::new();
     for p in &stored.polygons {
+        let mut corners = p.corners().to_vec();
+        corners.sort_unstable();
+        *on_corners.entry(corners).or_default() += 1;
         for triangle in p.triangles() {
             let [Some(a), Some(b), Some(d)] = triangle.map(|v| stored.vertices.get(v as usize)) else {
                 continue;
             };
             if has_no_area([*a, *b, *d]) {
-                triangle.iter().for_each(|&v| unkept[v as usize] = true);
+                mark(&triangle);
             }
+        }
+    }
+    for (corners, count) in &on_corners {
+        if *count > 1 {
+            mark(corners);
         }
     }
     unkept
