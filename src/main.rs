@@ -79,6 +79,17 @@ struct ConvertCommand {
     input: PathBuf,
     /// The file to write: .wad or .wad2; never the input.
     out: PathBuf,
+    /// Convert only these objects: slot names or ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    only: Option<Vec<String>>,
+    /// The game of a Wad2 written (its ids and W2SuggestedGameVersion), and of a Wad2 read that
+    /// names none. Tomb Engine's ids differ from TRLE's and TRNG's: objects move by slot name.
+    #[arg(long, value_enum)]
+    game: Option<convert::TargetGame>,
+    /// NAME=SLOT: the slot an object takes in OUT where its slot name finds none there (names
+    /// or ids; repeat or separate with commas), e.g. --as LASER_BEAM=ANIMATING1.
+    #[arg(long = "as", value_delimiter = ',', value_name = "NAME=SLOT")]
+    as_slots: Vec<String>,
     /// Write nothing, and fail, when OUT cannot hold everything of the input.
     #[arg(long)]
     strict: bool,
@@ -255,6 +266,9 @@ impl Command {
             Command::Convert(c) => finished(convert::run(convert::ConvertArgs {
                 input: &c.input,
                 out: &c.out,
+                only: c.only,
+                game: c.game,
+                as_slots: c.as_slots,
                 strict: c.strict,
                 quiet: c.quiet,
             })),

@@ -349,3 +349,84 @@ fn a_tomb_engine_wad2_converts_to_tr4_slots_and_says_what_it_lost() {
     assert!(succeeds(&["info", s(&wad)]).contains("321  PULLEY"));
     wadforge_fixtures::assert_other_tools_read_as_the_game("pulley", &std::fs::read(&wad).unwrap());
 }
+
+#[test]
+fn convert_takes_only_the_objects_asked_for_into_the_slots_asked_for() {
+    let files = real_wad2_files();
+    let Some(skidoo) = named(&files, "TEN_Skidoo.wad2") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = tmp.path().join("snowmobile.wad");
+    // TR4 has no SNOWMOBILE: --as gives it ANIMATING1 (427); the other two stay behind.
+    let o = wadforge(&[
+        "convert",
+        s(&skidoo),
+        s(&wad),
+        "--only",
+        "SNOWMOBILE",
+        "--as",
+        "SNOWMOBILE=ANIMATING1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("has no moveable of that name"),
+        "{}",
+        stderr(&o)
+    );
+    let info = succeeds(&["info", s(&wad)]);
+    assert!(
+        info.contains("Moveables (1)") && info.contains("427  ANIMATING1"),
+        "{info}"
+    );
+    wadforge_fixtures::assert_other_tools_read_as_the_game("snowmobile", &std::fs::read(&wad).unwrap());
+    // Without --as it keeps its id, and says how to give it one.
+    let o = wadforge(&["convert", s(&skidoo), s(&wad), "--only", "51"]);
+    assert!(
+        stderr(&o)
+            .contains("SNOWMOBILE (moveable 51): TR4 has no moveable of that name; its id is kept (--as"),
+        "{}",
+        stderr(&o)
+    );
+    for (args, message) in [
+        (
+            vec!["--as", "NOTHING=1"],
+            "the input has no object of that slot name or id",
+        ),
+        (vec!["--as", "SNOWMOBILE"], "write NAME=SLOT"),
+        (vec!["--only", "NOTHING"], "--only names NOTHING"),
+    ] {
+        let mut all = vec!["convert", s(&skidoo), s(&wad)];
+        all.extend(args);
+        let o = wadforge(&all);
+        assert!(
+            !o.status.success() && stderr(&o).contains(message),
+            "{all:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn convert_writes_the_wad2_game_asked_for_with_its_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = common::files::write_wad(&tmp.path().join("standard.wad"), &wadforge_fixtures::standard());
+    let read = |p: &Path| wadforge_format::wad2::read_document(&std::fs::read(p).unwrap()).unwrap();
+    for (game, version) in [("trle", 4), ("trng", 16), ("ten", 18)] {
+        let out = tmp.path().join(format!("standard_{game}.wad2"));
+        succeeds(&["convert", "-q", s(&wad), s(&out), "--game", game]);
+        let document = read(&out);
+        assert_eq!(document.game_version, Some(version), "{game}");
+        // TR4's CROCODILE is moveable 51; Tomb Engine's CROCODILE has its own id.
+        let crocodile = match game {
+            "ten" => wadforge_format::catalog::moveable_id(wadforge_format::catalog::Game::Ten, "CROCODILE")
+                .unwrap(),
+            _ => 51,
+        };
+        assert!(
+            document.moveables.iter().any(|m| m.id == i64::from(crocodile)),
+            "{game}"
+        );
+        assert!(succeeds(&["info", s(&out)]).contains("CROCODILE"), "{game}");
+    }
+}
