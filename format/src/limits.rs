@@ -140,6 +140,8 @@ pub struct Limits {
     pub inflated_bytes: Bound,
     /// Bytes the zlib stream of a compressed Wad2 inflates to.
     pub wad2_inflated_bytes: Bound,
+    /// Texels cut from a Wad2's textures past a page's size for polygons across their tiles.
+    pub wad2_cut_texels: Bound,
     /// Polygons the meshes of a level hold.
     pub level_polygons: Bound,
     /// Meshes, vertices and polygons one object draws through its mesh pointers.
@@ -377,6 +379,17 @@ impl Limits {
             every: 1,
             unit: "bytes of the file",
             advice: "save the Wad2 uncompressed (Tomb Editor's WadTool always does)",
+        },
+        // A polygon of some 30 bytes across the tiles of a large texture cuts a piece of up to a
+        // page (65 536 texels, 196 kB of page): thousands of them would fill gigabytes. Real
+        // Wad2 files cut few such pieces, far below their textures' texels.
+        wad2_cut_texels: Bound {
+            name: "texels cut from large textures for polygons across their 256×256 tiles",
+            base: 4 << 20,
+            per: 1,
+            every: 1,
+            unit: "texels of the file's textures",
+            advice: CORRUPT,
         },
         // A TR4 level's meshes are inflated from zlib, which repeats a face a thousand times for a
         // few bytes; game levels hold a few polygons per kilobyte, and each read costs some 20

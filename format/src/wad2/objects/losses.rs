@@ -26,6 +26,8 @@ pub enum LossKind {
     UvsOffTexels,
     /// UVs outside their texture (repeats), clamped to its edge.
     UvsOutsideTexture,
+    /// Polygons spanning more texels than a page holds: their texels shrunk to fit one.
+    TexturesShrunk,
     /// Coordinates past a 16-bit word, or not numbers: clamped.
     CoordinatesClamped,
     /// Normals that are not numbers: made from the faces around the vertex.
@@ -76,6 +78,10 @@ impl fmt::Display for LossKind {
             LossKind::UvsOutsideTexture => {
                 write!(f, "polygons with UVs outside their texture (clamped to its edge)")
             }
+            LossKind::TexturesShrunk => write!(
+                f,
+                "polygons over more than 256 texels of a texture (their texels shrunk to fit a page)"
+            ),
             LossKind::CoordinatesClamped => write!(f, "coordinates past 16 bits or not numbers (clamped)"),
             LossKind::NormalsRemade => write!(
                 f,

@@ -2,7 +2,7 @@
 //! and polygons textured by samples round their corners on the texture's page.
 
 use super::losses::{LossKind, Losses};
-use super::pages::Placement;
+use super::pages::{Placements, Rect};
 use super::ObjectError;
 use crate::level::skewed::Gathering;
 use crate::level::texture::{self as level_texture, Samples};
@@ -23,7 +23,7 @@ fn length_of(n: &[f32; 3]) -> f32 {
 
 /// Everything meshes share while they are mapped.
 pub(super) struct MeshMapping<'a> {
-    pub placements: &'a [Option<Placement>],
+    pub placements: &'a Placements,
     pub samples: Samples,
     pub skewed: Gathering,
     pub losses: Losses,
@@ -137,34 +137,22 @@ impl MeshMapping<'_> {
         polygon: &document::Polygon,
         at: (usize, usize),
     ) -> Result<(), ObjectError> {
-        let placement = usize::try_from(polygon.texture)
-            .ok()
-            .and_then(|t| self.placements.get(t).copied().flatten())
-            .ok_or_else(|| {
-                ObjectError::polygon(
-                    at,
-                    format!("names texture {}, which the file does not hold", polygon.texture),
-                )
-            })?;
-        let n = polygon.corner_count();
-        let (mut off, mut outside) = (false, false);
-        let points: Vec<[u16; 2]> = polygon.uvs[..n]
-            .iter()
-            .map(|&[u, v]| {
-                let mut snap = |value: f32, extent: u16| {
-                    let rounded = if value.is_finite() { value.round() } else { 0.0 };
-                    off |= (value - rounded).abs() > ON_TEXEL;
-                    outside |= rounded < 0.0 || rounded > f32::from(extent);
-                    rounded.clamp(0.0, f32::from(extent)) as u16
-                };
-                [
-                    placement.x + snap(u, placement.width),
-                    placement.y + snap(v, placement.height),
-                ]
-            })
-            .collect();
-        self.losses.add(LossKind::UvsOffTexels, usize::from(off));
-        self.losses.add(LossKind::UvsOutsideTexture, usize::from(outside));
+        let missing = || {
+            ObjectError::polygon(
+                at,
+                format!("names texture {}, which the file does not hold", polygon.texture),
+            )
+        };
+        let texture = usize::try_from(polygon.texture).map_err(|_| missing())?;
+        let size = self.placements.size(texture).ok_or_else(missing)?;
+        let corners = texel_corners(polygon, size);
+        let placement = self.placements.find(texture, corners.rect).ok_or_else(missing)?;
+        let points: Vec<[u16; 2]> = corners.points.iter().map(|&c| placement.on_page(c)).collect();
+        self.losses.add(LossKind::UvsOffTexels, usize::from(corners.off));
+        self.losses
+            .add(LossKind::UvsOutsideTexture, usize::from(corners.outside));
+        self.losses
+            .add(LossKind::TexturesShrunk, usize::from(placement.scale > 1));
         let (sample, recovered) = level_texture::corners_texture(&points, placement.page, model.is_quad);
         model.texture.sample = self
             .samples
@@ -177,6 +165,45 @@ impl MeshMapping<'_> {
             );
         }
         Ok(())
+    }
+}
+
+/// A polygon's UVs as texel corners of its texture, and what snapping them did.
+pub(super) struct TexelCorners {
+    /// One per corner, rounded and clamped to the texture.
+    pub points: Vec<[u32; 2]>,
+    /// The rectangle they span.
+    pub rect: Rect,
+    /// Some UV was off its texel corner (moved to the nearest).
+    pub off: bool,
+    /// Some UV was outside the texture (clamped to its edge).
+    pub outside: bool,
+}
+
+/// `polygon`'s UVs on a texture of `size` texels as texel corners (older TombLib wrote 23.996
+/// for 24).
+pub(super) fn texel_corners(polygon: &document::Polygon, size: [u32; 2]) -> TexelCorners {
+    let (mut off, mut outside) = (false, false);
+    let mut snap = |value: f32, extent: u32| {
+        let rounded = if value.is_finite() { value.round() } else { 0.0 };
+        off |= (value - rounded).abs() > ON_TEXEL;
+        outside |= rounded < 0.0 || rounded > extent as f32;
+        rounded.clamp(0.0, extent as f32) as u32
+    };
+    let points: Vec<[u32; 2]> = polygon.uvs[..polygon.corner_count()]
+        .iter()
+        .map(|&[u, v]| [snap(u, size[0]), snap(v, size[1])])
+        .collect();
+    let span = |axis: usize| {
+        let values = points.iter().map(|p| p[axis]);
+        (values.clone().min().unwrap_or(0), values.max().unwrap_or(0))
+    };
+    let ((left, right), (top, bottom)) = (span(0), span(1));
+    TexelCorners {
+        points,
+        rect: [left, top, right, bottom],
+        off,
+        outside,
     }
 }
 

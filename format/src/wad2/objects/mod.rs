@@ -67,7 +67,7 @@ pub fn game_of(document: &Document) -> Game {
 
 /// Maps `document`'s moveables and statics into the model.
 pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
-    let (pages, placements) = pages::place(&document.textures, &used_textures(document))?;
+    let (pages, placements) = pages::place(&document.textures, &texture_use(document))?;
     let mut mapping = MeshMapping {
         placements: &placements,
         samples: Samples::default(),
@@ -144,27 +144,27 @@ fn keep_sample_zero_off_flipped_quads(model: &mut Wad) {
     }
 }
 
-/// The textures polygons use, in first-use order.
-fn used_textures(document: &Document) -> Vec<usize> {
+/// Each polygon's texture and the rectangle of its texels, in the order they are mapped; none
+/// for a polygon naming a texture the file lacks (mapping it reports that).
+fn texture_use(document: &Document) -> Vec<(usize, pages::Rect)> {
     let meshes = document
         .moveables
         .iter()
         .flat_map(|m| &m.meshes)
         .chain(document.statics.iter().map(|s| &s.mesh));
-    let mut seen = vec![false; document.textures.len()];
-    let mut used = Vec::new();
-    for polygon in meshes.flat_map(|m| &m.polygons) {
-        if let Some(slot) = usize::try_from(polygon.texture)
-            .ok()
-            .and_then(|t| seen.get_mut(t))
-        {
-            if !*slot {
-                *slot = true;
-                used.push(polygon.texture as usize);
-            }
-        }
-    }
-    used
+    // A texture without pixels is still listed: placing it says what is wrong.
+    let size = |t: usize| {
+        let texture = document.textures.get(t)?;
+        Some(texture.image.as_ref().map_or([0, 0], |i| [i.width, i.height]))
+    };
+    meshes
+        .flat_map(|m| &m.polygons)
+        .filter_map(|polygon| {
+            let texture = usize::try_from(polygon.texture).ok()?;
+            let corners = meshes::texel_corners(polygon, size(texture)?);
+            Some((texture, corners.rect))
+        })
+        .collect()
 }
 
 /// What the file holds beside its objects that the model has no place for.
