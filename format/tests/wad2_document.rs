@@ -314,7 +314,7 @@ fn a_polygon_naming_a_missing_vertex_is_refused_with_its_place() {
     assert!(
         error
             .to_string()
-            .contains("mesh 1, polygon 1, names vertex 99 of 4"),
+            .contains("mesh 1, polygon 1: names vertex 99 of 4"),
         "{error}"
     );
 }

@@ -56,13 +56,30 @@ fn main() {
         for uv in meshes.flat_map(|m| &mut m.polygons).flat_map(|p| &mut p.uvs) {
             *uv = uv.map(|c| (c / 64.0).floor());
         }
-        wadforge_format::wad2::write_document(&document)
+        let small = wadforge_format::wad2::write_document(&document);
+        // The same on a 300×4 texture, wider than a page: polygons across its tiles are cut
+        // and shrunk.
+        for texture in &mut document.textures {
+            texture.width = 300;
+            texture.image = texture.image.take().map(|image| wadforge_format::wad2::document::Image {
+                width: 300,
+                height: 4,
+                bgra: image.bgra.iter().copied().cycle().take(300 * 4 * 4).collect(),
+            });
+        }
+        let meshes = document.moveables.iter_mut().flat_map(|m| &mut m.meshes);
+        let meshes = meshes.chain(document.statics.iter_mut().map(|s| &mut s.mesh));
+        for uv in meshes.flat_map(|m| &mut m.polygons).flat_map(|p| &mut p.uvs) {
+            uv[0] *= 75.0;
+        }
+        (small, wadforge_format::wad2::write_document(&document))
     })
     .ok();
     for target in ["wad2_container", "wad2_objects"] {
         seed(target, "one_moveable.wad2", &wad2_seed());
-        if let Some(bytes) = &standard_wad2 {
-            seed(target, "standard_one_page.wad2", bytes);
+        if let Some((small, wide)) = &standard_wad2 {
+            seed(target, "standard_one_page.wad2", small);
+            seed(target, "standard_wide_texture.wad2", wide);
         }
     }
     use wadforge_fixtures::levels;

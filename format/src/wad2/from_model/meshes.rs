@@ -77,11 +77,8 @@ impl<'a> MeshWriting<'a> {
         };
         let positions: Vec<[f32; 3]> = mesh.vertices.iter().map(|v| flip(v.map(f32::from))).collect();
         let (normals, colours, light_type) = shading(mesh);
-        let polygons = mesh
-            .polygons
-            .iter()
-            .enumerate()
-            .map(|(p, _)| self.polygon(mesh, index, p))
+        let polygons = (0..mesh.polygons.len())
+            .map(|p| self.polygon(mesh, index, p))
             .collect();
         document::Mesh {
             index: Some(0),

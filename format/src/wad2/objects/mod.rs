@@ -33,7 +33,7 @@ pub struct Wad2Objects {
 
 /// What keeps a Wad2's objects from the model: the place (object, mesh, polygon) and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Wad2 {place} {problem}; the file is damaged: open and save it in WadTool")]
+#[error("Wad2 {place}: {problem}; the file is damaged: open and save it in WadTool")]
 pub struct ObjectError {
     pub place: String,
     pub problem: String,
@@ -50,7 +50,7 @@ impl ObjectError {
     /// Polygon `polygon` of model mesh `mesh`.
     fn polygon((mesh, polygon): (usize, usize), problem: String) -> ObjectError {
         ObjectError {
-            place: format!("mesh {mesh}, polygon {polygon},"),
+            place: format!("mesh {mesh}, polygon {polygon}"),
             problem,
         }
     }
