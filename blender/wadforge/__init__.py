@@ -1,0 +1,130 @@
+"""wadforge inside Blender: File > Import and File > Export > Tomb Raider objects.
+
+Import runs `wadforge import` into a manifest directory and brings each object's glTF into its own
+collection, with the settings wadforge's round trip needs; export writes each object's glTF back
+over its file in that directory, with the settings build needs, and runs `wadforge build`.
+Nothing else of the user's is written: only the directory's glTF files and the chosen output.
+"""
+
+import bpy
+from bpy.props import BoolProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+from . import runner, scene_io
+
+FILE_KINDS = "*.wad;*.wad2;*.phd;*.tr2;*.tr4;*.WAD;*.WAD2;*.PHD;*.TR2;*.TR4;*.Wad2"
+
+
+class WadforgePreferences(bpy.types.AddonPreferences):
+    bl_idname = __package__
+
+    wadforge_path: StringProperty(
+        name="wadforge program",
+        description="The wadforge program to run; empty: the one on PATH",
+        subtype="FILE_PATH",
+    )
+
+    def draw(self, context):
+        self.layout.prop(self, "wadforge_path")
+
+
+class ImportTombRaider(bpy.types.Operator, ImportHelper):
+    """Import the objects of a WAD, Wad2 or TR1-TR4 level (through a wadforge manifest directory)"""
+
+    bl_idname = "import_scene.wadforge"
+    bl_label = "Import Tomb Raider objects"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filename_ext = ".wad"
+    filter_glob: StringProperty(default=FILE_KINDS, options={"HIDDEN"})
+    only: StringProperty(
+        name="Only",
+        description="Slot names or ids, comma-separated (empty: every object)",
+    )
+    manifest_directory: StringProperty(
+        name="Manifest directory",
+        description="Where wadforge writes the objects' glTF and YAML (empty: FILE_wadforge beside the file); "
+        "new or empty",
+        subtype="DIR_PATH",
+    )
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "only")
+        layout.prop(self, "manifest_directory")
+        names = scene_io.object_names(context, self.filepath)
+        if names:
+            box = layout.box()
+            box.label(text=f"{len(names)} objects (slot names for Only):")
+            for name in names[:60]:
+                box.label(text=name)
+            if len(names) > 60:
+                box.label(text=f"... and {len(names) - 60} more")
+
+    def execute(self, context):
+        try:
+            return scene_io.import_objects(self, context, scene_io.program(context))
+        except runner.WadforgeError as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+
+
+class ExportTombRaider(bpy.types.Operator, ExportHelper):
+    """Export the scene's Tomb Raider objects (imported with wadforge) into a WAD or Wad2"""
+
+    bl_idname = "export_scene.wadforge"
+    bl_label = "Export Tomb Raider objects"
+    bl_options = {"REGISTER"}
+
+    filename_ext = ".wad"
+    filter_glob: StringProperty(default="*.wad;*.wad2;*.WAD;*.WAD2", options={"HIDDEN"})
+    base: StringProperty(
+        name="Base",
+        description="The WAD or Wad2 to patch: its other objects are kept (empty: the imported file, when it "
+        "is a WAD or Wad2)",
+        subtype="FILE_PATH",
+    )
+    use_base: BoolProperty(
+        name="Patch the base",
+        description="Keep the base's objects that the scene does not hold",
+        default=True,
+    )
+
+    def check(self, context):
+        # A .wad2 output keeps its extension (ExportHelper would add .wad).
+        if self.filepath.lower().endswith(".wad2"):
+            return False
+        return super().check(context)
+
+    def execute(self, context):
+        try:
+            return scene_io.export_objects(self, context, scene_io.program(context))
+        except runner.WadforgeError as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+
+
+def menu_import(self, context):
+    self.layout.operator(ImportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2, .phd, .tr2, .tr4)")
+
+
+def menu_export(self, context):
+    self.layout.operator(ExportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2)")
+
+
+CLASSES = (WadforgePreferences, ImportTombRaider, ExportTombRaider)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.TOPBAR_MT_file_import.append(menu_import)
+    bpy.types.TOPBAR_MT_file_export.append(menu_export)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_export.remove(menu_export)
+    bpy.types.TOPBAR_MT_file_import.remove(menu_import)
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)
+

@@ -1,0 +1,136 @@
+//! The Blender extension (blender/wadforge, zipped by scripts/blender-extension.sh), installed in
+//! bpy 5.0.1 as a user installs it and driven through its operators (tests/harness/
+//! blender_extension.py): the real level imported and exported unchanged is the level's objects;
+//! one bone turned in one keyframe changes that animation only; a real Wad2 comes back as itself
+//! but for its textures; no wadforge program gives a message, not a traceback.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::files::repo;
+use common::{s, stdout, succeeds, wadforge};
+
+/// The extension's zip, made as a user makes it (once for the tests of this file).
+fn extension_zip() -> PathBuf {
+    static MADE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    MADE.get_or_init(|| {
+        let out = Command::new("bash")
+            .arg(repo().join("scripts/blender-extension.sh"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        repo().join("target/wadforge-blender.zip")
+    })
+    .clone()
+}
+
+/// Runs the extension script on `file` in `work` (a fresh Blender user folder in it); its report.
+fn run_extension(python: &Path, file: &Path, work: &Path, ext: &str, edit: &[&str]) -> serde_json::Value {
+    let script = repo().join("tests/harness/blender_extension.py");
+    let program = env!("CARGO_BIN_EXE_wadforge");
+    let out = Command::new(python)
+        .arg(script)
+        .args([s(&extension_zip()), program, s(file), s(work), ext])
+        .args(edit)
+        .env("BLENDER_USER_RESOURCES", work.join("blender-user"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+}
+
+fn finished(report: &serde_json::Value, step: &str) {
+    assert_eq!(
+        report[step]["result"],
+        serde_json::json!(["FINISHED"]),
+        "{step}: {}",
+        report[step]
+    );
+}
+
+#[test]
+fn the_extension_imports_and_exports_the_real_level_as_it_is() {
+    let Some(python) = wadforge_fixtures::harness::python() else {
+        return;
+    };
+    let level = repo().join("../shared/real/LEVEL2_DEMO.PHD");
+    if !level.is_file() {
+        eprintln!("skipped: {} is absent", level.display());
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_extension(&python, &level, tmp.path(), "wad", &["000_", "5", "HIPS"]);
+    finished(&report, "import");
+    // One collection and mesh object per object, one armature per moveable, one action per
+    // animation, at 30 frames a second.
+    let info: serde_json::Value = serde_json::from_str(&succeeds(&["info", "--json", s(&level)])).unwrap();
+    let moveables = info["moveables"].as_array().unwrap();
+    let statics = info["statics"].as_array().unwrap();
+    let animations: u64 = moveables.iter().map(|m| m["animations"].as_u64().unwrap()).sum();
+    let scene = &report["scene"];
+    assert_eq!(
+        scene["collections"].as_array().unwrap().len(),
+        moveables.len() + statics.len()
+    );
+    assert_eq!(scene["armatures"], moveables.len());
+    assert_eq!(scene["meshes"], moveables.len() + statics.len());
+    assert_eq!(scene["actions"], animations);
+    assert_eq!(scene["fps"], 30);
+    // Unchanged: the level's objects, every one identical.
+    finished(&report, "export_unchanged");
+    let unchanged = tmp.path().join("unchanged.wad");
+    let diff = wadforge(&["diff", s(&level), s(&unchanged)]);
+    assert!(diff.status.success(), "{}", stdout(&diff));
+    // One bone turned in one keyframe: that animation of LARA differs, nothing else.
+    finished(&report, "export_edited");
+    let edited = tmp.path().join("edited.wad");
+    let diff: serde_json::Value =
+        serde_json::from_str(&stdout(&wadforge(&["diff", "--json", s(&level), s(&edited)]))).unwrap();
+    let differing: Vec<&serde_json::Value> = diff["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| !o["differences"].as_array().unwrap().is_empty())
+        .collect();
+    assert_eq!(differing.len(), 1, "{differing:#?}");
+    assert_eq!(differing[0]["slot"], "LARA");
+    for d in differing[0]["differences"].as_array().unwrap() {
+        assert!(d.to_string().contains("animation 5,"), "{d}");
+    }
+    // No program: a message saying what to do, the operator cancelled, nothing written.
+    for (step, says) in [
+        ("missing_configured", "is not an executable file"),
+        ("missing_on_path", "is not on PATH"),
+    ] {
+        let message = report[step]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(says) && !message.contains("Traceback"),
+            "{step}: {message}"
+        );
+    }
+    assert_eq!(report["never_written"], false);
+}
+
+#[test]
+fn the_extension_exports_a_real_wad2_as_it_was_imported() {
+    let Some(python) = wadforge_fixtures::harness::python() else {
+        return;
+    };
+    let files = wadforge_fixtures::harness::real_wad2_files();
+    let Some(file) = files.iter().find(|p| p.ends_with("TR2_Falling_Sandbag.wad2")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_extension(&python, file, tmp.path(), "wad2", &[]);
+    finished(&report, "import");
+    finished(&report, "export_unchanged");
+    let read = |p: &Path| wadforge_format::wad2::read_document(&std::fs::read(p).unwrap()).unwrap();
+    wadforge_fixtures::wad2_compare::same_but_textures(
+        &read(file),
+        &read(&tmp.path().join("unchanged.wad2")),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
+}
