@@ -56,6 +56,18 @@ def turn_one_bone(collection_prefix, index, bone):
     return action.name
 
 
+def settings_match():
+    """The extension's glTF settings are the round trip's (blender_inspect.py, blender_roundtrip.py)."""
+    import importlib
+
+    from blender_roundtrip import EXPORT_SETTINGS
+    from blender_inspect import IMPORT_SETTINGS
+
+    extension = importlib.import_module("bl_ext.user_default.wadforge.scene_io")
+    exported = {k: v for k, v in extension.EXPORT_SETTINGS.items() if k != "export_format"}
+    return extension.IMPORT_SETTINGS == IMPORT_SETTINGS and exported == EXPORT_SETTINGS
+
+
 def try_operator(op, **kw):
     try:
         return {"result": sorted(op(**kw)), "message": None}
@@ -69,7 +81,7 @@ def main(argv):
     os.environ["PATH"] = os.path.dirname(os.path.abspath(wadforge)) + os.pathsep + os.environ.get("PATH", "")
     with json_stdout() as emit:
         install(zip_path)
-        report = {}
+        report = {"settings_match": settings_match()}
         directory = os.path.join(work, "level")
         report["import"] = try_operator(bpy.ops.import_scene.wadforge, filepath=level,
                                         manifest_directory=directory)
