@@ -63,7 +63,10 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let report = run_extension(&python, &level, tmp.path(), "wad", &["000_", "5", "HIPS"]);
-    assert_eq!(report["settings_match"], true, "the extension's glTF settings are the round trip's");
+    assert_eq!(
+        report["settings_match"], true,
+        "the extension's glTF settings are the round trip's"
+    );
     finished(&report, "import");
     // One collection and mesh object per object, one armature per moveable, one action per
     // animation, at 30 frames a second.

@@ -1,4 +1,4 @@
-//! What editing a hostile WAD may cost (README, "Errors"): `copy`, `remove` and `check --fix` of
+//! What editing a hostile WAD may cost (docs/hostile-input.md): `copy`, `remove` and `check --fix` of
 //! files of tens of thousands of animations, moveables or samples, samples naming their pages
 //! over and over, keyframe boxes that would pose billions of vertices; each done, or refused
 //! with a clear message, within the memory and time limits (`common::measure`).

@@ -1,4 +1,4 @@
-//! What `gallery` may be made to draw (README, "Errors"): polygons each filling the picture,
+//! What `gallery` may be made to draw (docs/hostile-input.md): polygons each filling the picture,
 //! thousands of frames and stills, long animations; each drawn within the memory and time limits
 //! (`common::measure`), its work shared so that no picture is left blank.
 

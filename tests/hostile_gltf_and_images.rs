@@ -1,4 +1,4 @@
-//! Hostile glTF files and their images given to `build` (README, "Errors"): damaged GLBs (many
+//! Hostile glTF files and their images given to `build` (docs/hostile-input.md): damaged GLBs (many
 //! found by the `glb` fuzz target, which each test names), images claiming more pixels than
 //! memory holds, scenes of thousands of nodes, URIs naming devices; each refused with a clear
 //! message, not a panic, or built, within the memory and time limits (`common::measure`).

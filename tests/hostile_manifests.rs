@@ -1,4 +1,4 @@
-//! Hostile manifest directories given to `build` (README, "Errors"): YAML alias bombs, manifests
+//! Hostile manifest directories given to `build` (docs/hostile-input.md): YAML alias bombs, manifests
 //! of a million values or naming one glTF over and over, inputs that are pipes; each refused with
 //! a clear message, or built, within the memory and time limits (`common::measure`).
 

@@ -1,4 +1,4 @@
-//! Hostile WADs and TR1–TR4 levels (README, "Errors"): zlib bombs, tables inflated or named
+//! Hostile WADs and TR1–TR4 levels (docs/hostile-input.md): zlib bombs, tables inflated or named
 //! over and over, objects past what a file of their size may make, read by `info`, `import`,
 //! `gallery`, `diff` and `check`; each refused with a clear message, or read, within the memory
 //! and time limits (`common::measure`).

@@ -1,7 +1,7 @@
 //! The assembly: every object's manifest and glTF → one model, textures packed once for all
 //! objects, shared meshes resolved, a base WAD patched.
 //!
-//! The stages, in the order [`build`] runs them (the README's "What build does"):
+//! The stages, in the order [`build`] runs them (docs/build.md):
 //! - per object, on its own and in parallel ([`object`]): a moveable's skeleton, geometry and
 //!   animations with their keyframes ([`moveable`]; a dressed skeleton's meshes in [`dressing`]),
 //!   a static's mesh ([`static_object`]), and its polygons' samples cut from its images (which

@@ -1,5 +1,5 @@
 //! The Blender round trip, the truth of this project: import → Blender 5.0.1 imports the glTF and
-//! exports it again with the README's settings → build → the same content. And edits made in
+//! exports it again with the README's settings ("The manual glTF path") → build → the same content. And edits made in
 //! Blender come out in the WAD.
 //!
 //! Needs the harness (`bash tests/harness/setup.sh`; scripts/test.sh runs it).

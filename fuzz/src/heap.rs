@@ -1,5 +1,5 @@
 //! The memory promise, checked on every execution: an input may take at most the heap
-//! `Limits::DEFAULT.memory` allows for its size while it is read (README, "Hostile files"). The process's allocator counts the
+//! `Limits::DEFAULT.memory` allows for its size while it is read (docs/hostile-input.md). The process's allocator counts the
 //! bytes held; an allocation past the input's allowance aborts, which libFuzzer reports as a crash
 //! and keeps as an artifact. libFuzzer's own `-malloc_limit_mb` needs a sanitizer's allocator hooks
 //! and does nothing in these builds (no sanitizer), hence this.

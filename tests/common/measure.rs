@@ -1,4 +1,4 @@
-//! What wadforge promises about hostile files (README, "Errors"): a forged or damaged file is
+//! What wadforge promises about hostile files (docs/hostile-input.md): a forged or damaged file is
 //! refused with a clear message, and no input makes the process take more memory than
 //! `Limits::DEFAULT.memory` allows for its size (`docs/limits.md`), or hang (30 s, checked in
 //! release builds, as scripts/test.sh runs them). The hostile-file tests (`tests/hostile_*.rs`) run the built binary through
