@@ -104,6 +104,27 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
     for d in differing[0]["differences"].as_array().unwrap() {
         assert!(d.to_string().contains("animation 5,"), "{d}");
     }
+    // Some objects: those --only names; the import panel lists every object to pick, by what
+    // --only takes.
+    finished(&report, "import_only");
+    assert_eq!(report["only_collections"], 2);
+    finished(&report, "export_only");
+    // TR1's WOLF and BEAR keep their ids (7, 8) in the WAD.
+    let only: serde_json::Value =
+        serde_json::from_str(&succeeds(&["info", "--json", s(&tmp.path().join("only.wad"))])).unwrap();
+    let ids: Vec<u64> = only["moveables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [7, 8]);
+    let listed = report["listed"].as_array().unwrap();
+    assert_eq!(listed.len(), moveables.len() + statics.len());
+    assert!(
+        listed.contains(&serde_json::json!(["WOLF (moveable 7)", "WOLF"])),
+        "{listed:?}"
+    );
     // No program: a message saying what to do, the operator cancelled, nothing written.
     for (step, says) in [
         ("missing_configured", "is not an executable file"),

@@ -7,7 +7,7 @@ Nothing else of the user's is written: only the directory's glTF files and the c
 """
 
 import bpy
-from bpy.props import BoolProperty, StringProperty
+from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import runner, scene_io
@@ -26,6 +26,13 @@ class WadforgePreferences(bpy.types.AddonPreferences):
 
     def draw(self, context):
         self.layout.prop(self, "wadforge_path")
+
+
+class FileObject(bpy.types.PropertyGroup):
+    """An object of the file chosen for import, to pick."""
+
+    key: StringProperty(description="What wadforge's --only takes for it")
+    pick: BoolProperty(name="", description="Import this object", default=False)
 
 
 class ImportTombRaider(bpy.types.Operator, ImportHelper):
@@ -48,22 +55,37 @@ class ImportTombRaider(bpy.types.Operator, ImportHelper):
         subtype="DIR_PATH",
     )
 
+    objects: CollectionProperty(type=FileObject, options={"SKIP_SAVE"})
+    listed: StringProperty(options={"HIDDEN", "SKIP_SAVE"})
+
+    def check(self, context):
+        # The file browser calls this as the chosen file changes: list that file's objects.
+        path = bpy.path.abspath(self.filepath)
+        if path == self.listed:
+            return False
+        self.listed = path
+        self.objects.clear()
+        for label, key in scene_io.file_objects(context, path):
+            item = self.objects.add()
+            item.name = label
+            item.key = key
+        return True
+
     def draw(self, context):
         layout = self.layout
-        layout.prop(self, "only")
         layout.prop(self, "manifest_directory")
-        names = scene_io.object_names(context, self.filepath)
-        if names:
+        layout.prop(self, "only")
+        if self.objects:
             box = layout.box()
-            box.label(text=f"{len(names)} objects (slot names for Only):")
-            for name in names[:60]:
-                box.label(text=name)
-            if len(names) > 60:
-                box.label(text=f"... and {len(names) - 60} more")
+            box.label(text=f"{len(self.objects)} objects (none picked: every one, or those Only names)")
+            for item in self.objects:
+                box.prop(item, "pick", text=item.name)
 
     def execute(self, context):
+        picked = [item.key for item in self.objects if item.pick]
+        typed = [name.strip() for name in self.only.split(",") if name.strip()]
         try:
-            return scene_io.import_objects(self, context, scene_io.program(context))
+            return scene_io.import_objects(self, context, scene_io.program(context), typed + picked)
         except runner.WadforgeError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -112,7 +134,7 @@ def menu_export(self, context):
     self.layout.operator(ExportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2)")
 
 
-CLASSES = (WadforgePreferences, ImportTombRaider, ExportTombRaider)
+CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider)
 
 
 def register():

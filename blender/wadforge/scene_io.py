@@ -34,7 +34,7 @@ SCENE_EXTRAS = "wadforge_scene_extras"
 # The kinds of data whose names Blender keeps unique across the file.
 NAMED = ("objects", "meshes", "armatures", "materials", "actions")
 
-_names_of = {}
+_objects_of = {}
 
 
 def program(context):
@@ -52,26 +52,31 @@ def report_lines(operator, text, kind):
             operator.report({kind}, line)
 
 
-def object_names(context, path):
-    """The slot names of the objects of the file at `path` (`wadforge info --json`), or none."""
-    path = bpy.path.abspath(path)
+def file_objects(context, path):
+    """The objects of the file at `path` (`wadforge info --json`) as (label, what --only takes):
+    the slot name where the file has one object of that name, else the id; none for a file
+    wadforge cannot read."""
     if not os.path.isfile(path):
         return []
-    if path not in _names_of:
-        names = []
+    if path not in _objects_of:
+        found = []
         try:
             ok, out, _ = runner.run(program(context), ["info", "--json", path])
             if ok:
                 info = json.loads(out)
-                names = [f"{m['slot']} ({m['id']})" for m in info.get("moveables", [])]
-                names += [f"{s['slot']} (static {s['id']})" for s in info.get("statics", [])]
-        except (runner.WadforgeError, ValueError, KeyError):
-            names = []
-        _names_of[path] = names
-    return _names_of[path]
+                listed = [("moveable", m) for m in info.get("moveables", [])]
+                listed += [("static", st) for st in info.get("statics", [])]
+                slots = [o["slot"] for _, o in listed]
+                for kind, o in listed:
+                    key = o["slot"] if slots.count(o["slot"]) == 1 else str(o["id"])
+                    found.append((f"{o['slot']} ({kind} {o['id']})", key))
+        except (runner.WadforgeError, ValueError, KeyError, TypeError):
+            found = []
+        _objects_of[path] = found
+    return _objects_of[path]
 
 
-def import_objects(operator, context, program):
+def import_objects(operator, context, program, only):
     source = os.path.abspath(bpy.path.abspath(operator.filepath))
     if not os.path.isfile(source):
         raise runner.WadforgeError(f"{source} is not a file: choose a .wad, .wad2, .phd, .tr2 or .tr4")
@@ -82,8 +87,8 @@ def import_objects(operator, context, program):
         raise runner.WadforgeError(
             f"{directory} is not empty: choose a new or empty manifest directory (wadforge never writes over one)")
     args = ["import", source, "-o", directory]
-    if operator.only.strip():
-        args += ["--only", operator.only.strip()]
+    if only:
+        args += ["--only", ",".join(only)]
     ok, _, err = runner.run(program, args)
     if not ok:
         report_lines(operator, err, "ERROR")
@@ -122,6 +127,7 @@ def import_one(context, directory, path):
     if "FINISHED" not in result:
         raise runner.WadforgeError(f"Blender's glTF importer could not read {path}")
     collection[GLTF] = os.path.relpath(path, directory)
+    collection[DIRECTORY] = directory
     # The glTF scene's extras (wadforge keeps each stored mesh there) land on the Blender scene,
     # which every object shares: each collection keeps its own, and its export puts them back.
     extras = {key: plain(scene[key]) for key in scene.keys() if key not in scene_before or plain(scene[key]) != scene_before[key]}
@@ -171,7 +177,12 @@ def export_objects(operator, context, program):
             "this scene holds no objects imported with wadforge (File > Import > Tomb Raider objects), or their "
             f"manifest directory {directory or ''} is gone")
     out = os.path.abspath(bpy.path.abspath(operator.filepath))
-    collections = [c for c in bpy.data.collections if c.get(GLTF)]
+    # A later import into the same scene names another directory: its objects are the ones built.
+    collections = [c for c in bpy.data.collections if c.get(GLTF) and c.get(DIRECTORY) == directory]
+    others = [c.name for c in bpy.data.collections if c.get(GLTF) and c.get(DIRECTORY) != directory]
+    if others:
+        operator.report({"WARNING"}, f"{len(others)} objects of an earlier import (another manifest directory) are "
+                        f"not exported: {', '.join(others[:5])}{' ...' if len(others) > 5 else ''}")
     wm = context.window_manager
     wm.progress_begin(0, len(collections) + 1)
     try:

@@ -92,6 +92,17 @@ def main(argv):
             report["edited_action"] = turn_one_bone(edit[0], int(edit[1]), edit[2])
             edited = os.path.join(work, f"edited.{ext}")
             report["export_edited"] = try_operator(bpy.ops.export_scene.wadforge, filepath=edited)
+        # Some objects: by --only, and what the import panel lists to pick from.
+        before = len([c for c in bpy.data.collections if c.get("wadforge_gltf")])
+        report["import_only"] = try_operator(bpy.ops.import_scene.wadforge, filepath=level,
+                                             manifest_directory=os.path.join(work, "only"), only="WOLF,BEAR")
+        report["only_collections"] = len([c for c in bpy.data.collections if c.get("wadforge_gltf")]) - before
+        # The scene now holds two imports: export builds the later one's objects.
+        report["export_only"] = try_operator(bpy.ops.export_scene.wadforge, filepath=os.path.join(work, "only.wad"))
+        import importlib
+
+        scene_io = importlib.import_module("bl_ext.user_default.wadforge.scene_io")
+        report["listed"] = scene_io.file_objects(bpy.context, os.path.abspath(level))
         # No program: the preferences name one that is not there, and PATH has none.
         prefs = bpy.context.preferences.addons["bl_ext.user_default.wadforge"].preferences
         prefs.wadforge_path = os.path.join(work, "no-such-wadforge")
