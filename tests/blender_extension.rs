@@ -140,7 +140,7 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
 }
 
 #[test]
-fn the_extension_exports_a_real_wad2_as_it_was_imported() {
+fn the_extension_exports_a_real_wad2_as_it_was_imported_or_as_edited() {
     let Some(python) = wadforge_fixtures::harness::python() else {
         return;
     };
