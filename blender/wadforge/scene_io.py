@@ -130,7 +130,11 @@ def import_one(context, directory, path):
     collection[DIRECTORY] = directory
     # The glTF scene's extras (wadforge keeps each stored mesh there) land on the Blender scene,
     # which every object shares: each collection keeps its own, and its export puts them back.
-    extras = {key: plain(scene[key]) for key in scene.keys() if key not in scene_before or plain(scene[key]) != scene_before[key]}
+    extras = {
+        key: plain(scene[key])
+        for key in scene.keys()
+        if key not in scene_before or plain(scene[key]) != scene_before[key]
+    }
     collection[SCENE_EXTRAS] = extras
     for key in extras:
         if key in scene_before:
@@ -181,8 +185,9 @@ def export_objects(operator, context, program):
     collections = [c for c in bpy.data.collections if c.get(GLTF) and c.get(DIRECTORY) == directory]
     others = [c.name for c in bpy.data.collections if c.get(GLTF) and c.get(DIRECTORY) != directory]
     if others:
-        operator.report({"WARNING"}, f"{len(others)} objects of an earlier import (another manifest directory) are "
-                        f"not exported: {', '.join(others[:5])}{' ...' if len(others) > 5 else ''}")
+        listed = ", ".join(others[:5]) + (" ..." if len(others) > 5 else "")
+        operator.report({"WARNING"}, f"{len(others)} objects of an earlier import (another manifest directory) "
+                        f"are not exported: {listed}")
     wm = context.window_manager
     wm.progress_begin(0, len(collections) + 1)
     try:
@@ -226,7 +231,8 @@ class action_filter:
 
         self.registered = not hasattr(bpy.types.Scene, "gltf_action_filter")
         if self.registered:
-            bpy.types.Scene.gltf_action_filter = bpy.props.CollectionProperty(type=io_scene_gltf2.GLTF2_filter_action)
+            kind = io_scene_gltf2.GLTF2_filter_action
+            bpy.types.Scene.gltf_action_filter = bpy.props.CollectionProperty(type=kind)
         self.items = bpy.data.scenes[0].gltf_action_filter
         return self.keep
 

@@ -98,7 +98,8 @@ def main(argv):
                                              manifest_directory=os.path.join(work, "only"), only="WOLF,BEAR")
         report["only_collections"] = len([c for c in bpy.data.collections if c.get("wadforge_gltf")]) - before
         # The scene now holds two imports: export builds the later one's objects.
-        report["export_only"] = try_operator(bpy.ops.export_scene.wadforge, filepath=os.path.join(work, "only.wad"))
+        report["export_only"] = try_operator(bpy.ops.export_scene.wadforge,
+                                             filepath=os.path.join(work, "only.wad"))
         import importlib
 
         scene_io = importlib.import_module("bl_ext.user_default.wadforge.scene_io")
