@@ -147,7 +147,10 @@ impl MeshMapping<'_> {
         let size = self.placements.size(texture).ok_or_else(missing)?;
         let corners = texel_corners(polygon, size);
         let placement = self.placements.find(texture, corners.rect).ok_or_else(missing)?;
-        let points: Vec<[u16; 2]> = corners.points.iter().map(|&c| placement.on_page(c)).collect();
+        let points: Vec<[u16; 2]> = corners.points[..corners.count]
+            .iter()
+            .map(|&c| placement.on_page(c))
+            .collect();
         self.losses.add(LossKind::UvsOffTexels, usize::from(corners.off));
         self.losses
             .add(LossKind::UvsOutsideTexture, usize::from(corners.outside));
@@ -170,8 +173,9 @@ impl MeshMapping<'_> {
 
 /// A polygon's UVs as texel corners of its texture, and what snapping them did.
 pub(super) struct TexelCorners {
-    /// One per corner, rounded and clamped to the texture.
-    pub points: Vec<[u32; 2]>,
+    /// One per corner (the first `count`), rounded and clamped to the texture.
+    pub points: [[u32; 2]; 4],
+    pub count: usize,
     /// The rectangle they span.
     pub rect: Rect,
     /// Some UV was off its texel corner (moved to the nearest).
@@ -190,17 +194,19 @@ pub(super) fn texel_corners(polygon: &document::Polygon, size: [u32; 2]) -> Texe
         outside |= rounded < 0.0 || rounded > extent as f32;
         rounded.clamp(0.0, extent as f32) as u32
     };
-    let points: Vec<[u32; 2]> = polygon.uvs[..polygon.corner_count()]
-        .iter()
-        .map(|&[u, v]| [snap(u, size[0]), snap(v, size[1])])
-        .collect();
+    let count = polygon.corner_count();
+    let mut points = [[0u32; 2]; 4];
+    for (point, &[u, v]) in points.iter_mut().zip(&polygon.uvs[..count]) {
+        *point = [snap(u, size[0]), snap(v, size[1])];
+    }
     let span = |axis: usize| {
-        let values = points.iter().map(|p| p[axis]);
+        let values = points[..count].iter().map(|p| p[axis]);
         (values.clone().min().unwrap_or(0), values.max().unwrap_or(0))
     };
     let ((left, right), (top, bottom)) = (span(0), span(1));
     TexelCorners {
         points,
+        count,
         rect: [left, top, right, bottom],
         off,
         outside,

@@ -3,7 +3,7 @@
 //! polygon across tiles, the rectangle round its texels, shrunk (every n-th texel) where that is
 //! larger than a page. Pieces go onto pages in shelves, tallest first.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 
 use super::ObjectError;
 use crate::limits::Limits;
@@ -174,8 +174,9 @@ fn pieces(
     placements: &mut Placements,
 ) -> Result<Vec<Piece>, ObjectError> {
     let mut pieces = Vec::new();
-    // Each piece once, in first use: tiles by (texture, tile), cut pieces by (texture, rect).
-    let mut seen: BTreeSet<(usize, Option<[u32; 2]>, Rect)> = BTreeSet::new();
+    // Each piece once, in first use: tiles by a flag per tile, cut pieces by texture and rect.
+    let mut queued: Vec<Vec<bool>> = vec![Vec::new(); textures.len()];
+    let mut cut: HashSet<(usize, Rect)> = HashSet::new();
     let texels = |t: &Texture| {
         t.image
             .as_ref()
@@ -210,8 +211,16 @@ fn pieces(
                 (rect, None, longest.div_ceil(SIDE).max(1))
             }
         };
-        let key = (t, tile, if tile.is_some() { [0; 4] } else { rect });
-        if !seen.insert(key) {
+        let first_use = match tile {
+            Some([column, row]) => {
+                let columns = size[0].div_ceil(SIDE);
+                let flags = &mut queued[t];
+                flags.resize((columns * size[1].div_ceil(SIDE)) as usize, false);
+                !std::mem::replace(&mut flags[(row * columns + column) as usize], true)
+            }
+            None => cut.insert((t, rect)),
+        };
+        if !first_use {
             continue;
         }
         let piece = Piece {
@@ -254,22 +263,33 @@ fn pixels(textures: &[Texture], t: usize) -> Result<&Image, ObjectError> {
 fn page_texels(image: &Image, piece: &Piece) -> Vec<u8> {
     let [width, height] = piece.size();
     let mut rgb = Vec::with_capacity((width * height * 3) as usize);
+    let texel = |p: &[u8]| {
+        if p[3] < ALPHA_CUTOFF {
+            MAGENTA
+        } else {
+            [p[2], p[1], p[0]]
+        }
+    };
     for row in 0..height {
         let y = (piece.rect[1] + row * piece.scale).min(image.height - 1);
+        let line = (y * image.width) as usize * 4;
+        if piece.scale == 1 {
+            // Texel for texel: the row's run of pixels as it lies.
+            let start = line + piece.rect[0] as usize * 4;
+            let run = image.bgra.get(start..start + width as usize * 4).unwrap_or(&[]);
+            rgb.extend(run.chunks_exact(4).flat_map(texel));
+            continue;
+        }
         for column in 0..width {
             let x = (piece.rect[0] + column * piece.scale).min(image.width - 1);
-            let at = ((y * image.width + x) * 4) as usize;
-            let p = image.bgra.get(at..at + 4).unwrap_or(&[0; 4]);
-            rgb.extend(if p[3] < ALPHA_CUTOFF {
-                MAGENTA
-            } else {
-                [p[2], p[1], p[0]]
-            });
+            let at = line + x as usize * 4;
+            rgb.extend(texel(image.bgra.get(at..at + 4).unwrap_or(&[0; 4])));
         }
     }
+    // A short image (the reader checks its length) leaves the rest of the piece magenta.
+    rgb.resize((width * height * 3) as usize, 0);
     rgb
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
