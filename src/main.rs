@@ -3,6 +3,8 @@
 #![warn(clippy::too_many_lines)]
 
 mod build;
+mod check_collection;
+mod collection;
 mod convert;
 mod diff;
 mod edit;
@@ -193,8 +195,10 @@ struct RemoveCommand {
 /// The arguments of `wadforge check`.
 #[derive(Args)]
 struct CheckCommand {
-    /// The .wad or TR1–TR4 level to check (never modified).
-    file: PathBuf,
+    /// The .wad, TR1–TR4 level or .wad2 to check (never modified); several files, or folders
+    /// (walked, files known by their first bytes), give each file's findings and a summary table.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
@@ -355,8 +359,18 @@ impl RemoveCommand {
 impl CheckCommand {
     /// Exit code 1 when an error is found, 2 when the file cannot be read.
     fn run(self) -> ExitCode {
+        if collection::is_collection(&self.files) {
+            if self.fix {
+                eprintln!("wadforge: error: --fix repairs one file; name one WAD");
+                return ExitCode::from(2);
+            }
+            return check_collection::run(&self.files, self.json).unwrap_or_else(|e| {
+                eprintln!("wadforge: error: {e:#}");
+                ExitCode::from(2)
+            });
+        }
         let found_error = edit::check(edit::CheckArgs {
-            file: &self.file,
+            file: &self.files[0],
             json: self.json,
             fix: self.fix,
             out: self.out.as_deref(),
