@@ -171,17 +171,11 @@ fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: &Output) -> anyh
         }
         Output::Wad2 => {
             // Mesh indices stay, so each polygon's skewed corners still find it.
-            let keep = |o: ObjectRef| chosen.contains(&o);
-            let mut index = 0;
-            opened.model.moveables.retain(|_| {
-                index += 1;
-                keep(ObjectRef::Moveable(index - 1))
-            });
-            let mut index = 0;
-            opened.model.statics.retain(|_| {
-                index += 1;
-                keep(ObjectRef::Static(index - 1))
-            });
+            let model = &mut opened.model;
+            let mut keep = (0..model.moveables.len()).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
+            model.moveables.retain(|_| keep.next().unwrap_or(false));
+            let mut keep = (0..model.statics.len()).map(|i| chosen.contains(&ObjectRef::Static(i)));
+            model.statics.retain(|_| keep.next().unwrap_or(false));
         }
     }
     Ok(())

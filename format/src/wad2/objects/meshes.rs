@@ -275,7 +275,8 @@ fn shading(mesh: &document::Mesh, model: &Mesh, losses: &mut Losses) -> Shading 
         LossKind::ColouredVertices,
         mesh.colours.iter().filter(|c| !white(c)).count(),
     );
-    let remade = model.area_weighted_normals();
+    // Made from the faces only when some vertex needs it.
+    let mut remade: Option<Vec<[f64; 3]>> = None;
     let length = Shading::NORMAL_LENGTH;
     let normals = (0..count)
         .map(|v| match mesh.normals.get(v) {
@@ -293,7 +294,7 @@ fn shading(mesh: &document::Mesh, model: &Mesh, losses: &mut Losses) -> Shading 
             }
             _ => {
                 losses.add(LossKind::NormalsRemade, 1);
-                let n = remade[v];
+                let n = remade.get_or_insert_with(|| model.area_weighted_normals())[v];
                 [n[0], n[1], n[2]].map(|c| (c * length).round() as i16)
             }
         })

@@ -59,6 +59,8 @@ struct Tiled {
     size: [u32; 2],
     columns: u32,
     tiles: Vec<Option<Placement>>,
+    /// Tiles already among the pieces to place.
+    queued: Vec<bool>,
 }
 
 impl Placements {
@@ -174,8 +176,7 @@ fn pieces(
     placements: &mut Placements,
 ) -> Result<Vec<Piece>, ObjectError> {
     let mut pieces = Vec::new();
-    // Each piece once, in first use: tiles by a flag per tile, cut pieces by texture and rect.
-    let mut queued: Vec<Vec<bool>> = vec![Vec::new(); textures.len()];
+    // Each piece once, in first use: tiles by their flag, cut pieces by texture and rect.
     let mut cut: HashSet<(usize, Rect)> = HashSet::new();
     let texels = |t: &Texture| {
         t.image
@@ -185,21 +186,22 @@ fn pieces(
     let file_texels: u64 = textures.iter().map(texels).sum();
     let mut cut_texels = 0u64;
     for &(t, rect) in used {
-        let size = match &placements.textures[t] {
-            Some(tiled) => tiled.size,
-            None => {
+        let tiled = match &mut placements.textures[t] {
+            Some(tiled) => tiled,
+            slot => {
                 let image = pixels(textures, t)?;
                 let size = [image.width, image.height];
                 let columns = size[0].div_ceil(SIDE);
-                let tiles = columns * size[1].div_ceil(SIDE);
-                placements.textures[t] = Some(Tiled {
+                let tiles = (columns * size[1].div_ceil(SIDE)) as usize;
+                slot.insert(Tiled {
                     size,
                     columns,
-                    tiles: vec![None; tiles as usize],
-                });
-                size
+                    tiles: vec![None; tiles],
+                    queued: vec![false; tiles],
+                })
             }
         };
+        let size = tiled.size;
         let (rect, tile, scale) = match tile_of(rect, size) {
             Some([column, row]) => {
                 let [left, top] = [column * SIDE, row * SIDE];
@@ -213,10 +215,8 @@ fn pieces(
         };
         let first_use = match tile {
             Some([column, row]) => {
-                let columns = size[0].div_ceil(SIDE);
-                let flags = &mut queued[t];
-                flags.resize((columns * size[1].div_ceil(SIDE)) as usize, false);
-                !std::mem::replace(&mut flags[(row * columns + column) as usize], true)
+                let at = (row * tiled.columns + column) as usize;
+                !std::mem::replace(&mut tiled.queued[at], true)
             }
             None => cut.insert((t, rect)),
         };
