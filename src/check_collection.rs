@@ -6,18 +6,19 @@ use std::process::ExitCode;
 
 use wadforge_edit::check::{Finding, Severity};
 
-use crate::collection::object_files;
-use crate::progress::Progress;
+use crate::collection::{each_file, object_files, Outcome};
 
 /// What checking one file gave: its findings, or why it could not be read.
-struct Checked {
-    path: PathBuf,
-    outcome: Result<Vec<Finding>, String>,
+type Checked = Outcome<Vec<Finding>>;
+
+/// How many findings of a severity a file has.
+trait Counted {
+    fn count(&self, severity: Severity) -> usize;
 }
 
-impl Checked {
+impl Counted for Checked {
     fn count(&self, severity: Severity) -> usize {
-        let findings = self.outcome.as_ref().map_or(&[][..], Vec::as_slice);
+        let findings = self.result.as_ref().map_or(&[][..], Vec::as_slice);
         findings
             .iter()
             .filter(|f| f.severity == severity)
@@ -30,29 +31,19 @@ impl Checked {
 /// error was found, else 0.
 pub fn run(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
     let files = object_files(paths)?;
-    let progress = Progress::new(files.len() as u64, "checking", false);
-    let checked = wadforge_files::in_parallel(
-        &files,
-        |path| Checked {
-            path: path.clone(),
-            outcome: check_one(path),
-        },
-        |c| Some(c.path.display().to_string()),
-        &mut |done, _, name| progress.set(done as u64, name),
-    );
-    progress.finish();
+    let checked = each_file(files, "checking", false, |file| check_one(&file.path));
     if json {
         print_json(&checked)?;
     } else {
         print_text(&checked);
     }
-    let failed = checked.iter().any(|c| c.outcome.is_err());
+    let failed = checked.iter().any(|c| c.result.is_err());
     let errors = checked.iter().any(|c| c.count(Severity::Error) > 0);
     Ok(ExitCode::from(if failed { 2 } else { u8::from(errors) }))
 }
 
-fn check_one(path: &Path) -> Result<Vec<Finding>, String> {
-    let objects = crate::input::read(path).map_err(|e| format!("{e:#}"))?;
+fn check_one(path: &Path) -> anyhow::Result<Vec<Finding>> {
+    let objects = crate::input::read(path)?;
     let starts = objects.animation_starts();
     Ok(wadforge_edit::check::check(
         &objects.model,
@@ -65,41 +56,41 @@ fn check_one(path: &Path) -> Result<Vec<Finding>, String> {
 
 fn print_text(checked: &[Checked]) {
     for c in checked {
-        match &c.outcome {
+        match &c.result {
             Ok(findings) if findings.is_empty() => {}
             Ok(findings) => {
-                println!("{}:", c.path.display());
+                println!("{}:", c.file.path.display());
                 for f in findings {
                     println!("  {f}");
                 }
             }
-            Err(why) => println!("{}: cannot be read: {why}", c.path.display()),
+            Err(why) => println!("{}: cannot be read: {why}", c.file.path.display()),
         }
     }
     let width = checked
         .iter()
-        .map(|c| c.path.display().to_string().len())
+        .map(|c| c.file.path.display().to_string().len())
         .max()
         .unwrap_or(4)
         .max(4);
     println!();
     println!("{:width$}  errors  warnings  notes", "file");
     for c in checked {
-        match &c.outcome {
+        match &c.result {
             Ok(_) => println!(
                 "{:width$}  {:>6}  {:>8}  {:>5}",
-                c.path.display(),
+                c.file.path.display(),
                 c.count(Severity::Error),
                 c.count(Severity::Warning),
                 c.count(Severity::Note)
             ),
-            Err(_) => println!("{:width$}  cannot be read", c.path.display()),
+            Err(_) => println!("{:width$}  cannot be read", c.file.path.display()),
         }
     }
     let failed: Vec<String> = checked
         .iter()
-        .filter(|c| c.outcome.is_err())
-        .map(|c| c.path.display().to_string())
+        .filter(|c| c.result.is_err())
+        .map(|c| c.file.path.display().to_string())
         .collect();
     let with_errors = checked.iter().filter(|c| c.count(Severity::Error) > 0).count();
     println!(
@@ -117,15 +108,15 @@ fn print_text(checked: &[Checked]) {
 fn print_json(checked: &[Checked]) -> anyhow::Result<()> {
     let files: Vec<serde_json::Value> = checked
         .iter()
-        .map(|c| match &c.outcome {
+        .map(|c| match &c.result {
             Ok(findings) => serde_json::json!({
-                "file": c.path.display().to_string(),
+                "file": c.file.path.display().to_string(),
                 "errors": c.count(Severity::Error),
                 "warnings": c.count(Severity::Warning),
                 "notes": c.count(Severity::Note),
                 "findings": findings,
             }),
-            Err(why) => serde_json::json!({"file": c.path.display().to_string(), "unreadable": why}),
+            Err(why) => serde_json::json!({"file": c.file.path.display().to_string(), "unreadable": why}),
         })
         .collect();
     println!("{}", serde_json::to_string_pretty(&files)?);

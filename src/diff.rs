@@ -11,7 +11,7 @@ use wadforge_format::{FileKind, Opened};
 
 /// Difference lines shown per object in text; JSON lists them all, up to
 /// [`wadforge_diff::LISTED_DIFFERENCES`] in the report (each object counts the rest).
-const LINES_PER_OBJECT: usize = 20;
+pub(crate) const LINES_PER_OBJECT: usize = 20;
 
 pub struct DiffArgs<'a> {
     pub a: &'a Path,
@@ -22,6 +22,9 @@ pub struct DiffArgs<'a> {
 
 /// Compares the files and prints the report; `Ok(true)` when their objects are the same.
 pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
+    if args.a.is_dir() || args.b.is_dir() {
+        return crate::diff_collection::run(args);
+    }
     let a = crate::input::read(args.a)?;
     let b = crate::input::read(args.b)?;
     let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
@@ -46,14 +49,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
 
 /// The game whose catalogue names the objects: a level's (ids keep their game's meaning, also in a
 /// WAD built from an imported level), TR4's for two WADs.
-fn naming_game(a: &Opened, b: &Opened) -> Game {
+pub(crate) fn naming_game(a: &Opened, b: &Opened) -> Game {
     [a, b]
         .into_iter()
         .find(|o| o.kind != FileKind::Wad)
         .map_or(Game::Tr4, |o| o.game)
 }
 
-fn slot(game: Game, kind: ObjectKind, id: u32) -> String {
+pub(crate) fn slot(game: Game, kind: ObjectKind, id: u32) -> String {
     match kind {
         ObjectKind::Moveable => catalog::moveable_slot(game, id),
         ObjectKind::Static => catalog::static_slot(game, id),
@@ -70,7 +73,7 @@ struct JsonReport<'a> {
 }
 
 #[derive(Serialize)]
-struct JsonObject<'a> {
+pub(crate) struct JsonObject<'a> {
     kind: ObjectKind,
     id: u32,
     slot: String,
@@ -91,20 +94,25 @@ fn print_json(args: DiffArgs, game: Game, report: &Report) -> io::Result<()> {
         b: args.b.display().to_string(),
         identical: report.is_identical(),
         summary: report.summary(),
-        objects: report
-            .objects
-            .iter()
-            .map(|object| JsonObject {
-                kind: object.kind,
-                id: object.id,
-                slot: slot(game, object.kind, object.id),
-                identical: object.is_identical(),
-                differences: &object.differences,
-                unlisted: object.unlisted,
-            })
-            .collect(),
+        objects: json_objects(game, report),
     };
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &json).map_err(io::Error::from)?;
     writeln!(out)
+}
+
+/// Every object of `report` as JSON records, named by `game`'s slots.
+pub(crate) fn json_objects(game: Game, report: &Report) -> Vec<JsonObject<'_>> {
+    report
+        .objects
+        .iter()
+        .map(|object| JsonObject {
+            kind: object.kind,
+            id: object.id,
+            slot: slot(game, object.kind, object.id),
+            identical: object.is_identical(),
+            differences: &object.differences,
+            unlisted: object.unlisted,
+        })
+        .collect()
 }

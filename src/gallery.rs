@@ -1,48 +1,47 @@
 //! `wadforge gallery`: a WAD or level → a static page with a picture of every object and its
 //! animations, and the texture pages (see `wadforge_render::gallery`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+
+use wadforge_render::gallery::{Options, Source, WrittenFile};
 
 use crate::output::prepare_output_dir;
 
 pub struct GalleryArgs<'a> {
-    pub file: &'a Path,
+    /// One file, or the files and folders of a collection.
+    pub files: &'a [PathBuf],
     pub out: &'a Path,
     pub quiet: bool,
     pub force: bool,
 }
 
 pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
-    let objects = crate::input::read(args.file)?;
+    if crate::collection::is_collection(args.files) {
+        return crate::gallery_collection::run(&args);
+    }
+    let file = &args.files[0];
+    let objects = crate::input::read(file)?;
     prepare_output_dir(args.out, args.force)?;
-    let file_name = args
-        .file
+    let file_name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let source = wadforge_render::gallery::Source {
+    let source = Source {
         wad: &objects.model,
         game: objects.game,
         skewed: &objects.skewed,
         file_name: &file_name,
         description: objects.description(),
     };
-    // Each picture is written as soon as it is drawn; index.html comes last: a page that exists
-    // has its pictures.
-    let write = |file: wadforge_files::OutputFile| {
-        let path = args.out.join(&file.path);
-        wadforge_files::write_atomically(&path, &file.bytes)
-            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
-    };
-    let files = wadforge_render::gallery::gallery_into(&source, &Default::default(), &write)
-        .with_context(|| format!("cannot make the gallery of {}", args.file.display()))?;
+    let files = draw_into(&source, &Default::default(), args.out)
+        .with_context(|| format!("cannot make the gallery of {}", file.display()))?;
     if !args.quiet {
         let bytes: usize = files.iter().map(|f| f.bytes).sum();
         eprintln!(
             "gallery of {} ({} moveables, {} statics): {} ({} files, {:.1} MB); open it in a browser",
-            args.file.display(),
+            file.display(),
             objects.model.moveables.len(),
             objects.model.statics.len(),
             args.out.join(wadforge_render::gallery::INDEX).display(),
@@ -51,4 +50,15 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Draws the gallery of `source` into the folder `out`. Each picture is written as soon as it is
+/// drawn; index.html comes last: a page that exists has its pictures.
+pub fn draw_into(source: &Source, options: &Options, out: &Path) -> std::io::Result<Vec<WrittenFile>> {
+    let write = |file: wadforge_files::OutputFile| {
+        let path = out.join(&file.path);
+        wadforge_files::write_atomically(&path, &file.bytes)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+    };
+    wadforge_render::gallery::gallery_into(source, options, &write)
 }

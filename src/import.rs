@@ -1,15 +1,21 @@
 //! `wadforge import`: a WAD or level → a manifest directory of glTF files and YAML manifests.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use wadforge_format::Opened;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
+use crate::collection::{
+    each_file, failed_files, is_collection, mirrored, object_files, refuse_output_inside_inputs,
+    report_failures,
+};
 use crate::output::prepare_output_dir;
 use crate::progress::Progress;
 
 pub struct ImportArgs<'a> {
-    pub file: &'a Path,
+    pub files: &'a [PathBuf],
     pub out: &'a Path,
     pub only: Option<Vec<String>>,
     pub tr_units_per_metre: f64,
@@ -25,12 +31,48 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             args.tr_units_per_metre
         );
     }
-    let mut objects = crate::input::read(args.file)?;
+    if is_collection(args.files) {
+        return run_collection(&args);
+    }
+    let file = &args.files[0];
+    let objects = crate::input::read(file)?;
+    prepare_output_dir(args.out, args.force)?;
+    let imported = import_objects(file, objects, args.out, &args, args.quiet)?;
+    if !args.quiet {
+        for note in &imported.notes {
+            eprintln!("note: {note}");
+        }
+        eprintln!(
+            "imported {} objects from {} into {} ({} files, {:.1} MB)",
+            imported.objects,
+            file.display(),
+            args.out.display(),
+            imported.files,
+            imported.bytes as f64 / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// What importing one file gave.
+struct Imported {
+    objects: usize,
+    files: usize,
+    bytes: usize,
+    notes: Vec<String>,
+}
+
+/// Imports the `objects` of `file` into the manifest directory `out` (ready to write into).
+fn import_objects(
+    file: &Path,
+    mut objects: Opened,
+    out: &Path,
+    args: &ImportArgs,
+    quiet: bool,
+) -> anyhow::Result<Imported> {
     let notes = crate::input::notes(&objects);
     let skewed = std::mem::take(&mut objects.skewed);
     let model = &objects.model;
-    prepare_output_dir(args.out, args.force)?;
-
     let options = ImportOptions {
         game: objects.game,
         tr_units_per_metre: args.tr_units_per_metre,
@@ -39,10 +81,9 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         } else {
             GltfFormat::Glb
         },
-        only: args.only,
+        only: args.only.clone(),
         source: wadforge_manifests::Source {
-            file: args
-                .file
+            file: file
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
@@ -54,30 +95,61 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
     };
     let count = model.moveables.len() + model.statics.len();
-    let progress = Progress::new(count as u64, "importing", args.quiet);
+    let progress = Progress::new(count as u64, "importing", quiet);
     // Each object's files are written as soon as it is made: memory holds only the objects in hand.
-    let (files, _) = wadforge_importer::import_into(model, &options, args.out, &mut |done, _, slot| {
+    let (files, _) = wadforge_importer::import_into(model, &options, out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })
-    .with_context(|| format!("cannot import {}", args.file.display()))?;
+    .with_context(|| format!("cannot import {}", file.display()))?;
     progress.finish();
+    Ok(Imported {
+        objects: files
+            .iter()
+            .filter(|f| f.path.ends_with(".yaml"))
+            .count()
+            .saturating_sub(1),
+        files: files.len(),
+        bytes: files.iter().map(|f| f.bytes).sum(),
+        notes,
+    })
+}
+
+/// Imports every object file of the folders and files named, each into its own manifest
+/// directory under `out`, the folders' tree mirrored (`enemies/croc.wad` → `OUT/enemies/croc/`).
+fn run_collection(args: &ImportArgs) -> anyhow::Result<()> {
+    let files = object_files(args.files)?;
+    refuse_output_inside_inputs(args.out, args.files)?;
+    prepare_output_dir(args.out, args.force)?;
+    let dirs = mirrored(&files, None)?;
+    let dir_of: HashMap<PathBuf, PathBuf> = files
+        .iter()
+        .zip(dirs)
+        .map(|(f, d)| (f.relative.clone(), args.out.join(d)))
+        .collect();
+    let outcomes = each_file(files, "importing", args.quiet, |file| {
+        let objects = crate::input::read(&file.path)?;
+        let dir = &dir_of[&file.relative];
+        prepare_output_dir(dir, args.force)?;
+        import_objects(&file.path, objects, dir, args, true)
+    });
+    report_failures(&outcomes);
     if !args.quiet {
-        for note in &notes {
-            eprintln!("note: {note}");
+        for o in &outcomes {
+            if let Ok(imported) = &o.result {
+                for note in &imported.notes {
+                    eprintln!("note: {}: {note}", o.file.path.display());
+                }
+            }
         }
-        let bytes: usize = files.iter().map(|f| f.bytes).sum();
+        let imported: Vec<&Imported> = outcomes.iter().filter_map(|o| o.result.as_ref().ok()).collect();
         eprintln!(
-            "imported {} objects from {} into {} ({} files, {:.1} MB)",
-            files
-                .iter()
-                .filter(|f| f.path.ends_with(".yaml"))
-                .count()
-                .saturating_sub(1),
-            args.file.display(),
+            "imported {} objects from {} files into {} ({} files, {:.1} MB)",
+            imported.iter().map(|i| i.objects).sum::<usize>(),
+            imported.len(),
             args.out.display(),
-            files.len(),
-            bytes as f64 / 1e6
+            imported.iter().map(|i| i.files).sum::<usize>(),
+            imported.iter().map(|i| i.bytes).sum::<usize>() as f64 / 1e6
         );
     }
-    Ok(())
+    failed_files(&outcomes)
 }

@@ -1,7 +1,8 @@
-//! `wadforge info`: a readable (or JSON) summary of a WAD.
+//! `wadforge info`: a readable (or JSON) summary of a WAD; over a folder or several files, a
+//! row per file.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use wadforge_format::catalog;
@@ -11,6 +12,7 @@ use wadforge_format::Opened;
 #[derive(Serialize)]
 struct Summary {
     file: String,
+    bytes: u64,
     format: String,
     version: u32,
     pages: usize,
@@ -37,7 +39,12 @@ struct StaticSummary {
     polygons: usize,
 }
 
-pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
+/// Summarises the file of `paths`, or each file of a collection (a row each).
+pub fn run(paths: &[PathBuf], json: bool) -> anyhow::Result<()> {
+    if crate::collection::is_collection(paths) {
+        return run_collection(paths, json);
+    }
+    let path = &paths[0];
     let objects = crate::input::read(path)?;
     let summary = summarise(path, &objects);
     let mut out = std::io::stdout().lock();
@@ -56,6 +63,7 @@ fn summarise(path: &Path, objects: &Opened) -> Summary {
     let (model, game) = (&objects.model, objects.game);
     Summary {
         file: path.display().to_string(),
+        bytes: objects.file_bytes,
         format: objects.description().to_string(),
         version: objects.version,
         pages: model.pages.len(),
@@ -124,4 +132,71 @@ fn print_text(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         writeln!(out, "  {:>5}  {:<w$}  {:>8}", t.id, t.slot, t.polygons)?;
     }
     Ok(())
+}
+
+/// One summary per file (`--json`: each file's whole summary, or why it cannot be read), files
+/// read in parallel.
+fn run_collection(paths: &[PathBuf], json: bool) -> anyhow::Result<()> {
+    let files = crate::collection::object_files(paths)?;
+    let outcomes = crate::collection::each_file(files, "reading", json, |file| {
+        let objects = crate::input::read(&file.path)?;
+        Ok(summarise(&file.path, &objects))
+    });
+    let mut out = std::io::stdout().lock();
+    if json {
+        let records: Vec<serde_json::Value> = outcomes
+            .iter()
+            .map(|o| match &o.result {
+                Ok(summary) => serde_json::to_value(summary).unwrap_or_default(),
+                Err(why) => serde_json::json!({"file": o.file.path.display().to_string(), "unreadable": why}),
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut out, &records).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        print_rows(&mut out, &outcomes)?;
+    }
+    crate::collection::failed_files(&outcomes)
+}
+
+fn print_rows(out: &mut impl Write, outcomes: &[crate::collection::Outcome<Summary>]) -> std::io::Result<()> {
+    let w = outcomes
+        .iter()
+        .map(|o| o.file.path.display().to_string().len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(
+        out,
+        "{:w$}  {:<16}  {:>9}  {:>7}  {:>5}  {:>7}  {:>7}",
+        "file", "format", "moveables", "statics", "pages", "samples", "MB"
+    )?;
+    let (mut moveables, mut statics) = (0, 0);
+    for o in outcomes {
+        match &o.result {
+            Ok(s) => {
+                moveables += s.moveables.len();
+                statics += s.statics.len();
+                writeln!(
+                    out,
+                    "{:w$}  {:<16}  {:>9}  {:>7}  {:>5}  {:>7}  {:>7.2}",
+                    s.file,
+                    s.format,
+                    s.moveables.len(),
+                    s.statics.len(),
+                    s.pages,
+                    s.samples,
+                    s.bytes as f64 / 1e6
+                )?;
+            }
+            Err(why) => writeln!(out, "{:w$}  cannot be read: {why}", o.file.path.display())?,
+        }
+    }
+    let read = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    writeln!(
+        out,
+        "{} files: {read} read ({moveables} moveables, {statics} statics), {} cannot be read",
+        outcomes.len(),
+        outcomes.len() - read
+    )
 }

@@ -10,7 +10,12 @@ use wadforge_format::{OpenError, Opened};
 pub fn read(path: &Path) -> anyhow::Result<Opened> {
     let bytes =
         wadforge_files::input::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    wadforge_format::open(&bytes).map_err(|e| {
+    open(path, &bytes)
+}
+
+/// The objects of `bytes`, read from `path`.
+pub fn open(path: &Path, bytes: &[u8]) -> anyhow::Result<Opened> {
+    wadforge_format::open(bytes).map_err(|e| {
         let what = match e {
             OpenError::Wad(_) => "is not a valid WAD",
             OpenError::Level(_) | OpenError::Unknown(_) => "is neither a valid WAD nor a supported level",

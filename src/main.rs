@@ -7,8 +7,10 @@ mod check_collection;
 mod collection;
 mod convert;
 mod diff;
+mod diff_collection;
 mod edit;
 mod gallery;
+mod gallery_collection;
 mod import;
 mod info;
 mod input;
@@ -77,10 +79,21 @@ enum Command {
 /// The arguments of `wadforge convert`.
 #[derive(Args)]
 struct ConvertCommand {
-    /// The .wad, TR1–TR4 level or .wad2 to convert (never modified).
-    input: PathBuf,
-    /// The file to write: .wad or .wad2; never the input.
-    out: PathBuf,
+    /// IN OUT: the .wad, TR1–TR4 level or .wad2 to convert (never modified) and the file to write
+    /// (.wad or .wad2; never the input). With -o DIR --to KIND: files and folders to convert
+    /// (folders walked, files known by their first bytes), each into DIR, the tree mirrored.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// The file to write, or the folder to write the files of a collection into (new or empty,
+    /// see --force).
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+    /// The kind of file to write of each file of a collection.
+    #[arg(long, value_enum)]
+    to: Option<convert::OutputFormat>,
+    /// Write into an output folder that already holds files (same-named files are replaced).
+    #[arg(long)]
+    force: bool,
     /// Convert only these objects: slot names or ids, comma-separated.
     #[arg(long, value_delimiter = ',')]
     only: Option<Vec<String>>,
@@ -103,8 +116,10 @@ struct ConvertCommand {
 /// The arguments of `wadforge info`.
 #[derive(Args)]
 struct InfoCommand {
-    /// The .wad file or TR1–TR4 level (.phd, .tr2, .tr4) to read (never modified).
-    file: PathBuf,
+    /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to read (never modified); several
+    /// files, or folders (walked, files known by their first bytes), give a row per file.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -113,9 +128,13 @@ struct InfoCommand {
 /// The arguments of `wadforge import`.
 #[derive(Args)]
 struct ImportCommand {
-    /// The .wad file or TR1–TR4 level (.phd, .tr2, .tr4) to import (never modified).
-    file: PathBuf,
-    /// The manifest directory to write: new or empty (see --force).
+    /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to import (never modified); several
+    /// files, or folders (walked, files known by their first bytes), give a manifest directory
+    /// each under OUT, the folders' tree mirrored.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The manifest directory to write (of several files: the folder of their directories):
+    /// new or empty (see --force).
     #[arg(short, long)]
     out: PathBuf,
     /// Import only these objects: slot names or ids, comma-separated.
@@ -214,9 +233,13 @@ struct CheckCommand {
 /// The arguments of `wadforge gallery`.
 #[derive(Args)]
 struct GalleryCommand {
-    /// The .wad or TR1–TR4 level to show (never modified).
-    file: PathBuf,
-    /// The directory to write: new or empty (see --force).
+    /// The .wad, .wad2 or TR1–TR4 level to show (never modified); several files, or folders
+    /// (walked, files known by their first bytes), give a gallery each and one index page over
+    /// them all, with a filter box.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The directory to write: new or empty (see --force); the gallery of a folder may be
+    /// written again into its own directory, and then draws only the files that changed.
     #[arg(short, long)]
     out: PathBuf,
     /// No summary.
@@ -259,7 +282,7 @@ impl Command {
     /// Runs the command; the exit code says how it went.
     fn run(self) -> ExitCode {
         match self {
-            Command::Info(c) => finished(info::run(&c.file, c.json)),
+            Command::Info(c) => finished(info::run(&c.files, c.json)),
             Command::Import(c) => finished(c.run()),
             Command::Build(c) => finished(c.run()),
             Command::Copy(c) => finished(c.run()),
@@ -268,8 +291,10 @@ impl Command {
             Command::Gallery(c) => finished(c.run()),
             Command::Diff(c) => c.run(),
             Command::Convert(c) => finished(convert::run(convert::ConvertArgs {
-                input: &c.input,
-                out: &c.out,
+                paths: &c.paths,
+                out: c.out.as_deref(),
+                to: c.to,
+                force: c.force,
                 only: c.only,
                 game: c.game,
                 as_slots: c.as_slots,
@@ -309,7 +334,7 @@ fn answered(result: anyhow::Result<bool>) -> ExitCode {
 impl ImportCommand {
     fn run(self) -> anyhow::Result<()> {
         import::run(import::ImportArgs {
-            file: &self.file,
+            files: &self.files,
             out: &self.out,
             only: self.only,
             tr_units_per_metre: self.scale,
@@ -382,7 +407,7 @@ impl CheckCommand {
 impl GalleryCommand {
     fn run(self) -> anyhow::Result<()> {
         gallery::run(gallery::GalleryArgs {
-            file: &self.file,
+            files: &self.files,
             out: &self.out,
             quiet: self.quiet,
             force: self.force,

@@ -5,10 +5,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use wadforge_format::catalog::{self, Game};
 
+use common::browser::{chromium, run_chromium, CHROMIUM_ABSENT};
 use common::files::standard_wad;
 use common::{s, stderr, stdout, wadforge};
 
@@ -107,48 +107,10 @@ fn a_level_has_a_gallery_too() {
     assert!(!image_sources(&html).is_empty());
 }
 
-/// Chromium from `WADFORGE_CHROMIUM` or the system's `chromium`.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("WADFORGE_CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("chromium"))
-            .find(|p| p.is_file())
-    })
-}
-
-/// Headless Chromium on `page` with a fresh profile: its stdout and stderr.
-fn run_chromium(chromium: &Path, profile: &Path, page: &Path, extra: &[String]) -> Output {
-    let url = format!("file://{}", page.canonicalize().unwrap().display());
-    Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("chromium runs")
-}
-
 #[test]
 fn the_page_loads_every_image_in_headless_chromium() {
     let Some(chromium) = chromium() else {
-        eprintln!(
-            "skipped: no chromium (bash tests/harness/setup.sh installs the Debian package `chromium`, \
-             or set WADFORGE_CHROMIUM)"
-        );
+        eprintln!("{CHROMIUM_ABSENT}");
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

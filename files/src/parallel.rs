@@ -1,5 +1,8 @@
 //! Independent jobs in parallel, their results in order: import makes a directory's objects and
 //! build reads them this way, so that what they write does not depend on the thread count.
+//! Called on one of rayon's threads (a command over a folder runs its files in parallel), the
+//! jobs run in order on that thread: parallelism does not nest, so a run holds one file per
+//! thread.
 
 use rayon::prelude::*;
 
@@ -13,6 +16,20 @@ pub fn in_parallel<T: Sync, R: Send>(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Vec<R> {
     let total = objects.len();
+    if rayon::current_thread_index().is_some() {
+        let mut done = 0;
+        return objects
+            .iter()
+            .map(|o| {
+                let made = make(o);
+                if let Some(slot) = finished(&made) {
+                    done += 1;
+                    progress(done, total, &slot);
+                }
+                made
+            })
+            .collect();
+    }
     let (done_tx, done_rx) = std::sync::mpsc::channel::<String>();
     let (make, finished) = (&make, &finished);
     std::thread::scope(|scope| {
@@ -65,5 +82,25 @@ mod tests {
             (1..=45).collect::<Vec<_>>()
         );
         assert!(reported.iter().all(|r| r.1 == 50));
+    }
+
+    #[test]
+    fn inside_rayon_the_jobs_run_in_order_on_the_calling_thread() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let objects: Vec<u32> = (0..20).collect();
+        let (caller, ran_on, reported) = pool.install(|| {
+            let mut reported = Vec::new();
+            let ran_on = in_parallel(
+                &objects,
+                |_| (rayon::current_thread_index(), std::thread::current().id()),
+                |_| Some(String::new()),
+                &mut |done, _, _| reported.push(done),
+            );
+            (std::thread::current().id(), ran_on, reported)
+        });
+        assert!(ran_on
+            .iter()
+            .all(|&(index, thread)| index.is_some() && thread == caller));
+        assert_eq!(reported, (1..=20).collect::<Vec<_>>());
     }
 }

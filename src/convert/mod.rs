@@ -3,19 +3,32 @@
 
 mod ids;
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
 use wadforge_format::{wad, wad2, Opened, Wad};
 
-use crate::output::{refuse_companion_extension, write_atomically, write_slot_names, write_wad_atomically};
+use crate::collection::{
+    each_file, failed_files, is_collection, mirrored, object_files, refuse_output_inside_inputs,
+    report_failures,
+};
+use crate::output::{
+    prepare_output_dir, refuse_companion_extension, write_atomically, write_slot_names, write_wad_atomically,
+};
 pub use ids::TargetGame;
 
 pub struct ConvertArgs<'a> {
-    pub input: &'a Path,
-    pub out: &'a Path,
+    /// The file to convert and the file to write (`OUT` named as the last path, or by `-o`),
+    /// or the files and folders to convert, each into a file under the folder `-o` names.
+    pub paths: &'a [PathBuf],
+    pub out: Option<&'a Path>,
+    /// The kind of file to write of each file of a folder.
+    pub to: Option<OutputFormat>,
+    /// Write into an output folder that already holds files.
+    pub force: bool,
     /// Convert only these objects (slot names or ids).
     pub only: Option<Vec<String>>,
     /// The game of a Wad2 that names none, and of a Wad2 written.
@@ -27,60 +40,151 @@ pub struct ConvertArgs<'a> {
     pub quiet: bool,
 }
 
-/// The kinds of file convert writes, by the output's extension.
-enum Output {
+/// The kinds of file convert writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// A classic TRLE WAD.
     Wad,
+    /// A Tomb Editor Wad2.
     Wad2,
 }
 
+impl OutputFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Wad => "wad",
+            OutputFormat::Wad2 => "wad2",
+        }
+    }
+}
+
+/// What converting one file gave.
+struct Converted {
+    lost: Vec<String>,
+    description: &'static str,
+    moveables: usize,
+    statics: usize,
+}
+
 pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
-    let output = output_kind(args.out)?;
-    refuse_companion_extension(args.out)?;
-    if crate::build::same_file(args.input, args.out) || args.input == args.out {
+    let (input, out) = match (args.paths, args.out) {
+        (paths, Some(out)) if is_collection(paths) => return run_collection(&args, out),
+        ([input], Some(out)) => (input, out),
+        ([input, out], None) if !input.is_dir() => (input, out.as_path()),
+        ([input], None) if input.is_dir() => {
+            bail!("to convert the files of a folder, name the output folder with -o and the kind with --to wad|wad2")
+        }
+        _ => bail!("name the file to convert and the file to write (wadforge convert IN.wad OUT.wad2), or the files and folders to convert with -o DIR --to wad|wad2"),
+    };
+    let output = output_kind(out)?;
+    if args.to.is_some_and(|to| to != output) {
         bail!(
-            "{} is the input; convert into another file (wadforge never writes over its inputs)",
-            args.out.display()
+            "{} is not a .{} file, which --to asks for",
+            out.display(),
+            output.extension()
         );
     }
-    let mut opened = crate::input::read(args.input)?;
-    let (document, lost) = convert(&mut opened, &args, &output)?;
-    if args.strict && !lost.is_empty() {
-        bail!(
-            "{} cannot hold everything of {} (--strict):\n  {}",
-            args.out.display(),
-            args.input.display(),
-            lost.join("\n  ")
-        );
-    }
-    match &document {
-        None => write_wad(&opened.model, args.out)?,
-        Some(document) => write_atomically(args.out, &wad2::write_document(document))?,
-    }
+    let converted = convert_file(input, out, output, &args)?;
     if !args.quiet {
-        for line in &lost {
+        for line in &converted.lost {
             eprintln!("lost: {line}");
         }
         eprintln!(
             "converted {} ({}) into {}: {} moveables, {} statics",
-            args.input.display(),
-            opened.description(),
-            args.out.display(),
-            opened.model.moveables.len(),
-            opened.model.statics.len()
+            input.display(),
+            converted.description,
+            out.display(),
+            converted.moveables,
+            converted.statics
         );
     }
     Ok(())
 }
 
+/// Converts `input` into `out`, a file of the kind `output`.
+fn convert_file(
+    input: &Path,
+    out: &Path,
+    output: OutputFormat,
+    args: &ConvertArgs,
+) -> anyhow::Result<Converted> {
+    refuse_companion_extension(out)?;
+    if crate::build::same_file(input, out) || input == out {
+        bail!(
+            "{} is the input; convert into another file (wadforge never writes over its inputs)",
+            out.display()
+        );
+    }
+    let mut opened = crate::input::read(input)?;
+    let (document, lost) = convert(&mut opened, args, output)?;
+    if args.strict && !lost.is_empty() {
+        bail!(
+            "{} cannot hold everything of {} (--strict):\n  {}",
+            out.display(),
+            input.display(),
+            lost.join("\n  ")
+        );
+    }
+    match &document {
+        None => write_wad(&opened.model, out)?,
+        Some(document) => write_atomically(out, &wad2::write_document(document))?,
+    }
+    Ok(Converted {
+        lost,
+        description: opened.description(),
+        moveables: opened.model.moveables.len(),
+        statics: opened.model.statics.len(),
+    })
+}
+
+/// Converts every object file of the folders and files named into a file of the kind `--to`
+/// under `out`, the folders' tree mirrored (`enemies/croc.wad` → `OUT/enemies/croc.wad2`).
+fn run_collection(args: &ConvertArgs, out: &Path) -> anyhow::Result<()> {
+    let Some(to) = args.to else {
+        bail!("converting several files: name the kind to write with --to wad or --to wad2");
+    };
+    let files = object_files(args.paths)?;
+    refuse_output_inside_inputs(out, args.paths)?;
+    prepare_output_dir(out, args.force)?;
+    let outputs = mirrored(&files, Some(to.extension()))?;
+    let output_of: HashMap<PathBuf, PathBuf> = files
+        .iter()
+        .zip(outputs)
+        .map(|(f, o)| (f.relative.clone(), out.join(o)))
+        .collect();
+    let outcomes = each_file(files, "converting", args.quiet, |file| {
+        let output = &output_of[&file.relative];
+        if let Some(folder) = output.parent() {
+            std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        }
+        convert_file(&file.path, output, to, args)
+    });
+    report_failures(&outcomes);
+    if !args.quiet {
+        for o in &outcomes {
+            for line in o.result.iter().flat_map(|c| &c.lost) {
+                eprintln!("lost: {}: {line}", o.file.path.display());
+            }
+        }
+        let converted = outcomes.iter().filter(|o| o.result.is_ok()).count();
+        eprintln!(
+            "converted {converted} files into {} (.{})",
+            out.display(),
+            to.extension()
+        );
+    }
+    failed_files(&outcomes)
+}
+
 /// The kind of file to write, by `out`'s extension.
-fn output_kind(out: &Path) -> anyhow::Result<Output> {
+fn output_kind(out: &Path) -> anyhow::Result<OutputFormat> {
     match out
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .as_deref()
     {
-        Some("wad") => Ok(Output::Wad),
-        Some("wad2") => Ok(Output::Wad2),
+        Some("wad") => Ok(OutputFormat::Wad),
+        Some("wad2") => Ok(OutputFormat::Wad2),
         _ => bail!(
             "{}: name the output .wad (a classic WAD) or .wad2 (a Tomb Editor Wad2)",
             out.display()
@@ -93,7 +197,7 @@ fn output_kind(out: &Path) -> anyhow::Result<Output> {
 fn convert(
     opened: &mut Opened,
     args: &ConvertArgs,
-    output: &Output,
+    output: OutputFormat,
 ) -> anyhow::Result<(Option<wad2::Document>, Vec<String>)> {
     // A Wad2 that names no game holds the ids of the one asked for.
     let names_no_game = opened.wad2.as_ref().is_some_and(|d| d.game_version.is_none());
@@ -110,13 +214,13 @@ fn convert(
         keep_only(opened, &chosen, output)?;
     }
     let to = match output {
-        Output::Wad => Game::Tr4,
-        Output::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
+        OutputFormat::Wad => Game::Tr4,
+        OutputFormat::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
     };
     // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's.
     let by_name = match output {
-        Output::Wad => opened.game == Game::Ten,
-        Output::Wad2 => (opened.game == Game::Ten) != (to == Game::Ten),
+        OutputFormat::Wad => opened.game == Game::Ten,
+        OutputFormat::Wad2 => (opened.game == Game::Ten) != (to == Game::Ten),
     };
     let mut lost = Vec::new();
     if by_name || !args.as_slots.is_empty() {
@@ -124,7 +228,7 @@ fn convert(
         lost.extend(ids::move_ids(opened, to, by_name, &args.as_slots)?);
     }
     let document = match output {
-        Output::Wad => {
+        OutputFormat::Wad => {
             lost.extend(model_losses);
             if skewed > 0 {
                 lost.push(format!(
@@ -134,7 +238,7 @@ fn convert(
             }
             None
         }
-        Output::Wad2 => {
+        OutputFormat::Wad2 => {
             let mut made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
             lost.extend(made.losses.iter().map(ToString::to_string));
             match &opened.wad2 {
@@ -154,12 +258,12 @@ fn convert(
 /// Drops every object `only` does not name, as import's `--only` chooses. A WAD written drops
 /// with them what only they used (meshes, samples, pages: `remove`); a Wad2 writes only what
 /// its objects use.
-fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: &Output) -> anyhow::Result<()> {
+fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputFormat) -> anyhow::Result<()> {
     let dropped: Vec<ObjectRef> = all_objects(&opened.model)
         .filter(|o| !chosen.contains(o))
         .collect();
     match output {
-        Output::Wad => {
+        OutputFormat::Wad => {
             let input = wadforge_edit::Input {
                 wad: &opened.model,
                 game: opened.game,
@@ -169,7 +273,7 @@ fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: &Output) -> anyh
             opened.model = removed.wad;
             opened.skewed = Default::default();
         }
-        Output::Wad2 => {
+        OutputFormat::Wad2 => {
             // Mesh indices stay, so each polygon's skewed corners still find it.
             let model = &mut opened.model;
             let mut keep = (0..model.moveables.len()).map(|i| chosen.contains(&ObjectRef::Moveable(i)));

@@ -73,7 +73,7 @@ pub(crate) fn page(
         );
     }
     h.push_str("</div></section>\n");
-    h.push_str(SCRIPT);
+    h.push_str(IMAGES_SCRIPT);
     h.push_str("</body>\n</html>\n");
     h
 }
@@ -158,7 +158,7 @@ fn image(path: &str, alt: &str, written: &HashSet<&str>) -> String {
     }
 }
 
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -173,7 +173,7 @@ fn escape(s: &str) -> String {
     out
 }
 
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 body{margin:0;font:14px/1.4 system-ui,sans-serif;background:#1d1f21;color:#ddd}\
 header{padding:12px 20px;background:#111}h1{margin:0 0 4px;font-size:20px}\
 nav a{color:#8cf;margin-right:12px}section{padding:8px 20px}h2{font-size:17px}\
@@ -187,7 +187,7 @@ figure{margin:0;font-size:11px;color:#bbb}figure img{background:#3a3e42;border-r
 .animations figure{width:128px}.pages{display:flex;flex-wrap:wrap;gap:12px}\
 .empty{width:128px;height:128px;display:flex;align-items:center;justify-content:center;background:#333;color:#777}";
 
-const SCRIPT: &str = r#"<script>
+pub(super) const IMAGES_SCRIPT: &str = r#"<script>
 (function () {
   var images = Array.prototype.slice.call(document.images);
   var pending = images.length, broken = [], root = document.documentElement;
@@ -213,6 +213,6 @@ const SCRIPT: &str = r#"<script>
 "#;
 
 /// `1 animation`, `2 animations`.
-fn counted(n: usize, one: &str, many: &str) -> String {
+pub(super) fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -8,6 +8,7 @@
 //! ([`wadforge_format::dressing`]). Animations show each keyframe for its frame duration at
 //! the game's 30 ticks a second, framed over the whole animation so the object moves in place.
 
+pub mod collection;
 mod html;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -166,16 +167,9 @@ pub fn gallery_into(
 /// animations.
 fn moveable_cards<'a>(source: &Source<'a>, dressings: &[Option<Dressing>]) -> Vec<MoveableCard<'a>> {
     let wad = source.wad;
-    let slots: Vec<String> = wad
-        .moveables
-        .iter()
-        .map(|m| catalog::moveable_slot(source.game, m.id))
-        .collect();
-    let safe: Vec<String> = slots.iter().map(|s| file_safe(s)).collect();
-    let stems = file_stems(wad.moveables.iter().map(|m| m.id), &safe);
     wad.moveables
         .iter()
-        .zip(slots.into_iter().zip(stems))
+        .zip(moveable_stems(source))
         .enumerate()
         .map(|(index, (m, (slot, stem)))| {
             let dressing = dressings.get(index).copied().flatten();
@@ -196,12 +190,37 @@ fn moveable_cards<'a>(source: &Source<'a>, dressings: &[Option<Dressing>]) -> Ve
                 moveable: m,
                 figure,
                 dressing,
-                picture: format!("moveables/{stem}.png"),
+                picture: moveable_picture(&stem),
                 animations,
                 slot,
             }
         })
         .collect()
+}
+
+/// Each moveable's slot and the stem of its files (numbered after the first of an id, as import
+/// names files).
+fn moveable_stems(source: &Source) -> Vec<(String, String)> {
+    let moveables = &source.wad.moveables;
+    let slots: Vec<String> = moveables
+        .iter()
+        .map(|m| catalog::moveable_slot(source.game, m.id))
+        .collect();
+    let safe: Vec<String> = slots.iter().map(|s| file_safe(s)).collect();
+    let stems = file_stems(moveables.iter().map(|m| m.id), &safe);
+    slots.into_iter().zip(stems).collect()
+}
+
+/// The path of each moveable's picture.
+fn moveable_pictures(source: &Source) -> Vec<String> {
+    moveable_stems(source)
+        .into_iter()
+        .map(|(_, stem)| moveable_picture(&stem))
+        .collect()
+}
+
+fn moveable_picture(stem: &str) -> String {
+    format!("moveables/{stem}.png")
 }
 
 /// The path of each static's picture (numbered after the first of an id, as import names files).
