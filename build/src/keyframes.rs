@@ -11,6 +11,8 @@ use std::collections::HashMap;
 
 use wadforge_format::pose::{rotation_from_matrix, Transform};
 use wadforge_format::{BoundingBox, Keyframe, Rotation};
+
+use crate::FastMap;
 use wadforge_manifests::AnimationManifest;
 
 use crate::input::{Animation, Channel, Property, Scene};
@@ -143,12 +145,12 @@ fn same_rotation(r: &Rotation, m: [[f64; 3]; 3]) -> bool {
 /// channels (found once, by node) sampled at a time.
 struct Posing<'a> {
     scene: &'a Scene,
-    channels: HashMap<usize, Vec<&'a Channel>>,
+    channels: FastMap<usize, Vec<&'a Channel>>,
 }
 
 impl<'a> Posing<'a> {
     fn new(scene: &'a Scene, animation: &'a Animation) -> Self {
-        let mut channels: HashMap<usize, Vec<&Channel>> = HashMap::new();
+        let mut channels: FastMap<usize, Vec<&Channel>> = FastMap::default();
         for c in &animation.channels {
             if c.node < scene.nodes.len() {
                 channels.entry(c.node).or_default().push(c);
@@ -161,11 +163,11 @@ impl<'a> Posing<'a> {
     /// a scene may hold any number of other nodes (20 000 of them, each posed at each of 20 000
     /// keyframes, took a build 21 s).
     fn world_transforms(&self, nodes: &[usize], t: f32) -> Vec<Transform> {
-        let mut world: HashMap<usize, Transform> = HashMap::new();
+        let mut world: FastMap<usize, Transform> = FastMap::default();
         nodes.iter().map(|&n| self.world(n, t, &mut world, 0)).collect()
     }
 
-    fn world(&self, i: usize, t: f32, world: &mut HashMap<usize, Transform>, depth: usize) -> Transform {
+    fn world(&self, i: usize, t: f32, world: &mut FastMap<usize, Transform>, depth: usize) -> Transform {
         if let Some(w) = world.get(&i) {
             return *w;
         }

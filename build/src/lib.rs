@@ -23,5 +23,10 @@ pub mod spheres;
 pub mod states;
 pub mod texture;
 
+/// A hash map on a hot path whose keys the files choose (UVs, node indices, texel hashes):
+/// foldhash, several times SipHash's speed, seeded per map so that a file cannot choose
+/// collisions.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 pub use build::{build, BuildOutput, BuildPhases};
 pub use error::{BuildError, Place};

@@ -52,11 +52,19 @@ fn block(value: &Value, indent: usize, out: &mut String) -> Option<()> {
         }
         Value::Sequence(items) => {
             for item in items {
-                match item {
-                    // A mapping that does not fit on a line: its first key beside the dash.
-                    Value::Mapping(map)
-                        if !map.is_empty() && flow(item, WIDTH - indent - 2, ITEM_DEPTH).is_none() =>
-                    {
+                let Value::Mapping(map) = item else {
+                    entry(&format!("{pad}-"), item, indent, out)?;
+                    continue;
+                };
+                // A mapping on one line beside the dash, or its first key there when it does not fit.
+                match flow(item, WIDTH - indent - 2, ITEM_DEPTH) {
+                    Some(text) if !map.is_empty() => {
+                        out.push_str(&pad);
+                        out.push_str("- ");
+                        out.push_str(&text);
+                        out.push('\n');
+                    }
+                    None if !map.is_empty() => {
                         let mut inner = String::new();
                         block(item, indent + 2, &mut inner)?;
                         out.push_str(&pad);
@@ -99,31 +107,51 @@ fn entry(lead: &str, value: &Value, indent: usize, out: &mut String) -> Option<(
 /// `value` on one line of at most `room` characters: a scalar, or a container of at most `depth`
 /// levels whose scalars all read the same in flow style.
 fn flow(value: &Value, room: usize, depth: usize) -> Option<String> {
-    let text = flow_text(value, depth)?;
-    (text.chars().count() <= room).then_some(text)
+    let mut out = String::new();
+    flow_into(value, depth, room, &mut out)?;
+    (out.chars().count() <= room).then_some(out)
 }
 
-fn flow_text(value: &Value, depth: usize) -> Option<String> {
+/// Writes `value` in flow style to `out`; `None` as soon as it cannot be written so, or `out`
+/// holds more than `room` characters (a long list is not written out only to be dropped).
+fn flow_into(value: &Value, depth: usize, room: usize, out: &mut String) -> Option<()> {
+    let past_room = |out: &String| out.len() > room && out.chars().count() > room;
+    let inner = match value {
+        Value::Sequence(_) | Value::Mapping(_) => depth.checked_sub(1)?,
+        _ => 0,
+    };
     match value {
         Value::Sequence(items) => {
-            if depth == 0 {
-                return None;
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                flow_into(item, inner, room, out)?;
+                if past_room(out) {
+                    return None;
+                }
             }
-            let parts: Option<Vec<String>> = items.iter().map(|v| flow_text(v, depth - 1)).collect();
-            Some(format!("[{}]", parts?.join(", ")))
+            out.push(']');
         }
         Value::Mapping(map) => {
-            if depth == 0 {
-                return None;
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&flow_scalar(key)?);
+                out.push_str(": ");
+                flow_into(item, inner, room, out)?;
+                if past_room(out) {
+                    return None;
+                }
             }
-            let parts: Option<Vec<String>> = map
-                .iter()
-                .map(|(k, v)| Some(format!("{}: {}", flow_scalar(k)?, flow_text(v, depth - 1)?)))
-                .collect();
-            Some(format!("{{{}}}", parts?.join(", ")))
+            out.push('}');
         }
-        _ => flow_scalar(value),
+        _ => out.push_str(&flow_scalar(value)?),
     }
+    Some(())
 }
 
 /// A scalar as serde_yaml writes it, when it means the same inside `[...]` and `{...}`.

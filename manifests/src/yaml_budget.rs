@@ -14,7 +14,9 @@
 //!   every value takes at least one character.
 //!
 //! Both are counted in one pass of the reader's own parser, streaming, keeping no event: the
-//! size of each anchor as it closes, so an alias adds its anchor's size.
+//! size of each anchor as it closes, so an alias adds its anchor's size. That pass costs as much
+//! as reading the text, so a text is first bounded by a scan of its bytes ([`quick_bound`]): one
+//! without aliases whose bound is within the limits needs no count.
 
 use std::collections::HashMap;
 use std::ffi::CStr;
@@ -77,6 +79,11 @@ pub(crate) enum Cost {
 
 /// Counts the events and the expanded values of `text`, stopping at the first limit passed.
 pub(crate) fn cost(text: &str, limits: Allowance) -> Cost {
+    if let Some((events, values)) = quick_bound(text) {
+        if events <= limits.events && values <= limits.values {
+            return Cost::Within;
+        }
+    }
     let mut counter = Counter::default();
     let (max_events, max_values) = (limits.events, limits.values);
     let mut cost = Cost::Within;
@@ -92,6 +99,29 @@ pub(crate) fn cost(text: &str, limits: Allowance) -> Cost {
         false
     });
     cost
+}
+
+/// Bytes one of which comes with every event of a text but a few: each collection starts with
+/// `[`, `{`, a `-` entry, or a `:` or `?` key (a flow pair's mapping too); each scalar ends at one
+/// of these or at the end, as does each empty scalar the parser adds; documents start or end
+/// with `---` or `...`.
+fn is_structural(b: u8) -> bool {
+    matches!(b, b':' | b',' | b'-' | b'?' | b'[' | b']' | b'{' | b'}' | b'.')
+}
+
+/// Events and values a text without aliases can have at most, from its bytes alone: each
+/// structural byte brings at most a collection's start and end and two scalars (a key and a
+/// value, either empty); the stream, the first document and a last scalar bring a few more. Each
+/// value is an event, a scalar weighing one more per [`SCALAR_BYTES_PER_VALUE`] bytes. `None`
+/// when the text may hold an alias (a `*`), whose values only a count can tell.
+fn quick_bound(text: &str) -> Option<(u64, u64)> {
+    let bytes = text.as_bytes();
+    if bytes.contains(&b'*') {
+        return None;
+    }
+    let structural = bytes.iter().filter(|&&b| is_structural(b)).count() as u64;
+    let events = 4 * structural + 8;
+    Some((events, events + bytes.len() as u64 / SCALAR_BYTES_PER_VALUE))
 }
 
 /// One event, as far as counting needs it.
@@ -247,6 +277,52 @@ mod tests {
             ["*a"; 3000].join(", ")
         );
         assert_eq!(cost(&square, Allowance::whole(&square)), Cost::TooManyValues);
+    }
+
+    #[test]
+    fn the_quick_bound_is_never_below_the_count() {
+        let texts = [
+            "",
+            "a",
+            "a: [1, 2, 3]\n",
+            "- - - - a\n",
+            "[a: b, c: d, : , ? e]",
+            "{a, b, c, : , ? }",
+            "? a\n: b\n?\n:\n",
+            "a\n...\nb\n...\nc\n",
+            "---\n---\n--- a\n...\n",
+            "- \n- \n-\n- a:\n  b:\n  - [, ]\n",
+            "k: |\n  text: [not, parsed]\n- x\n",
+            "!t &a {x: !!str 'q''s', y: \"z\"}\n",
+        ];
+        let manifest = include_str!("../../examples/switch_and_plant/moveables/306_SWITCH_TYPE1.yaml");
+        for text in texts.iter().copied().chain([manifest]) {
+            let (events, values) = quick_bound(text).unwrap();
+            let c = counted(text);
+            assert!(
+                c.events <= events && c.values <= values,
+                "{text:?}: {} {}",
+                c.events,
+                c.values
+            );
+        }
+        // Every arrangement of a few tokens, read as far as each reads.
+        let tokens = [
+            "a", "-", ":", " ", "\n", "[", "]", "{", "}", ",", "?", "...", "---", "'q'", "|", "&x", "!t",
+            "  ",
+        ];
+        let mut text = String::new();
+        for n in 0..tokens.len().pow(5) {
+            text.clear();
+            let mut k = n;
+            for _ in 0..5 {
+                text.push_str(tokens[k % tokens.len()]);
+                k /= tokens.len();
+            }
+            let (events, _) = quick_bound(&text).unwrap();
+            assert!(counted(&text).events <= events, "{text:?}");
+        }
+        assert_eq!(quick_bound("a: *x"), None, "an alias needs counting");
     }
 
     #[test]

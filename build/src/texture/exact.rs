@@ -17,7 +17,47 @@ const PAGE: u32 = PAGE_SIZE as u32;
 /// The sample under `uvs` when they sit on a texel rectangle of the image as a page atlas, in a
 /// legal arrangement or a cyclic shift of one, and the rectangle is whole pixels of the image no
 /// larger than a page; `None` otherwise.
+#[cfg(test)]
 pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Option<Cut> {
+    place(image, uvs, is_quad).map(|placed| placed.cut(image))
+}
+
+/// Where a polygon's sample sits on its image, as [`cut`] finds it, before its texels are copied
+/// (polygons placed on one rectangle share its texels: they are copied once).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed {
+    /// The rectangle in image pixels: left, top, right, bottom (exclusive).
+    pub rect: [u32; 4],
+    shape: u8,
+    flipped: bool,
+    shift: u8,
+}
+
+impl Placed {
+    /// The sample's texels cut from `image`, and how the polygon sits on it.
+    pub fn cut(&self, image: &RgbaImage) -> Cut {
+        Cut {
+            texels: image.page_texels(self.rect[0]..self.rect[2], self.rect[1]..self.rect[3]),
+            ..self.uncut()
+        }
+    }
+
+    /// How the polygon sits on the sample, without its texels (already cut for another).
+    pub fn uncut(&self) -> Cut {
+        Cut {
+            width: self.rect[2] - self.rect[0],
+            height: self.rect[3] - self.rect[1],
+            texels: Vec::new(),
+            shape: self.shape,
+            flipped: self.flipped,
+            shift: self.shift,
+            resampled: false,
+        }
+    }
+}
+
+/// Where the sample under `uvs` sits (see [`cut`]).
+pub(crate) fn place(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Option<Placed> {
     let (width, height) = (image.width, image.height);
     let uvs = without_repeats(uvs);
     if uvs
@@ -41,20 +81,11 @@ pub(crate) fn cut(image: &RgbaImage, uvs: &[[f32; 2]], is_quad: bool) -> Option<
     if !(1..=PAGE).contains(&w) || !(1..=PAGE).contains(&h) || x1 > width || y1 > height {
         return None;
     }
-    let mut texels = Vec::with_capacity(w as usize * h as usize * 3);
-    for y in y0..y1 {
-        for x in x0..x1 {
-            texels.extend_from_slice(&image.page_texel(x, y));
-        }
-    }
-    Some(Cut {
-        width: w,
-        height: h,
-        texels,
+    Some(Placed {
+        rect: [x0, y0, x1, y1],
         shape: recovered.shape,
         flipped: recovered.flipped,
         shift: shift as u8,
-        resampled: false,
     })
 }
 

@@ -51,6 +51,8 @@ mod exact;
 mod resample;
 
 use std::collections::HashMap;
+
+use crate::FastMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -76,6 +78,21 @@ impl RgbaImage {
         } else {
             [p[0], p[1], p[2]]
         }
+    }
+
+    /// What a page stores for the pixels of a rectangle inside the image, row by row
+    /// ([`Self::page_texel`] of each).
+    fn page_texels(&self, xs: std::ops::Range<u32>, ys: std::ops::Range<u32>) -> Vec<u8> {
+        let row_width = self.width as usize * 4;
+        let (left, right) = (xs.start as usize * 4, xs.end as usize * 4);
+        let mut texels = Vec::with_capacity(xs.len() * ys.len() * 3);
+        for y in ys {
+            let row = &self.pixels[y as usize * row_width..][left..right];
+            for p in row.chunks_exact(4) {
+                texels.extend_from_slice(if p[3] < ALPHA_CUTOFF { &MAGENTA } else { &p[..3] });
+            }
+        }
+        texels
     }
 
     fn is_valid(&self) -> bool {
@@ -289,7 +306,7 @@ pub struct PolygonSamples {
     uniques: Vec<Unique>,
     uses: Vec<SampleUse>,
     /// Distinct samples by a hash of their size and texels.
-    by_hash: HashMap<u64, Vec<usize>>,
+    by_hash: FastMap<u64, Vec<usize>>,
 }
 
 /// One polygon's sample: the distinct sample and the cut (its texels moved out).
@@ -383,12 +400,9 @@ impl SampleStore {
     }
 }
 
-/// The hash of a sample's size and texels.
+/// The hash of a sample's size and texels (xxh3: samples hold megabytes of texels in all).
 fn sample_hash(width: u32, height: u32, texels: &[u8]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (width, height, texels).hash(&mut hasher);
-    hasher.finish()
+    xxhash_rust::xxh3::xxh3_64_with_seed(texels, u64::from(width) << 32 | u64::from(height))
 }
 
 impl PolygonSamples {
@@ -403,7 +417,9 @@ impl PolygonSamples {
         samples.uses.reserve(polygons.len());
         // Polygons with the same UVs on the same image (a tiled texture, a repeated face) cut
         // the same sample: each is cut once.
-        let mut cut_before: HashMap<(usize, Vec<u32>, bool), (usize, Cut)> = HashMap::new();
+        let mut cut_before: FastMap<(usize, Vec<u32>, bool), (usize, Cut)> = FastMap::default();
+        // Polygons on one rectangle of an image (each its own corner order) share its texels.
+        let mut rectangle_before: FastMap<(usize, [u32; 4]), usize> = FastMap::default();
         for (index, polygon) in polygons.iter().enumerate() {
             let image = check(index, polygon, images)?;
             let key = (
@@ -415,8 +431,18 @@ impl PolygonSamples {
                 samples.used(*unique, cut.clone(), polygon.is_quad);
                 continue;
             }
-            let mut cut = exact::cut(image, &polygon.uvs, polygon.is_quad)
-                .unwrap_or_else(|| resample::cut(image, &polygon.uvs, polygon.is_quad));
+            let placed = exact::place(image, &polygon.uvs, polygon.is_quad);
+            let on_rectangle = placed.map(|p| (polygon.image, p.rect));
+            if let Some(&unique) = on_rectangle.and_then(|r| rectangle_before.get(&r)) {
+                let cut = placed.map(|p| p.uncut()).expect("a rectangle is placed");
+                cut_before.insert(key, (unique, cut.clone()));
+                samples.used(unique, cut, polygon.is_quad);
+                continue;
+            }
+            let mut cut = match placed {
+                Some(placed) => placed.cut(image),
+                None => resample::cut(image, &polygon.uvs, polygon.is_quad),
+            };
             let area = u64::from(cut.width) * u64::from(cut.height);
             store.cut.spend(area, index)?;
             let texels = std::mem::take(&mut cut.texels);
@@ -428,6 +454,9 @@ impl PolygonSamples {
                     samples.add(cut.width, cut.height, store.keep(hash, texels), hash, index)
                 }
             };
+            if let Some(rectangle) = on_rectangle {
+                rectangle_before.insert(rectangle, unique);
+            }
             cut_before.insert(key, (unique, cut.clone()));
             samples.used(unique, cut, polygon.is_quad);
         }
