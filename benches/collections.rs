@@ -1,6 +1,7 @@
 //! The speed targets of issue 31 (collections), timed on whole processes of the release
 //! `wadforge` program: `cargo bench --bench collections` (add `-- --runs N` for another number of
-//! runs than 3; each time is the median over the runs, every run writing a fresh output).
+//! runs than 3; each time is the median over the runs, every run writing a fresh output; `--
+//! --part gallery|index|per-file` for one part).
 //!
 //! - Gallery over a folder: 100 object files of the generated collection
 //!   ([`wadforge_fixtures::collection`]: classic WADs and Wad2 of 0.1–3 MB, in subfolders) in a
@@ -69,9 +70,22 @@ fn main() {
         folders.push((count, folder));
     }
     drop(files);
-    gallery_speed_up(work.path(), &folders[2].1, runs);
-    index_size(work.path(), &folders);
-    per_file(work.path(), runs);
+    // `-- --part gallery|index|per-file` runs that part only.
+    let part = args
+        .iter()
+        .position(|a| a == "--part")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let wanted = |name: &str| part.is_none_or(|p| p == name);
+    if wanted("gallery") {
+        gallery_speed_up(work.path(), &folders[2].1, runs);
+    }
+    if wanted("index") {
+        index_size(work.path(), &folders);
+    }
+    if wanted("per-file") {
+        per_file(work.path(), runs);
+    }
 }
 
 /// A fresh output path under `work` (never used before in this process).

@@ -27,6 +27,8 @@ pub mod texture;
 /// foldhash, several times SipHash's speed, seeded per map so that a file cannot choose
 /// collisions.
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// A hash set as [`FastMap`].
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 pub use build::{build, BuildOutput, BuildPhases};
 pub use error::{BuildError, Place};

@@ -126,15 +126,13 @@ impl Atlas {
 /// transparent magenta.
 fn encode(pages: &[Page], height: u32) -> Vec<u8> {
     let texels = (PAGE * height) as usize;
-    let mut rgba = Vec::with_capacity(texels * 4);
-    for page in pages {
-        for rgb in page.rgb().chunks_exact(3) {
-            let alpha = if rgb == MAGENTA { 0 } else { 255 };
-            rgba.extend_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);
+    // Transparent magenta where no page is (the padding rows), each page's texels over it.
+    let mut rgba = [255, 0, 255, 0].repeat(texels);
+    for (page, out) in pages.iter().zip(rgba.chunks_exact_mut(PAGE_SIZE * PAGE_SIZE * 4)) {
+        for (out, rgb) in out.chunks_exact_mut(4).zip(page.rgb().chunks_exact(3)) {
+            out[..3].copy_from_slice(rgb);
+            out[3] = if rgb == MAGENTA { 0 } else { 255 };
         }
-    }
-    while rgba.len() < texels * 4 {
-        rgba.extend_from_slice(&[255, 0, 255, 0]);
     }
     let mut png = Vec::new();
     image::codecs::png::PngEncoder::new_with_quality(
@@ -154,9 +152,11 @@ fn texels(wad: &Wad, s: &Sample) -> (u32, u32, Vec<u8>) {
     let (w, h) = clipped_size(s);
     let page = wad.pages.get(s.page as usize);
     let mut out = Vec::with_capacity((w * h * 3) as usize);
+    let (left, right) = (x0 as usize * 3, (x0 + w).min(PAGE) as usize * 3);
     for y in y0..(y0 + h).min(PAGE) {
-        for x in x0..(x0 + w).min(PAGE) {
-            out.extend(page.map_or(MAGENTA, |p| p.texel(x as usize, y as usize)));
+        match page {
+            Some(p) => out.extend_from_slice(&p.rgb()[y as usize * PAGE_SIZE * 3..][left..right]),
+            None => out.extend(MAGENTA.repeat((right - left) / 3)),
         }
     }
     out.resize((w * h * 3) as usize, 0);

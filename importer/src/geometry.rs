@@ -4,6 +4,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// Hash maps and sets of a mesh's vertices and faces (keys a file chooses): foldhash, several
+/// times SipHash's speed, seeded per map so that a file cannot choose collisions.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+
 use gltf::json::accessor::Type;
 use gltf::json::mesh::{Mode, Primitive, Semantic};
 use gltf::json::validation::Checked::{self, Valid};
@@ -116,13 +121,13 @@ struct Vertices {
     /// (TR vertex, UV bits, copy) → glTF vertex, for the part being written: a vertex or face
     /// of another part is never looked up, so these hold one mesh at a time (an object's meshes
     /// together had taken half of a large import's memory).
-    seen: HashMap<(u16, u32, u32, u32), u32>,
+    seen: FastMap<(u16, u32, u32, u32), u32>,
     /// The faces of the part being written, each as its sorted vertex indices.
-    faces: HashSet<[u32; 3]>,
+    faces: FastSet<[u32; 3]>,
     /// Polygons of the part (their corners' keys) whose searched copies all hold one of their
     /// faces: a polygon repeated past them takes a new copy without searching again (vertices
     /// and faces only ever join a part, so the search would find what it found before).
-    saturated: HashSet<CornerKeys>,
+    saturated: FastSet<CornerKeys>,
     /// The copy the next polygon past [`SEARCHED_COPIES`] takes (0: none has yet).
     next_unsearched_copy: u32,
 }

@@ -8,7 +8,9 @@
 //! stored vertices, lighting and polygons are kept as they were, and each polygon takes its UVs
 //! from the triangles that show it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::FastMap;
 
 use wadforge_format::{Mesh, Shading};
 
@@ -59,7 +61,7 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
     };
 
     // The glTF triangles by key, in file order.
-    let mut shown: HashMap<TriangleKey, VecDeque<usize>> = HashMap::new();
+    let mut shown: FastMap<TriangleKey, VecDeque<usize>> = FastMap::default();
     for (index, t) in triangles.iter().enumerate() {
         let keys = [0, 1, 2].map(|k| gltf_key(&t.corners[k], normals));
         let [Some(a), Some(b), Some(c)] = keys else {
@@ -140,7 +142,7 @@ fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
             }
         }
     };
-    let mut on_corners: HashMap<Vec<u16>, usize> = HashMap::new();
+    let mut on_corners: FastMap<Vec<u16>, usize> = FastMap::default();
     for p in &stored.polygons {
         let mut corners = p.corners().to_vec();
         corners.sort_unstable();

@@ -13,8 +13,8 @@
 //! glTF normal is still the one import wrote; a vertex an artist moved, or whose normal an
 //! artist turned, gets the area-weighted normal of the built mesh.
 
+use crate::{FastMap, FastSet};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use wadforge_format::texture_corners::recover_texture;
 use wadforge_format::{Mesh, Shading};
@@ -122,7 +122,7 @@ pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<Raw
 /// the corners of triangles of no area, and at every corner of the same position and TR normal
 /// (that vertex on its other faces). The TR normal is taken there as stored, zero included.
 fn without_unkept_normals(triangles: &[Triangle]) -> Cow<'_, [Triangle]> {
-    let unkept: HashSet<([i16; 3], [i16; 3])> = triangles
+    let unkept: FastSet<([i16; 3], [i16; 3])> = triangles
         .iter()
         .filter(|t| has_no_area(t.corners.map(|c| c.position)))
         .flat_map(|t| {
@@ -246,7 +246,7 @@ fn keep_polygon_order(mesh: &mut RawMesh, stored: &Mesh) {
         set.sort_unstable();
         set
     };
-    let mut places: HashMap<Vec<u16>, std::collections::VecDeque<usize>> = HashMap::new();
+    let mut places: FastMap<Vec<u16>, std::collections::VecDeque<usize>> = FastMap::default();
     for (i, p) in stored.polygons.iter().enumerate() {
         places.entry(corner_set(p.corners())).or_default().push_back(i);
     }
@@ -333,7 +333,7 @@ fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], store
     // 65 000 zero normals). A stored mesh has a few vertices at one position (seams); more than
     // [`SAME_POSITION`] directions there are not looked at.
     const SAME_POSITION: usize = 16;
-    let mut stored_zeros: HashMap<[i16; 3], Vec<[f64; 3]>> = HashMap::new();
+    let mut stored_zeros: FastMap<[i16; 3], Vec<[f64; 3]>> = FastMap::default();
     let zeros: Vec<([i16; 3], [f64; 3])> = match stored {
         Some(
             stored @ Mesh {

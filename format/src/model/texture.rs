@@ -35,7 +35,7 @@ impl Page {
     /// A page filled with one colour.
     pub fn filled(rgb: [u8; 3]) -> Self {
         Page {
-            rgb: rgb.iter().copied().cycle().take(PAGE_BYTES).collect(),
+            rgb: rgb.repeat(PAGE_BYTES / 3).into_boxed_slice(),
         }
     }
 
