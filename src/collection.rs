@@ -78,6 +78,19 @@ pub fn is_collection(paths: &[PathBuf]) -> bool {
     paths.len() != 1 || paths[0].is_dir()
 }
 
+/// Of the objects `only` names (slot names or ids), those `model` holds: over a collection,
+/// `--only` picks the named objects from the files that hold them.
+pub fn names_held(
+    model: &wadforge_format::Wad,
+    game: wadforge_format::catalog::Game,
+    only: &[String],
+) -> Vec<String> {
+    only.iter()
+        .filter(|name| wadforge_format::selection::select(model, game, std::slice::from_ref(name)).is_ok())
+        .cloned()
+        .collect()
+}
+
 /// What handling one file of a collection gave.
 pub struct Outcome<R> {
     pub file: ObjectFile,
@@ -129,7 +142,7 @@ pub fn each_file<R: Send>(
 pub fn report_failures<R>(outcomes: &[Outcome<R>]) {
     for outcome in outcomes {
         if let Err(why) = &outcome.result {
-            eprintln!("{}: cannot be read: {why}", outcome.file.path.display());
+            eprintln!("{}: failed: {why}", outcome.file.path.display());
         }
     }
 }
@@ -145,7 +158,7 @@ pub fn failed_files<R>(outcomes: &[Outcome<R>]) -> anyhow::Result<()> {
         return Ok(());
     }
     bail!(
-        "{} of {} files could not be read: {}",
+        "{} of {} files failed: {}",
         failed.len(),
         outcomes.len(),
         failed.join(", ")

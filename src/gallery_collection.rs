@@ -112,7 +112,7 @@ pub fn run(args: &GalleryArgs) -> anyhow::Result<()> {
             .filter(|o| matches!(o.result, Ok(Shown::Drawn(_))))
             .count();
         eprintln!(
-            "gallery of {} files ({drawn} drawn, {} unchanged, {} cannot be read): {}; open it in a browser",
+            "gallery of {} files ({drawn} drawn, {} unchanged, {} failed): {}; open it in a browser",
             outcomes.len(),
             cards.len() - drawn,
             unreadable.len(),

@@ -8,7 +8,7 @@ use wadforge_format::Opened;
 use wadforge_importer::{GltfFormat, ImportOptions};
 
 use crate::collection::{
-    each_file, failed_files, is_collection, mirrored, object_files, refuse_output_inside_inputs,
+    each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
     report_failures,
 };
 use crate::output::prepare_output_dir;
@@ -37,7 +37,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     let file = &args.files[0];
     let objects = crate::input::read(file)?;
     prepare_output_dir(args.out, args.force)?;
-    let imported = import_objects(file, objects, args.out, &args, args.quiet)?;
+    let imported = import_objects(file, objects, args.out, &args, args.only.clone())?;
     if !args.quiet {
         for note in &imported.notes {
             eprintln!("note: {note}");
@@ -62,13 +62,14 @@ struct Imported {
     notes: Vec<String>,
 }
 
-/// Imports the `objects` of `file` into the manifest directory `out` (ready to write into).
+/// Imports the `objects` of `file` (those `only` names, or all) into the manifest directory
+/// `out` (ready to write into).
 fn import_objects(
     file: &Path,
     mut objects: Opened,
     out: &Path,
     args: &ImportArgs,
-    quiet: bool,
+    only: Option<Vec<String>>,
 ) -> anyhow::Result<Imported> {
     let notes = crate::input::notes(&objects);
     let skewed = std::mem::take(&mut objects.skewed);
@@ -81,7 +82,7 @@ fn import_objects(
         } else {
             GltfFormat::Glb
         },
-        only: args.only.clone(),
+        only,
         source: wadforge_manifests::Source {
             file: file
                 .file_name()
@@ -95,7 +96,8 @@ fn import_objects(
         wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
     };
     let count = model.moveables.len() + model.statics.len();
-    let progress = Progress::new(count as u64, "importing", quiet);
+    // Over a collection the files go without a bar of their own.
+    let progress = Progress::new(count as u64, "importing", args.quiet || is_collection(args.files));
     // Each object's files are written as soon as it is made: memory holds only the objects in hand.
     let (files, _) = wadforge_importer::import_into(model, &options, out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
@@ -128,27 +130,43 @@ fn run_collection(args: &ImportArgs) -> anyhow::Result<()> {
         .collect();
     let outcomes = each_file(files, "importing", args.quiet, |file| {
         let objects = crate::input::read(&file.path)?;
+        let only = match &args.only {
+            Some(only) => match names_held(&objects.model, objects.game, only) {
+                held if held.is_empty() => return Ok(None),
+                held => Some(held),
+            },
+            None => None,
+        };
         let dir = &dir_of[&file.relative];
         prepare_output_dir(dir, args.force)?;
-        import_objects(&file.path, objects, dir, args, true)
+        import_objects(&file.path, objects, dir, args, only).map(Some)
     });
     report_failures(&outcomes);
     if !args.quiet {
         for o in &outcomes {
-            if let Ok(imported) = &o.result {
+            if let Ok(Some(imported)) = &o.result {
                 for note in &imported.notes {
                     eprintln!("note: {}: {note}", o.file.path.display());
                 }
             }
         }
-        let imported: Vec<&Imported> = outcomes.iter().filter_map(|o| o.result.as_ref().ok()).collect();
+        let imported: Vec<&Imported> = outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok()?.as_ref())
+            .collect();
+        let without = outcomes.iter().filter(|o| matches!(o.result, Ok(None))).count();
         eprintln!(
-            "imported {} objects from {} files into {} ({} files, {:.1} MB)",
+            "imported {} objects from {} files into {} ({} files, {:.1} MB){}",
             imported.iter().map(|i| i.objects).sum::<usize>(),
             imported.len(),
             args.out.display(),
             imported.iter().map(|i| i.files).sum::<usize>(),
-            imported.iter().map(|i| i.bytes).sum::<usize>() as f64 / 1e6
+            imported.iter().map(|i| i.bytes).sum::<usize>() as f64 / 1e6,
+            if without == 0 {
+                String::new()
+            } else {
+                format!("; {without} files hold none of the objects --only names")
+            }
         );
     }
     failed_files(&outcomes)

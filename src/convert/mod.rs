@@ -12,7 +12,7 @@ use wadforge_format::selection::{all_objects, ObjectRef};
 use wadforge_format::{wad, wad2, Opened, Wad};
 
 use crate::collection::{
-    each_file, failed_files, is_collection, mirrored, object_files, refuse_output_inside_inputs,
+    each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
     report_failures,
 };
 use crate::output::{
@@ -84,7 +84,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
             output.extension()
         );
     }
-    let converted = convert_file(input, out, output, &args)?;
+    let converted = convert_file(input, out, output, &args, false)?.expect("one file converts or fails");
     if !args.quiet {
         for line in &converted.lost {
             eprintln!("lost: {line}");
@@ -101,13 +101,16 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Converts `input` into `out`, a file of the kind `output`.
+/// Converts `input` into `out`, a file of the kind `output`. With `only_held` (a file of a
+/// collection), `--only` picks the objects the file holds, and a file holding none is not
+/// converted (`None`).
 fn convert_file(
     input: &Path,
     out: &Path,
     output: OutputFormat,
     args: &ConvertArgs,
-) -> anyhow::Result<Converted> {
+    only_held: bool,
+) -> anyhow::Result<Option<Converted>> {
     refuse_companion_extension(out)?;
     if crate::build::same_file(input, out) || input == out {
         bail!(
@@ -116,7 +119,14 @@ fn convert_file(
         );
     }
     let mut opened = crate::input::read(input)?;
-    let (document, lost) = convert(&mut opened, args, output)?;
+    let only = match (&args.only, only_held) {
+        (Some(only), true) => match names_held(&opened.model, opened.game, only) {
+            held if held.is_empty() => return Ok(None),
+            held => Some(held),
+        },
+        (only, _) => only.clone(),
+    };
+    let (document, lost) = convert(&mut opened, args, only.as_deref(), output)?;
     if args.strict && !lost.is_empty() {
         bail!(
             "{} cannot hold everything of {} (--strict):\n  {}",
@@ -129,12 +139,12 @@ fn convert_file(
         None => write_wad(&opened.model, out)?,
         Some(document) => write_atomically(out, &wad2::write_document(document))?,
     }
-    Ok(Converted {
+    Ok(Some(Converted {
         lost,
         description: opened.description(),
         moveables: opened.model.moveables.len(),
         statics: opened.model.statics.len(),
-    })
+    }))
 }
 
 /// Converts every object file of the folders and files named into a file of the kind `--to`
@@ -152,25 +162,32 @@ fn run_collection(args: &ConvertArgs, out: &Path) -> anyhow::Result<()> {
         .zip(outputs)
         .map(|(f, o)| (f.relative.clone(), out.join(o)))
         .collect();
+    // Folders are made as files are written: a file that fails leaves none behind.
     let outcomes = each_file(files, "converting", args.quiet, |file| {
         let output = &output_of[&file.relative];
-        if let Some(folder) = output.parent() {
-            std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-        }
-        convert_file(&file.path, output, to, args)
+        convert_file(&file.path, output, to, args, true)
     });
     report_failures(&outcomes);
     if !args.quiet {
         for o in &outcomes {
-            for line in o.result.iter().flat_map(|c| &c.lost) {
+            for line in o.result.iter().flatten().flat_map(|c| &c.lost) {
                 eprintln!("lost: {}: {line}", o.file.path.display());
             }
         }
-        let converted = outcomes.iter().filter(|o| o.result.is_ok()).count();
+        let converted = outcomes
+            .iter()
+            .filter(|o| matches!(o.result, Ok(Some(_))))
+            .count();
+        let without = outcomes.iter().filter(|o| matches!(o.result, Ok(None))).count();
         eprintln!(
-            "converted {converted} files into {} (.{})",
+            "converted {converted} files into {} (.{}){}",
             out.display(),
-            to.extension()
+            to.extension(),
+            if without == 0 {
+                String::new()
+            } else {
+                format!("; {without} files hold none of the objects --only names")
+            }
         );
     }
     failed_files(&outcomes)
@@ -197,6 +214,7 @@ fn output_kind(out: &Path) -> anyhow::Result<OutputFormat> {
 fn convert(
     opened: &mut Opened,
     args: &ConvertArgs,
+    only: Option<&[String]>,
     output: OutputFormat,
 ) -> anyhow::Result<(Option<wad2::Document>, Vec<String>)> {
     // A Wad2 that names no game holds the ids of the one asked for.
@@ -204,13 +222,13 @@ fn convert(
     if let (Some(game), true) = (args.game, names_no_game) {
         opened.game = game.catalogue();
     }
-    let chosen = match &args.only {
+    let chosen = match only {
         Some(only) => wadforge_format::selection::select(&opened.model, opened.game, only)?,
         None => all_objects(&opened.model).collect(),
     };
     let skewed = skewed_of(opened, &chosen);
     let model_losses = losses_of(opened, &chosen);
-    if args.only.is_some() {
+    if only.is_some() {
         keep_only(opened, &chosen, output)?;
     }
     let to = match output {
