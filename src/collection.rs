@@ -2,14 +2,16 @@
 //! first bytes) and of paths named, each handled on its own, a damaged one reported and the run
 //! going on.
 //!
-//! Files go in parallel on rayon's one pool, each file's objects in order on its thread
-//! ([`wadforge_files::in_parallel`] does not nest): the run holds at most one file per thread,
-//! so it stays within the largest file's bound times the threads.
+//! Files go in parallel on rayon's one pool, the largest first, each file's objects in order on
+//! its thread ([`wadforge_files::in_parallel`] does not nest): the run holds at most one file per
+//! thread, so it stays within the largest file's bound times the threads.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use anyhow::{bail, Context};
 
@@ -126,15 +128,55 @@ pub fn each_file<R: Send>(
         }
         results
     } else {
-        wadforge_files::in_parallel(&files, one, |_| Some(String::new()), &mut |done, _, _| {
-            progress.set(done as u64, "")
-        })
+        largest_first(&files, &one, &mut |done| progress.set(done as u64, ""))
     };
     progress.finish();
     files
         .into_iter()
         .zip(results)
         .map(|(file, result)| Outcome { file, result })
+        .collect()
+}
+
+/// `work` of every file on every thread of rayon's pool, the largest files first, each thread
+/// taking the next file as it finishes one (so that the threads finish together: a large file
+/// taken last keeps one thread busy alone); `progress(done)` on the calling thread. The results
+/// in file order.
+fn largest_first<R: Send>(
+    files: &[ObjectFile],
+    work: &(dyn Fn(&ObjectFile) -> R + Sync),
+    progress: &mut dyn FnMut(usize),
+) -> Vec<R> {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order
+        .sort_by_cached_key(|&i| std::cmp::Reverse(std::fs::metadata(&files[i].path).map_or(0, |m| m.len())));
+    let next = AtomicUsize::new(0);
+    let made: Vec<Mutex<Option<R>>> = files.iter().map(|_| Mutex::new(None)).collect();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let (order, next, made) = (&order, &next, &made);
+        scope.spawn(move || {
+            rayon::scope(|pool| {
+                for _ in 0..rayon::current_num_threads() {
+                    let done_tx = done_tx.clone();
+                    pool.spawn(move |_| {
+                        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            let result = work(&files[i]);
+                            *made[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                            // The receiver lives until the scope ends: a send cannot fail before.
+                            let _ = done_tx.send(());
+                        }
+                    });
+                }
+            });
+            drop(done_tx);
+        });
+        for (done, ()) in done_rx.iter().enumerate() {
+            progress(done + 1);
+        }
+    });
+    made.into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect()
 }
 
