@@ -9,7 +9,7 @@
 use serde_yaml::Value;
 
 /// Lines stay within this many characters where a container is written on one line.
-const WIDTH: usize = 110;
+pub(crate) const WIDTH: usize = 110;
 /// How deep a list item written on one line may be: a record of scalars and short lists (a
 /// keyframe box, a dispatch); larger items (a bone, a state change) keep one key a line.
 const ITEM_DEPTH: usize = 2;
@@ -102,6 +102,12 @@ fn entry(lead: &str, value: &Value, indent: usize, out: &mut String) -> Option<(
         _ => indent + 2,
     };
     block(value, nested, out)
+}
+
+/// Whether the flow text `text` goes on the line of `lead` (a key with its colon at its indent),
+/// as [`entry`] decides: within [`WIDTH`] with a space between.
+pub(crate) fn fits_beside(lead: &str, text: &str) -> bool {
+    text.chars().count() <= WIDTH.saturating_sub(lead.len() + 1)
 }
 
 /// `value` on one line of at most `room` characters: a scalar, or a container of at most `depth`

@@ -9,7 +9,7 @@
 //! of that key is then replaced by the text of the whole list.
 
 use crate::emit;
-use crate::schema::{AnimationManifest, StateChangeManifest};
+use crate::schema::{AnimationManifest, BoxBounds, StateChangeManifest};
 
 /// Lists longer than this are made a piece at a time (and in pieces of this many items): 64
 /// items take at least 190 characters on one line, past the writer's width.
@@ -22,7 +22,9 @@ pub(crate) fn animation(animation: &AnimationManifest) -> Option<String> {
         || animation.state_changes.iter().any(|c| c.dispatches.len() > LONG);
     let long_commands = animation.commands.len() > LONG;
     let long_angles = kept.exact_angles.len() > LONG;
-    let long_boxes = kept.keyframe_boxes.len() > LONG;
+    // Keyframe boxes (most of a manifest's text) are written straight, not through the value tree,
+    // whenever they take lines of their own.
+    let long_boxes = !boxes_fit_on_a_line(&kept.keyframe_boxes);
     if !(long_changes || long_commands || long_angles || long_boxes) {
         return emit::sequence(&super::value_tree(std::slice::from_ref(animation)), 2);
     }
@@ -60,7 +62,7 @@ pub(crate) fn animation(animation: &AnimationManifest) -> Option<String> {
         text = with_list(&text, 6, "exact_angles", &in_pieces(&kept.exact_angles, 6)?)?;
     }
     if long_boxes {
-        text = with_list(&text, 6, "keyframe_boxes", &in_pieces(&kept.keyframe_boxes, 6)?)?;
+        text = with_list(&text, 6, "keyframe_boxes", &boxes_block(&kept.keyframe_boxes, 6))?;
     }
     Some(text)
 }
@@ -103,6 +105,40 @@ fn in_pieces<T: serde::Serialize>(items: &[T], indent: usize) -> Option<String> 
     items
         .chunks(LONG)
         .map(|piece| emit::sequence(&super::value_tree(piece), indent))
+        .collect()
+}
+
+/// A keyframe box as the compact writer writes it in flow style.
+fn box_text(b: &BoxBounds) -> String {
+    let [a, c, e] = b.min;
+    let [f, g, h] = b.max;
+    format!("{{min: [{a}, {c}, {e}], max: [{f}, {g}, {h}]}}")
+}
+
+/// Whether the compact writer puts `boxes` on the line of their key (at indent 6, under
+/// `kept_exactly:`), as `[{min: …}, …]`.
+fn boxes_fit_on_a_line(boxes: &[BoxBounds]) -> bool {
+    let mut text = String::from("[");
+    for (i, b) in boxes.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&box_text(b));
+        if text.len() > emit::WIDTH {
+            return false;
+        }
+    }
+    text.push(']');
+    emit::fits_beside("      keyframe_boxes:", &text)
+}
+
+/// `boxes` as the compact writer writes them in block style at `indent`: an item a line (a box
+/// always fits on one).
+fn boxes_block(boxes: &[BoxBounds], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    boxes
+        .iter()
+        .map(|b| format!("{pad}- {}\n", box_text(b)))
         .collect()
 }
 
