@@ -18,6 +18,7 @@
 
 #![warn(clippy::too_many_lines)]
 
+mod box_lines;
 mod emit;
 mod error;
 pub mod gltf_contract;

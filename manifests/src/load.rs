@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{Location, ManifestError};
 use crate::schema::*;
-use crate::yaml_budget;
+use crate::{box_lines, yaml_budget};
 
 /// A loaded, validated manifest directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,9 +108,18 @@ fn parse_in_parts(path: &Path, shell: &str, items: &[String]) -> Option<ObjectMa
     let animations: Option<Vec<Vec<AnimationManifest>>> = items
         .par_iter()
         .map(|item| {
-            within(item, yaml_budget::Allowance::part(item))
-                .then(|| parse_within_budget(path, item).ok())
-                .flatten()
+            if !within(item, yaml_budget::Allowance::part(item)) {
+                return None;
+            }
+            let Some((text, boxes)) = box_lines::take_keyframe_boxes(item) else {
+                return parse_within_budget(path, item).ok();
+            };
+            let mut parsed: Vec<AnimationManifest> = parse_within_budget(path, &text).ok()?;
+            let [animation] = parsed.as_mut_slice() else {
+                return None;
+            };
+            animation.kept_exactly.keyframe_boxes = boxes;
+            Some(parsed)
         })
         .collect();
     moveable.animations = animations?.into_iter().flatten().collect();
