@@ -38,10 +38,15 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
         );
     }
     let pairs = pairs(&args)?;
+    // Each pair as a file of the run: the one in A (else B), whose size orders the work.
     let files: Vec<ObjectFile> = pairs
-        .keys()
-        .map(|relative| ObjectFile {
-            path: relative.clone(),
+        .iter()
+        .map(|(relative, pair)| ObjectFile {
+            path: pair
+                .a
+                .clone()
+                .or_else(|| pair.b.clone())
+                .unwrap_or_else(|| relative.clone()),
             relative: relative.clone(),
         })
         .collect();

@@ -113,7 +113,7 @@ fn card_pictures(wad: &wadforge_format::Wad, mut objects: Vec<(Vec<usize>, Strin
             .sum()
     };
     objects.retain(|(meshes, _)| polygons(meshes) > 0);
-    objects.sort_by_key(|(meshes, _)| std::cmp::Reverse(polygons(meshes)));
+    objects.sort_by_cached_key(|(meshes, _)| std::cmp::Reverse(polygons(meshes)));
     let mut worn: HashSet<usize> = HashSet::new();
     let mut chosen = Vec::new();
     for (meshes, picture) in objects {
