@@ -55,6 +55,9 @@ pub fn run(paths: &[PathBuf], json: bool) -> anyhow::Result<()> {
     } else {
         print_text(&mut out, &summary)?;
     }
+    // The process ends next and the system takes its memory back at once: freeing the
+    // file's keyframes one by one took an eighth of the run.
+    std::mem::forget(objects);
     Ok(())
 }
 

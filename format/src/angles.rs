@@ -8,29 +8,46 @@ const X: u16 = 0x4000;
 const Y: u16 = 0x8000;
 const Z: u16 = 0xC000;
 
-/// Decodes one rotation from the front of `words`; returns it and the words it used, or `None`
-/// when the words end inside it.
-pub(crate) fn decode(words: &[u16]) -> Option<(Rotation, usize)> {
-    let first = *words.first()?;
-    // One-axis values keep all 14 bits so that rewriting is exact; they read modulo 4096.
-    let angle = first & 0x3FFF;
-    let one = |x, y, z, encoding| Some((Rotation { x, y, z, encoding }, 1));
-    match first & AXIS_MASK {
-        X => one(angle, 0, 0, AngleEncoding::X),
-        Y => one(0, angle, 0, AngleEncoding::Y),
-        Z => one(0, 0, angle, AngleEncoding::Z),
-        _ => {
-            let value = (first as u32) << 16 | *words.get(1)? as u32;
-            let axis = |shift: u32| ((value >> shift) & 0x3FF) as u16 * 4;
-            Some((
-                Rotation {
-                    x: axis(20),
-                    y: axis(10),
-                    z: axis(0),
-                    encoding: AngleEncoding::ThreeAxes,
-                },
-                2,
-            ))
+/// How a format stores one-axis angle sets (three-axis sets are alike everywhere).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AngleWords {
+    /// WADs and TR4 levels: 14 bits of a 4096-per-turn angle.
+    Tr4,
+    /// TR2 and TR3 levels: 10 bits of a 1024-per-turn angle (×4 into the model's 4096).
+    Tr2,
+}
+
+impl AngleWords {
+    /// Decodes one rotation from the front of `bytes` (little-endian words); returns it and the
+    /// words it used, or `None` when the bytes end inside it.
+    #[inline]
+    pub(crate) fn decode(self, bytes: &[u8]) -> Option<(Rotation, usize)> {
+        let word = |i: usize| Some(u16::from_le_bytes([*bytes.get(2 * i)?, *bytes.get(2 * i + 1)?]));
+        let first = word(0)?;
+        // One-axis values of TR4 keep all 14 bits so that rewriting is exact; they read modulo
+        // 4096.
+        let angle = match self {
+            AngleWords::Tr4 => first & 0x3FFF,
+            AngleWords::Tr2 => (first & 0x03FF) * 4,
+        };
+        let one = |x, y, z, encoding| Some((Rotation { x, y, z, encoding }, 1));
+        match first & AXIS_MASK {
+            X => one(angle, 0, 0, AngleEncoding::X),
+            Y => one(0, angle, 0, AngleEncoding::Y),
+            Z => one(0, 0, angle, AngleEncoding::Z),
+            _ => {
+                let value = (first as u32) << 16 | word(1)? as u32;
+                let axis = |shift: u32| ((value >> shift) & 0x3FF) as u16 * 4;
+                Some((
+                    Rotation {
+                        x: axis(20),
+                        y: axis(10),
+                        z: axis(0),
+                        encoding: AngleEncoding::ThreeAxes,
+                    },
+                    2,
+                ))
+            }
         }
     }
 }
@@ -65,6 +82,12 @@ pub(crate) fn encode(rotation: &Rotation, out: &mut Vec<u16>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A WAD's rotation from the front of `words`.
+    fn decode(words: &[u16]) -> Option<(Rotation, usize)> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        AngleWords::Tr4.decode(&bytes)
+    }
 
     #[test]
     fn three_axis_words_split_into_ten_bit_fields() {
@@ -110,6 +133,22 @@ mod tests {
             (back.x, back.y, back.z, back.encoding),
             (4, 8, 0, AngleEncoding::ThreeAxes)
         );
+    }
+
+    #[test]
+    fn tr2_one_axis_words_keep_ten_bits_on_the_1024_scale() {
+        // 0x4523: axis X; only its low ten bits, 0x123 of 1024, are the angle.
+        let bytes = 0x4523u16.to_le_bytes();
+        let (r, used) = AngleWords::Tr2.decode(&bytes).unwrap();
+        assert_eq!(used, 1);
+        assert_eq!((r.x, r.y, r.z, r.encoding), (0x123 * 4, 0, 0, AngleEncoding::X));
+        // Three-axis sets read as in TR4.
+        let value: u32 = 1 << 20 | 2 << 10 | 3;
+        let bytes: Vec<u8> = [(value >> 16) as u16, value as u16]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        assert_eq!(AngleWords::Tr2.decode(&bytes), AngleWords::Tr4.decode(&bytes));
     }
 
     #[test]

@@ -214,28 +214,38 @@ struct Moveable {
     joints_from: Option<u32>,
 }
 
-/// One game's parsed tables, borrowing the embedded text.
-#[derive(Debug, Default)]
+/// One game's tables, each parsed from the embedded text on first use: naming a file's
+/// objects (`info`) reads only the moveable and static tables.
 struct Tables {
-    moveables: HashMap<u32, Moveable>,
-    statics: HashMap<u32, &'static str>,
-    states: HashMap<(u32, u16), &'static str>,
-    animations: HashMap<(u32, usize), &'static str>,
-    /// What was wrong with the data: malformed lines and duplicate keys (the first one wins).
-    /// Empty for good data; only the tests look at it.
+    sources: Sources,
+    moveables: OnceLock<Parsed<u32, Moveable>>,
+    statics: OnceLock<Parsed<u32, &'static str>>,
+    states: OnceLock<Parsed<(u32, u16), &'static str>>,
+    animations: OnceLock<Parsed<(u32, usize), &'static str>>,
+}
+
+/// One parsed table and what was wrong with its data: malformed lines and duplicate keys (the
+/// first one wins). The problems are empty for good data; only the tests look at them.
+struct Parsed<K, V> {
+    map: HashMap<K, V>,
+    #[cfg_attr(not(test), allow(dead_code))]
     problems: Vec<String>,
 }
 
 impl Tables {
-    fn parse(sources: &Sources) -> Tables {
-        let mut tables = Tables::default();
-        let mut problems = Vec::new();
-        fill(
-            &mut tables.moveables,
-            sources.moveables,
-            "moveables",
-            &mut problems,
-            |f| {
+    fn new(sources: Sources) -> Tables {
+        Tables {
+            sources,
+            moveables: OnceLock::new(),
+            statics: OnceLock::new(),
+            states: OnceLock::new(),
+            animations: OnceLock::new(),
+        }
+    }
+
+    fn parsed_moveables(&self) -> &Parsed<u32, Moveable> {
+        self.moveables.get_or_init(|| {
+            parse(self.sources.moveables, "moveables", |f| {
                 let [id, name, body_from, joints_from] = f else {
                     return Err(format!("expected 4 fields, found {}", f.len()));
                 };
@@ -245,35 +255,38 @@ impl Tables {
                     joints_from: optional_id(joints_from)?,
                 };
                 Ok((number::<u32>(id)?, moveable))
-            },
-        );
-        fill(
-            &mut tables.statics,
-            sources.statics,
-            "statics",
-            &mut problems,
-            |f| {
+            })
+        })
+    }
+
+    fn parsed_statics(&self) -> &Parsed<u32, &'static str> {
+        self.statics.get_or_init(|| {
+            parse(self.sources.statics, "statics", |f| {
                 let [id, name] = f else {
                     return Err(format!("expected 2 fields, found {}", f.len()));
                 };
                 Ok((number::<u32>(id)?, checked_name(name)?))
-            },
-        );
-        fill(&mut tables.states, sources.states, "states", &mut problems, |f| {
-            let [moveable, state, name] = f else {
-                return Err(format!("expected 3 fields, found {}", f.len()));
-            };
-            Ok((
-                (number::<u32>(moveable)?, number::<u16>(state)?),
-                checked_name(name)?,
-            ))
-        });
-        fill(
-            &mut tables.animations,
-            sources.animations,
-            "animations",
-            &mut problems,
-            |f| {
+            })
+        })
+    }
+
+    fn parsed_states(&self) -> &Parsed<(u32, u16), &'static str> {
+        self.states.get_or_init(|| {
+            parse(self.sources.states, "states", |f| {
+                let [moveable, state, name] = f else {
+                    return Err(format!("expected 3 fields, found {}", f.len()));
+                };
+                Ok((
+                    (number::<u32>(moveable)?, number::<u16>(state)?),
+                    checked_name(name)?,
+                ))
+            })
+        })
+    }
+
+    fn parsed_animations(&self) -> &Parsed<(u32, usize), &'static str> {
+        self.animations.get_or_init(|| {
+            parse(self.sources.animations, "animations", |f| {
                 let [moveable, animation, name] = f else {
                     return Err(format!("expected 3 fields, found {}", f.len()));
                 };
@@ -281,31 +294,75 @@ impl Tables {
                     (number::<u32>(moveable)?, number::<usize>(animation)?),
                     checked_name(name)?,
                 ))
-            },
-        );
-        tables.problems = problems;
-        tables
+            })
+        })
+    }
+
+    fn moveables(&self) -> &HashMap<u32, Moveable> {
+        &self.parsed_moveables().map
+    }
+
+    fn statics(&self) -> &HashMap<u32, &'static str> {
+        &self.parsed_statics().map
+    }
+
+    fn states(&self) -> &HashMap<(u32, u16), &'static str> {
+        &self.parsed_states().map
+    }
+
+    fn animations(&self) -> &HashMap<(u32, usize), &'static str> {
+        &self.parsed_animations().map
+    }
+
+    /// The problems of every table, each table parsed.
+    #[cfg(test)]
+    fn problems(&self) -> Vec<&str> {
+        [
+            &self.parsed_moveables().problems,
+            &self.parsed_statics().problems,
+            &self.parsed_states().problems,
+            &self.parsed_animations().problems,
+        ]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect()
     }
 }
 
-/// Parses the data lines of `text` into `map`: blank lines and `#` comments are skipped, a
-/// line that does not parse or repeats a key is left out and reported in `problems`.
-fn fill<K, V>(
-    map: &mut HashMap<K, V>,
+/// Parses the data lines of `text`: blank lines and `#` comments are skipped, a line that does
+/// not parse or repeats a key is left out and reported in the problems.
+fn parse<K, V>(
     text: &'static str,
     table: &str,
-    problems: &mut Vec<String>,
-    parse: impl Fn(&[&'static str]) -> Result<(K, V), String>,
-) where
+    parse_line: impl Fn(&[&'static str]) -> Result<(K, V), String>,
+) -> Parsed<K, V>
+where
     K: std::hash::Hash + Eq + std::fmt::Debug,
 {
+    let mut map = HashMap::new();
+    let mut problems = Vec::new();
+    // Room for every field of a good line, and one more to tell a line with too many.
+    const ROOM: usize = 5;
     for (index, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&'static str> = line.split('\t').collect();
-        match parse(&fields) {
+        let mut fields = [""; ROOM];
+        let mut count = 0;
+        for field in line.split('\t') {
+            if let Some(slot) = fields.get_mut(count) {
+                *slot = field;
+            }
+            count += 1;
+        }
+        let parsed = if count <= ROOM {
+            parse_line(&fields[..count])
+        } else {
+            parse_line(&line.split('\t').collect::<Vec<_>>())
+        };
+        match parsed {
             Ok((key, value)) => match map.entry(key) {
                 Entry::Occupied(first) => {
                     problems.push(format!(
@@ -321,6 +378,7 @@ fn fill<K, V>(
             Err(error) => problems.push(format!("{table} line {}: {error}: {line:?}", index + 1)),
         }
     }
+    Parsed { map, problems }
 }
 
 fn number<T: std::str::FromStr>(field: &str) -> Result<T, String> {
@@ -371,11 +429,11 @@ fn tables(game: Game) -> &'static Tables {
         Game::Tr4 => &TR4,
         Game::Ten => &TEN,
     };
-    cell.get_or_init(|| Tables::parse(&sources(game)))
+    cell.get_or_init(|| Tables::new(sources(game)))
 }
 
 fn moveable(game: Game, id: u32) -> Option<&'static Moveable> {
-    tables(game).moveables.get(&id)
+    tables(game).moveables().get(&id)
 }
 
 /// Looks something up in `game`'s tables, then in older games' tables where the slot
@@ -404,7 +462,7 @@ pub fn moveable_name(game: Game, id: u32) -> Option<&'static str> {
 
 /// The name of static `id`, if the catalogue knows it (TR4 and TEN: there is no TR1-TR3 table).
 pub fn static_name(game: Game, id: u32) -> Option<&'static str> {
-    tables(game).statics.get(&id).copied()
+    tables(game).statics().get(&id).copied()
 }
 
 /// The id of the moveable slot named `name` (`LARA_SKIN`: 8 in TR4, 12 in TEN), spelt as the
@@ -413,7 +471,7 @@ pub fn static_name(game: Game, id: u32) -> Option<&'static str> {
 pub fn moveable_id(game: Game, name: &str) -> Option<u32> {
     // A scan, not an index: only convert looks names up, a few hundred times at most, and an
     // index would cost every command that names objects its memory.
-    let moveables = &tables(game).moveables;
+    let moveables = tables(game).moveables();
     moveables
         .iter()
         .filter(|(_, m)| m.name == name)
@@ -423,7 +481,7 @@ pub fn moveable_id(game: Game, name: &str) -> Option<u32> {
 
 /// The id of the static named `name`, as [`moveable_id`] finds a moveable's.
 pub fn static_id(game: Game, name: &str) -> Option<u32> {
-    let statics = &tables(game).statics;
+    let statics = tables(game).statics();
     statics
         .iter()
         .filter(|(_, &n)| n == name)
@@ -445,7 +503,7 @@ pub fn static_slot(game: Game, id: u32) -> String {
 /// 1 `RUN_FORWARD`, 2 `STOP`, ...), looking in older games for the same slot too.
 pub fn state_name(game: Game, moveable_id: u32, state: u16) -> Option<&'static str> {
     inherited(game, moveable_id, |t| {
-        t.states.get(&(moveable_id, state)).copied()
+        t.states().get(&(moveable_id, state)).copied()
     })
 }
 
@@ -454,7 +512,7 @@ pub fn state_name(game: Game, moveable_id: u32, state: u16) -> Option<&'static s
 /// of Lara's first 160, for instance.
 pub fn animation_name(game: Game, moveable_id: u32, animation: usize) -> Option<&'static str> {
     inherited(game, moveable_id, |t| {
-        t.animations.get(&(moveable_id, animation)).copied()
+        t.animations().get(&(moveable_id, animation)).copied()
     })
 }
 
@@ -535,7 +593,7 @@ mod tests {
     #[test]
     fn every_data_line_parses_with_unique_keys_and_valid_names() {
         for game in GAMES {
-            let problems = &tables(game).problems;
+            let problems = tables(game).problems();
             assert!(problems.is_empty(), "{}: {problems:#?}", game.name());
         }
     }
@@ -552,10 +610,10 @@ mod tests {
         for game in GAMES {
             let s = sources(game);
             let t = tables(game);
-            assert_eq!(t.moveables.len(), data_lines(s.moveables), "{}", game.name());
-            assert_eq!(t.statics.len(), data_lines(s.statics), "{}", game.name());
-            assert_eq!(t.states.len(), data_lines(s.states), "{}", game.name());
-            assert_eq!(t.animations.len(), data_lines(s.animations), "{}", game.name());
+            assert_eq!(t.moveables().len(), data_lines(s.moveables), "{}", game.name());
+            assert_eq!(t.statics().len(), data_lines(s.statics), "{}", game.name());
+            assert_eq!(t.states().len(), data_lines(s.states), "{}", game.name());
+            assert_eq!(t.animations().len(), data_lines(s.animations), "{}", game.name());
         }
     }
 
@@ -567,13 +625,13 @@ mod tests {
             states: "0\t70000\tTOO_BIG\n0\t1\tRUN_FORWARD\r\n",
             animations: "\n\n0\tx\tNAME\n",
         };
-        let t = Tables::parse(&bad);
-        assert_eq!(t.moveables.len(), 1);
-        assert_eq!(t.moveables[&0].name, "LARA");
-        assert!(t.statics.is_empty());
-        assert_eq!(t.states.len(), 1, "a CRLF line still parses");
-        assert!(t.animations.is_empty());
-        assert_eq!(t.problems.len(), 12, "{:#?}", t.problems);
+        let t = Tables::new(bad);
+        assert_eq!(t.moveables().len(), 1);
+        assert_eq!(t.moveables()[&0].name, "LARA");
+        assert!(t.statics().is_empty());
+        assert_eq!(t.states().len(), 1, "a CRLF line still parses");
+        assert!(t.animations().is_empty());
+        assert_eq!(t.problems().len(), 12, "{:#?}", t.problems());
     }
 
     #[test]
@@ -598,10 +656,10 @@ mod tests {
     #[test]
     fn body_and_joint_references_point_at_catalogued_moveables() {
         for game in GAMES {
-            for (id, m) in &tables(game).moveables {
+            for (id, m) in tables(game).moveables() {
                 for target in [m.body_from, m.joints_from].into_iter().flatten() {
                     assert!(
-                        tables(game).moveables.contains_key(&target),
+                        tables(game).moveables().contains_key(&target),
                         "{} {id} refers to {target}",
                         game.name()
                     );
@@ -616,13 +674,13 @@ mod tests {
         for game in GAMES {
             let t = tables(game);
             let owners = t
-                .states
+                .states()
                 .keys()
                 .map(|k| k.0)
-                .chain(t.animations.keys().map(|k| k.0));
+                .chain(t.animations().keys().map(|k| k.0));
             for moveable in owners {
                 assert!(
-                    t.moveables.contains_key(&moveable),
+                    t.moveables().contains_key(&moveable),
                     "{} moveable {moveable}",
                     game.name()
                 );
@@ -688,7 +746,7 @@ mod tests {
         for id in [460, 463, 464, 470, 520] {
             assert_eq!(moveable_name(Game::Tr4, id), None, "{id}");
         }
-        assert_eq!(tables(Game::Tr4).moveables.len(), 516);
+        assert_eq!(tables(Game::Tr4).moveables().len(), 516);
     }
 
     #[test]
@@ -702,7 +760,7 @@ mod tests {
         assert_eq!(static_name(Game::Tr4, 60), Some("EXTRA00"));
         assert_eq!(static_name(Game::Tr4, 159), Some("EXTRA99"));
         assert_eq!(static_name(Game::Tr4, 160), None);
-        assert_eq!(tables(Game::Tr4).statics.len(), 160);
+        assert_eq!(tables(Game::Tr4).statics().len(), 160);
         for game in [Game::Tr1, Game::Tr2, Game::Tr3] {
             assert_eq!(static_name(game, 0), None, "{}", game.name());
         }
@@ -911,10 +969,10 @@ mod tests {
                 let t = tables(g);
                 (
                     g.name(),
-                    t.moveables.len(),
-                    t.statics.len(),
-                    t.states.len(),
-                    t.animations.len(),
+                    t.moveables().len(),
+                    t.statics().len(),
+                    t.states().len(),
+                    t.animations().len(),
                 )
             })
             .collect();
@@ -1017,12 +1075,12 @@ mod tests {
     fn every_name_finds_its_first_id() {
         for game in GAMES {
             let t = tables(game);
-            for (id, m) in &t.moveables {
+            for (id, m) in t.moveables() {
                 let first = moveable_id(game, m.name).expect("a catalogued name");
                 assert!(first <= *id, "{} {} {id}", game.name(), m.name);
                 assert_eq!(moveable_name(game, first), Some(m.name));
             }
-            for (id, name) in &t.statics {
+            for (id, name) in t.statics() {
                 let first = static_id(game, name).expect("a catalogued name");
                 assert!(first <= *id, "{} {name} {id}", game.name());
                 assert_eq!(static_name(game, first), Some(*name));

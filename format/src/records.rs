@@ -5,11 +5,12 @@
 
 use std::cell::Cell;
 
+use crate::angles::AngleWords;
 use crate::bytes::{FileError, View};
 use crate::catalog::Game;
 use crate::model::{
-    Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, Rotation, Shading,
-    StateChange, Static,
+    Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, Shading, StateChange,
+    Static,
 };
 use crate::object_name::{ObjectKind, ObjectName};
 
@@ -150,8 +151,13 @@ pub(crate) struct Coverage {
 
 impl Coverage {
     pub fn cover(&mut self, start: usize, len: usize) {
-        if len > 0 {
-            self.ranges.push((start, start + len));
+        if len == 0 {
+            return;
+        }
+        // Records read one after another (keyframes, most of all) make one range.
+        match self.ranges.last_mut() {
+            Some((_, end)) if *end == start => *end = start + len,
+            _ => self.ranges.push((start, start + len)),
         }
     }
 }
@@ -716,10 +722,6 @@ impl<E: RecordError> AnimationTables<'_, E> {
     }
 }
 
-/// How a format stores one angle set: decodes it from the front of the words, returning it and
-/// the words it took, or `None` when the words end inside it.
-pub(crate) type AngleSet = fn(&[u16]) -> Option<(Rotation, usize)>;
-
 /// Where an animation's keyframes are and how they are stored.
 pub(crate) struct KeyframeRun {
     /// Byte offset in the keyframe data.
@@ -735,7 +737,7 @@ pub(crate) struct KeyframeRun {
     /// What a keyframe that runs past the data or does not decode means.
     pub broken: BrokenKeyframe,
     pub mesh_count: usize,
-    pub angle_set: AngleSet,
+    pub angle_words: AngleWords,
 }
 
 /// What a keyframe that cannot be decoded does to its run.
@@ -787,7 +789,6 @@ pub(crate) fn keyframes<E: RecordError>(
     // Never allocate beyond what the data can hold.
     let room = data.len().saturating_sub(run.offset) / (size * 2);
     let mut keyframes = Vec::with_capacity(run.count.min(room + 1));
-    let mut words = Vec::with_capacity(size);
     for k in 0..run.count {
         let reading_on = k >= run.own;
         if reading_on && *read_on < size {
@@ -797,7 +798,7 @@ pub(crate) fn keyframes<E: RecordError>(
         if !take(decodable, size) {
             return Err(data.error(at, E::keyframes_decoded_too_often()));
         }
-        match keyframe(data, at, size, mesh_count, run.angle_set, &mut words) {
+        match keyframe(data, at, size, mesh_count, run.angle_words) {
             Ok((keyframe, used)) => {
                 if reading_on {
                     *read_on -= size;
@@ -832,18 +833,16 @@ fn keyframe<E: RecordError>(
     at: usize,
     size: usize,
     mesh_count: usize,
-    angle_set: AngleSet,
-    words: &mut Vec<u16>,
+    angle_words: AngleWords,
 ) -> Result<(Keyframe, usize), Broken<E>> {
     let raw = data.slice(at, size * 2).map_err(Broken::Data)?;
-    words.clear();
-    words.extend(raw.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
     let (bounding_box, offset) = keyframe_header(raw);
     let mut used = KEYFRAME_HEADER_WORDS;
     let mut rotations = Vec::with_capacity(mesh_count);
     for m in 0..mesh_count {
-        let (rotation, n) =
-            angle_set(&words[used..]).ok_or(Broken::AnglesPastSize(used + 1 + (mesh_count - m - 1)))?;
+        let (rotation, n) = angle_words
+            .decode(&raw[used * 2..])
+            .ok_or(Broken::AnglesPastSize(used + 1 + (mesh_count - m - 1)))?;
         rotations.push(rotation);
         used += n;
     }

@@ -11,6 +11,7 @@ use std::cell::Cell;
 
 use super::bytes::View;
 use super::error::{LevelError, Problem};
+use crate::angles::AngleWords;
 use crate::catalog::Game;
 use crate::model::{AngleEncoding, Keyframe, Rotation};
 use crate::records::{self, BrokenKeyframe, Coverage, KeyframeRun};
@@ -56,10 +57,10 @@ impl Frames<'_> {
             own: range.count,
             broken: BrokenKeyframe::Refuses,
             mesh_count,
-            angle_set: if self.game == Game::Tr4 {
-                crate::angles::decode
+            angle_words: if self.game == Game::Tr4 {
+                AngleWords::Tr4
             } else {
-                tr2_angle_set
+                AngleWords::Tr2
             },
         };
         // Every frame is strict: none is read past the animation's own data.
@@ -144,32 +145,5 @@ impl Frames<'_> {
             at = angles_at + values as usize * 4;
         }
         Ok(keyframes)
-    }
-}
-
-/// One TR2/TR3 angle set from the front of `words`, and the words it took; `None` when they
-/// end inside it.
-fn tr2_angle_set(words: &[u16]) -> Option<(Rotation, usize)> {
-    let first = *words.first()?;
-    let angle = (first & 0x03FF) * 4;
-    let one = |x, y, z, encoding| Some((Rotation { x, y, z, encoding }, 1));
-    match first & 0xC000 {
-        0x4000 => one(angle, 0, 0, AngleEncoding::X),
-        0x8000 => one(0, angle, 0, AngleEncoding::Y),
-        0xC000 => one(0, 0, angle, AngleEncoding::Z),
-        _ => {
-            let value = (first as u32) << 16 | *words.get(1)? as u32;
-            let axis = |shift: u32| ((value >> shift) & 0x3FF) as u16 * 4;
-            let encoding = AngleEncoding::ThreeAxes;
-            Some((
-                Rotation {
-                    x: axis(20),
-                    y: axis(10),
-                    z: axis(0),
-                    encoding,
-                },
-                2,
-            ))
-        }
     }
 }

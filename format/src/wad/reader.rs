@@ -4,7 +4,7 @@ use super::bytes::{Cursor, View};
 use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
-use crate::angles;
+use crate::angles::AngleWords;
 use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
 use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, UndecodableKeyframes, Wad, PAGE_BYTES};
@@ -392,7 +392,7 @@ impl Decoder<'_> {
             own: own.len() / (2 * size),
             broken: BrokenKeyframe::EndsRun,
             mesh_count,
-            angle_set: angles::decode,
+            angle_words: AngleWords::Tr4,
         };
         // What the keyframes cover counts only if they all decode: otherwise the words kept
         // are what the animation explains, and bytes past them stay gaps to write back.
