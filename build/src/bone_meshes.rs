@@ -2,6 +2,8 @@
 //! several) and the meshes parented to bones, each triangle going to the bone most of its
 //! vertices follow.
 
+use std::sync::Arc;
+
 use wadforge_format::pose::Transform;
 use wadforge_format::Mesh;
 use wadforge_manifests::gltf_contract::MeshRole;
@@ -28,7 +30,7 @@ impl<'a> BoneMeshes<'a> {
         scene: &'a Scene,
         skeleton: &'a Skeleton,
         tr_units_per_metre: f64,
-        images: &mut Vec<RgbaImage>,
+        images: &mut Vec<Arc<RgbaImage>>,
     ) -> Self {
         let (first_image, solid) = add_images(images, scene);
         BoneMeshes {
@@ -102,7 +104,7 @@ impl<'a> BoneMeshes<'a> {
 
 /// Adds the scene's images to the build's list, plus a solid image for each material without a
 /// texture; returns the index of the scene's first image and the (material, image) pairs.
-pub(crate) fn add_images(images: &mut Vec<RgbaImage>, scene: &Scene) -> (usize, Vec<(usize, usize)>) {
+pub(crate) fn add_images(images: &mut Vec<Arc<RgbaImage>>, scene: &Scene) -> (usize, Vec<(usize, usize)>) {
     let first = images.len();
     images.extend(scene.images.iter().cloned());
     let mut solid = Vec::new();
@@ -113,11 +115,11 @@ pub(crate) fn add_images(images: &mut Vec<RgbaImage>, scene: &Scene) -> (usize, 
         .filter(|(_, m)| m.image.is_none())
     {
         let c = m.base_colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
-        images.push(RgbaImage {
+        images.push(Arc::new(RgbaImage {
             width: 8,
             height: 8,
             pixels: c.iter().copied().cycle().take(8 * 8 * 4).collect(),
-        });
+        }));
         solid.push((i, images.len() - 1));
     }
     (first, solid)

@@ -31,6 +31,7 @@ use wadforge_format::catalog::Game;
 use wadforge_format::Wad;
 use wadforge_manifests::{ManifestDir, MeshInfo, MeshRef};
 
+use crate::decoded_images::DecodedImages;
 use crate::error::{BuildError, Place};
 use crate::geometry::RawMesh;
 use crate::texture::{PolygonSamples, SampleStore};
@@ -143,9 +144,10 @@ pub fn build(
     // Objects are independent: each is read and built on its own (in parallel), then merged in
     // directory order, so the result does not depend on the thread count.
     let store = SampleStore::bounded(input_bytes);
+    let decoded = DecodedImages::default();
     let made = in_parallel(
         &dir.objects,
-        |loaded| object::build_object(dir, loaded, &store),
+        |loaded| object::build_object(dir, loaded, (&store, &decoded)),
         |made| made.as_ref().ok().map(|m| m.slot.clone()),
         progress,
     );
@@ -158,6 +160,7 @@ pub fn build(
         notes.append(&mut made.notes);
         objects.merge(made);
     }
+    drop(decoded);
 
     // What the objects' reading freed (decoded images, glTF documents) sits in the worker
     // threads' malloc arenas, where the packing below cannot reuse it: give it back first.

@@ -2,6 +2,7 @@
 //! meshes, materials with their TR attributes, images as RGBA, animations.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use std::collections::HashMap;
@@ -15,6 +16,7 @@ use wadforge_manifests::gltf_contract::{
     TR_SHADE, VERTEX_INDEX_UV_SET,
 };
 
+use crate::decoded_images::DecodedImages;
 use crate::texture::RgbaImage;
 use crate::{image_bounds, math, reader_guards};
 
@@ -23,7 +25,8 @@ pub(crate) struct Scene {
     /// Mesh nodes, in node order.
     pub meshes: Vec<MeshNode>,
     pub materials: Vec<Material>,
-    pub images: Vec<RgbaImage>,
+    /// Shared with other objects whose files hold the same image bytes.
+    pub images: Vec<Arc<RgbaImage>>,
     pub animations: Vec<Animation>,
     /// Each mesh as the file stored it, by bone name
     /// ([`STATIC_MESH`](wadforge_manifests::gltf_contract::STATIC_MESH) for a static's mesh): the
@@ -107,8 +110,9 @@ pub(crate) struct Channel {
     pub values: Vec<[f64; 4]>,
 }
 
-/// Reads `path`; errors are messages for the caller to place.
-pub(crate) fn read(path: &Path) -> Result<Scene, String> {
+/// Reads `path`, its images decoded once per build in `decoded`; errors are messages for the
+/// caller to place.
+pub(crate) fn read(path: &Path, decoded: &DecodedImages) -> Result<Scene, String> {
     let started = Instant::now();
     let cannot_read = |e: gltf::Error| format!("cannot read the glTF: {e}; export it again from Blender");
     // gltf::import's steps, with the images' sizes checked from their headers before decoding.
@@ -119,8 +123,7 @@ pub(crate) fn read(path: &Path) -> Result<Scene, String> {
     reader_guards::reads_fit(doc.as_json(), buffers.iter().map(|b| b.len() as u64).sum())?;
     image_bounds::check(&doc, base, &buffers)?;
     let read_time = started.elapsed();
-    let images = gltf::import_images(&doc, Some(base), &buffers).map_err(cannot_read)?;
-    let images: Vec<RgbaImage> = images.into_iter().map(rgba).collect();
+    let images = images(&doc, base, &buffers, decoded).map_err(cannot_read)?;
     let decode_time = started.elapsed() - read_time;
 
     let nodes = nodes(&doc)?;
@@ -499,6 +502,30 @@ fn primitive(p: &gltf::Primitive, buffers: &[gltf::buffer::Data]) -> Result<Prim
         return Err(format!("a primitive's attributes do not all have {n} vertices"));
     }
     Ok(out)
+}
+
+/// The document's images as the glTF reader decodes them (`gltf::import_images`), an image in a
+/// buffer view taken from `decoded` when the same bytes were decoded before.
+fn images(
+    doc: &gltf::Document,
+    base: &Path,
+    buffers: &[gltf::buffer::Data],
+    decoded: &DecodedImages,
+) -> Result<Vec<Arc<RgbaImage>>, gltf::Error> {
+    let decode =
+        |image: &gltf::Image| gltf::image::Data::from_source(image.source(), Some(base), buffers).map(rgba);
+    doc.images()
+        .map(|image| match image.source() {
+            gltf::image::Source::View { view, .. } => {
+                // `image_bounds::check` found the view within its buffer.
+                let buffer = &buffers[view.buffer().index()];
+                let encoded = &buffer[view.offset()..view.offset() + view.length()];
+                decoded.get_or_decode(encoded, || decode(&image))
+            }
+            // Files beside a .gltf are read by the decoder itself: not shared.
+            gltf::image::Source::Uri { .. } => decode(&image).map(Arc::new),
+        })
+        .collect()
 }
 
 fn rgba(image: gltf::image::Data) -> RgbaImage {

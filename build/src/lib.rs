@@ -11,6 +11,7 @@
 
 mod bone_meshes;
 mod build;
+mod decoded_images;
 mod error;
 mod geometry;
 mod image_bounds;

@@ -2,6 +2,7 @@
 //! time), and its merging into the build's numbering.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use wadforge_manifests::{LoadedObject, ManifestDir, ObjectManifest};
@@ -9,6 +10,7 @@ use wadforge_manifests::{LoadedObject, ManifestDir, ObjectManifest};
 use super::{
     moveable, static_object, textures, BuildPhases, MeshSlot, ObjectBuilt, Objects, Pending, PendingMesh,
 };
+use crate::decoded_images::DecodedImages;
 use crate::error::BuildError;
 use crate::input::{self, Scene};
 use crate::texture::{RgbaImage, SampleStore};
@@ -19,7 +21,8 @@ pub(super) struct ObjectWork<'a> {
     pub(super) dir: &'a ManifestDir,
     pub(super) tr_units_per_metre: f64,
     pub(super) phases: BuildPhases,
-    pub(super) images: Vec<RgbaImage>,
+    pub(super) decoded: &'a DecodedImages,
+    pub(super) images: Vec<Arc<RgbaImage>>,
     pub(super) meshes: Vec<PendingMesh>,
     pub(super) notes: Vec<String>,
 }
@@ -27,7 +30,7 @@ pub(super) struct ObjectWork<'a> {
 impl ObjectWork<'_> {
     /// Reads a glTF file, counting its reading and decoding time in the object's phases.
     pub(super) fn read(&mut self, path: &Path) -> Result<Scene, String> {
-        let scene = input::read(path);
+        let scene = input::read(path, self.decoded);
         if let Ok(scene) = &scene {
             self.phases.gltf += scene.read_time;
             self.phases.images += scene.decode_time;
@@ -46,13 +49,14 @@ impl ObjectWork<'_> {
 pub(super) fn build_object(
     dir: &ManifestDir,
     object: &LoadedObject,
-    store: &SampleStore,
+    (store, decoded): (&SampleStore, &DecodedImages),
 ) -> Result<ObjectBuilt, BuildError> {
     let started = Instant::now();
     let mut work = ObjectWork {
         dir,
         tr_units_per_metre: dir.project.units.tr_units_per_metre,
         phases: BuildPhases::default(),
+        decoded,
         images: Vec::new(),
         meshes: Vec::new(),
         notes: Vec::new(),

@@ -3,6 +3,7 @@
 //! the object, bone and polygon.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use wadforge_format::Wad;
 
@@ -17,7 +18,7 @@ use crate::texture::{
 pub(super) fn cut_samples(
     root: &Path,
     meshes: &[PendingMesh],
-    images: &[RgbaImage],
+    images: &[Arc<RgbaImage>],
     store: &SampleStore,
 ) -> Result<PolygonSamples, BuildError> {
     let polygons: Vec<PolygonUvs> = meshes

@@ -50,6 +50,7 @@
 mod exact;
 mod resample;
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use crate::FastMap;
@@ -409,7 +410,7 @@ impl PolygonSamples {
     /// The samples of `polygons`, each cut from its image (`images[polygon.image]`), their
     /// texels kept in `store`; errors name the polygon by its index in `polygons`.
     pub fn cut(
-        images: &[RgbaImage],
+        images: &[impl Borrow<RgbaImage>],
         polygons: &[PolygonUvs],
         store: &SampleStore,
     ) -> Result<PolygonSamples, TextureError> {
@@ -688,13 +689,16 @@ fn reused_samples(uniques: &[Unique], wad: Option<&Wad>) -> Vec<Option<usize>> {
 fn check<'a>(
     index: usize,
     polygon: &PolygonUvs,
-    images: &'a [RgbaImage],
+    images: &'a [impl Borrow<RgbaImage>],
 ) -> Result<&'a RgbaImage, TextureError> {
-    let image = images.get(polygon.image).ok_or(TextureError::NoImage {
-        polygon: index,
-        image: polygon.image,
-        images: images.len(),
-    })?;
+    let image = images
+        .get(polygon.image)
+        .map(Borrow::borrow)
+        .ok_or(TextureError::NoImage {
+            polygon: index,
+            image: polygon.image,
+            images: images.len(),
+        })?;
     if !image.is_valid() {
         return Err(TextureError::BadImage {
             polygon: index,
