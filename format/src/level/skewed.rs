@@ -86,6 +86,11 @@ impl Gathering {
         self.skewed.polygons.push((mesh, polygon, index));
     }
 
+    /// Polygons gathered so far (a polygon given twice counts twice).
+    pub fn len(&self) -> usize {
+        self.skewed.polygons.len()
+    }
+
     pub fn finish(self) -> SkewedCorners {
         let mut skewed = self.skewed;
         // Stable: of a polygon given twice, the last stays last, and is the one kept.

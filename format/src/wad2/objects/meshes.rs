@@ -1,12 +1,16 @@
 //! Wad2 meshes → the model's: Y negated and rounded to 16-bit coordinates, normals or shades,
 //! and polygons textured by samples round their corners on the texture's page.
 
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+
 use super::losses::{LossKind, Losses};
 use super::pages::{Placements, Rect};
 use super::ObjectError;
 use crate::level::skewed::Gathering;
 use crate::level::texture::{self as level_texture, Samples};
-use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading};
+use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Wad};
 use crate::wad2::document::{self, VertexColour};
 
 /// UVs this close to a texel corner are on it (older TombLib wrote 23.996 for 24).
@@ -27,6 +31,19 @@ pub(super) struct MeshMapping<'a> {
     pub samples: Samples,
     pub skewed: Gathering,
     pub losses: Losses,
+    pub distinct: DistinctMeshes,
+}
+
+/// The meshes mapped so far, by their content's hash. Tomb Editor writes every object's meshes
+/// whole where a classic WAD shares one mesh among objects, as TR4's LARA wears LARA_SKIN's
+/// thigh at every joint for placeholders; what dresses a skeleton
+/// ([`crate::dressing::dressings`]) and a WAD written from the model rely on that sharing, so
+/// meshes of the same content are one mesh of the model, as TombLib makes them one when it
+/// builds a level.
+#[derive(Default)]
+pub(super) struct DistinctMeshes {
+    by_hash: HashMap<u64, Vec<usize>>,
+    hasher: RandomState,
 }
 
 /// A coordinate as a 16-bit word: rounded, clamped (counted as a loss) when past the word or
@@ -52,6 +69,30 @@ pub(crate) fn point(v: [f32; 3], losses: &mut Losses) -> [i16; 3] {
 }
 
 impl MeshMapping<'_> {
+    /// The model's mesh for `mesh`: an earlier mesh of the same content, or `mesh` mapped and
+    /// added to `model`. A mesh with skewed polygons keeps its own (its exact corners are kept
+    /// by mesh).
+    pub fn add_mesh(
+        &mut self,
+        model: &mut Wad,
+        mesh: &document::Mesh,
+        shiny: bool,
+    ) -> Result<usize, ObjectError> {
+        let index = model.meshes.len();
+        let skewed_before = self.skewed.len();
+        let mapped = self.mesh(mesh, index, shiny)?;
+        if self.skewed.len() == skewed_before {
+            let hash = self.distinct.hasher.hash_one(&mapped);
+            let same = self.distinct.by_hash.entry(hash).or_default();
+            if let Some(&earlier) = same.iter().find(|&&m| model.meshes.get(m) == Some(&mapped)) {
+                return Ok(earlier);
+            }
+            same.push(index);
+        }
+        model.meshes.push(mapped);
+        Ok(index)
+    }
+
     /// Model mesh number `index` from `mesh`; `shiny` allows the shine bit (moveables only).
     pub fn mesh(&mut self, mesh: &document::Mesh, index: usize, shiny: bool) -> Result<Mesh, ObjectError> {
         let losses = &mut self.losses;

@@ -21,7 +21,7 @@ use crate::links;
 use crate::model::{BoundingBox, Link, Moveable, Static, Wad};
 use crate::wad2::document::{self, Document};
 use losses::Losses;
-use meshes::{point, MeshMapping};
+use meshes::{point, DistinctMeshes, MeshMapping};
 
 /// The model of a Wad2's objects, and what it could not hold.
 #[derive(Debug, Clone)]
@@ -73,6 +73,7 @@ pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
         samples: Samples::default(),
         skewed: Gathering::default(),
         losses: Losses::default(),
+        distinct: DistinctMeshes::default(),
     };
     let mut model = Wad {
         version: Wad::VERSION,
@@ -90,8 +91,7 @@ pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
     for found in &document.statics {
         let id = found.id.clamp(0, i64::from(u32::MAX)) as u32;
         mapping.losses.object(losses::static_name(game, id));
-        let mesh = model.meshes.len();
-        model.meshes.push(mapping.mesh(&found.mesh, mesh, false)?);
+        let mesh = mapping.add_mesh(&mut model, &found.mesh, false)?;
         model.statics.push(map_static(found, mesh, &mut mapping.losses));
     }
     model.samples = mapping.samples.list;
@@ -187,10 +187,9 @@ fn map_moveable(
     mapping: &mut MeshMapping,
     model: &mut Wad,
 ) -> Result<Moveable, ObjectError> {
-    let first = model.meshes.len();
+    let mut indices = Vec::with_capacity(moveable.meshes.len());
     for mesh in &moveable.meshes {
-        let index = model.meshes.len();
-        model.meshes.push(mapping.mesh(mesh, index, true)?);
+        indices.push(mapping.add_mesh(model, mesh, true)?);
     }
     let losses = &mut mapping.losses;
     losses.add(LossKind::Skin, usize::from(moveable.skin.is_some()));
@@ -212,7 +211,7 @@ fn map_moveable(
                 .mesh
                 .and_then(|m| usize::try_from(m).ok())
                 .filter(|&m| m < count);
-            first + named.unwrap_or(bone)
+            indices[named.unwrap_or(bone)]
         })
         .collect();
     Ok(Moveable {
