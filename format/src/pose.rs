@@ -383,43 +383,67 @@ mod tests {
 /// interpolates each angle between keyframes, so the choice matters: the set nearest `near` (the
 /// previous keyframe's) is taken, or without it the one with the smaller angles.
 pub fn rotation_from_matrix(m: [[f64; 3]; 3], near: Option<&Rotation>) -> Rotation {
-    // M = Ry·Rx·Rz: M[1][2] = −sin x, M[0][2] = sin y cos x, M[2][2] = cos y cos x,
-    // M[1][0] = cos x sin z, M[1][1] = cos x cos z.
-    let sx = (-m[1][2]).clamp(-1.0, 1.0);
-    let x = sx.asin();
-    let (y, z) = if sx.abs() < 1.0 - 1e-9 {
-        (m[0][2].atan2(m[2][2]), m[1][0].atan2(m[1][1]))
-    } else {
-        // Gimbal lock: only y ± z is defined; put it all in y.
-        ((-m[2][0]).atan2(m[0][0]), 0.0)
-    };
-    let turn = Rotation::FULL_TURN as f64;
-    // `rem_euclid(turn)` of whole numbers, exactly (a turn is a power of two), without the
-    // library's fmod, which took 4% of an import.
-    let wrap = |a: f64| a - (a / turn).floor() * turn;
-    let units = |a: f64| wrap((a / std::f64::consts::TAU * turn).round());
-    let first = [units(x), units(y), units(z)];
-    let half = turn / 2.0;
-    let second = [
-        wrap(half - first[0]),
-        wrap(first[1] + half),
-        wrap(first[2] + half),
-    ];
-    let target = near.map_or([0.0; 3], |r| [r.x, r.y, r.z].map(|a| wrap(a as f64)));
-    let distance = |a: &[f64; 3]| -> f64 {
-        (0..3)
-            .map(|i| {
-                let d = wrap(a[i] - target[i]);
-                d.min(turn - d)
-            })
-            .sum()
-    };
-    let [x, y, z] = if distance(&second) < distance(&first) {
-        second
-    } else {
-        first
-    };
-    Rotation::compact(x as u16, y as u16, z as u16)
+    AngleSets::of_matrix(m).nearest(near)
+}
+
+/// The two angle sets of a rotation matrix, in units of 4096 per turn (see
+/// [`rotation_from_matrix`], which takes the one nearest the previous keyframe's): worked out once,
+/// they answer for any previous keyframe.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AngleSets {
+    first: [f64; 3],
+    second: [f64; 3],
+}
+
+impl AngleSets {
+    pub fn of_matrix(m: [[f64; 3]; 3]) -> Self {
+        // M = Ry·Rx·Rz: M[1][2] = −sin x, M[0][2] = sin y cos x, M[2][2] = cos y cos x,
+        // M[1][0] = cos x sin z, M[1][1] = cos x cos z.
+        let sx = (-m[1][2]).clamp(-1.0, 1.0);
+        let x = sx.asin();
+        let (y, z) = if sx.abs() < 1.0 - 1e-9 {
+            (m[0][2].atan2(m[2][2]), m[1][0].atan2(m[1][1]))
+        } else {
+            // Gimbal lock: only y ± z is defined; put it all in y.
+            ((-m[2][0]).atan2(m[0][0]), 0.0)
+        };
+        let units = |a: f64| wrap((a / std::f64::consts::TAU * TURN).round());
+        let first = [units(x), units(y), units(z)];
+        let half = TURN / 2.0;
+        let second = [
+            wrap(half - first[0]),
+            wrap(first[1] + half),
+            wrap(first[2] + half),
+        ];
+        AngleSets { first, second }
+    }
+
+    /// The set nearest `near`, or without it the one with the smaller angles.
+    pub fn nearest(&self, near: Option<&Rotation>) -> Rotation {
+        let target = near.map_or([0.0; 3], |r| [r.x, r.y, r.z].map(|a| wrap(a as f64)));
+        let distance = |a: &[f64; 3]| -> f64 {
+            (0..3)
+                .map(|i| {
+                    let d = wrap(a[i] - target[i]);
+                    d.min(TURN - d)
+                })
+                .sum()
+        };
+        let [x, y, z] = if distance(&self.second) < distance(&self.first) {
+            self.second
+        } else {
+            self.first
+        };
+        Rotation::compact(x as u16, y as u16, z as u16)
+    }
+}
+
+const TURN: f64 = Rotation::FULL_TURN as f64;
+
+/// `rem_euclid(TURN)` of whole numbers, exactly (a turn is a power of two), without the
+/// library's fmod, which took 4% of an import.
+fn wrap(a: f64) -> f64 {
+    a - (a / TURN).floor() * TURN
 }
 
 #[cfg(test)]
