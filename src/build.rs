@@ -152,7 +152,7 @@ fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &BuildArgs) -> any
 }
 
 /// What a Wad2 build kept of the detail of `from`.
-fn kept_note(kept: &wad2::KeptDetail, from: &str) -> String {
+pub(crate) fn kept_note(kept: &wad2::KeptDetail, from: &str) -> String {
     let mut note = format!(
         "kept the Tomb Editor detail of {} objects from {from}",
         kept.objects

@@ -1,4 +1,5 @@
-//! `wadforge copy` and `wadforge remove`: WADs edited directly, objects moved or dropped exactly.
+//! `wadforge copy`, `wadforge remove` and `wadforge check`: WADs and Wad2 files edited directly,
+//! objects moved or dropped exactly, and checked (and repaired).
 
 use std::path::Path;
 
@@ -6,12 +7,12 @@ use anyhow::{bail, Context};
 use wadforge_edit::sounds::SoundTable;
 use wadforge_edit::Input;
 use wadforge_format::catalog::Game;
-use wadforge_format::wad::{self, EncodedWad};
-use wadforge_format::{FileKind, Opened, Wad};
+use wadforge_format::selection::ObjectRef;
+use wadforge_format::{wad, wad2, FileKind, Opened};
 
-use crate::build::{copy_companions, same_file};
+use crate::build::same_file;
+use crate::edited::Edited;
 use crate::input;
-use crate::output::{write_slot_names, write_wad_atomically};
 
 pub struct CopyArgs<'a> {
     pub src: &'a Path,
@@ -25,7 +26,7 @@ pub struct CopyArgs<'a> {
 pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
     refuse_overwrite(args.out, &[args.src, args.dest])?;
     let src = input::read(args.src)?;
-    let dest = read_wad(args.dest)?;
+    let dest = read_editable(args.dest)?;
     let selection = wadforge_edit::select(&src.model, src.game, &args.only)?;
     let as_id = args
         .as_slot
@@ -36,9 +37,18 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
         })
         .transpose()?;
     let copied = wadforge_edit::copy(&edit_input(&src), &selection, &edit_input(&dest), as_id)?;
-    // Everything is checked and assembled before anything is written.
-    let encoded = wad::encode(&copied.wad, None).context("the result cannot be written as a WAD")?;
-    write_outputs(args.out, &copied.wad, &encoded, args.dest)?;
+    let model_losses = copied_losses(&src, &dest, &copied.objects);
+    let size = Edited {
+        out: args.out,
+        base: (args.dest, &dest),
+        copied_detail: src.wad2.as_ref().map(|document| {
+            let ids = selection.iter().map(|o| as_id.unwrap_or_else(|| id_of(&src, *o)));
+            copied_detail(document, &selection, ids)
+        }),
+        model_losses,
+        quiet: args.quiet,
+    }
+    .write(&copied.wad)?;
     if args.quiet {
         return Ok(());
     }
@@ -46,12 +56,16 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
         let how = if o.replaced { "replaced" } else { "added" };
         eprintln!("copied {} -> {} ({how})", o.from, o.to);
         let slot = |d: &str| d.split(" (").next().unwrap_or_default().to_string();
-        if src.game != Game::Tr4 && args.as_slot.is_none() && slot(&o.from) != slot(&o.to) {
+        if src.game != dest.game && args.as_slot.is_none() && slot(&o.from) != slot(&o.to) {
             eprintln!(
-                "note: the id of {} ({}) is {} in a TR4 WAD; pass --as to put it into another slot",
+                "note: the id of {} ({}) is {} in {}; pass --as to put it into another slot",
                 o.from,
                 src.game.name(),
-                slot(&o.to)
+                slot(&o.to),
+                match dest.game {
+                    Game::Tr4 => "a TR4 WAD".to_string(),
+                    game => format!("a {} file", game.name()),
+                }
             );
         }
     }
@@ -71,15 +85,61 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
     }
     report_sounds(args.dest, &copied.sounds);
     eprintln!(
-        "wrote {}: {} moveables, {} statics, {} pages, {} samples, {} bytes",
+        "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
         args.out.display(),
         copied.wad.moveables.len(),
         copied.wad.statics.len(),
         copied.wad.pages.len(),
         copied.wad.samples.len(),
-        encoded.size()
     );
     Ok(())
+}
+
+/// What the model could not hold of the objects a copy writes (from Wad2 inputs): the
+/// destination's but those replaced, and the copied objects'.
+fn copied_losses(src: &Opened, dest: &Opened, copied: &[wadforge_edit::CopiedObject]) -> Vec<String> {
+    let replaced: Vec<&str> = (copied.iter())
+        .filter(|o| o.replaced)
+        .map(|o| o.to.as_str())
+        .collect();
+    let copied_from: Vec<&str> = copied.iter().map(|o| o.from.as_str()).collect();
+    (dest.losses.iter())
+        .filter(|l| !replaced.contains(&l.object.as_str()))
+        .chain((src.losses.iter()).filter(|l| copied_from.contains(&l.object.as_str())))
+        .map(ToString::to_string)
+        .collect()
+}
+
+fn id_of(opened: &Opened, object: ObjectRef) -> u32 {
+    match object {
+        ObjectRef::Moveable(i) => opened.model.moveables[i].id,
+        ObjectRef::Static(i) => opened.model.statics[i].id,
+    }
+}
+
+/// The Tomb Editor detail of the `selection` of a Wad2 (its document's objects, one for each
+/// of the model's, in order), under the ids `ids` they take in the output.
+fn copied_detail(
+    document: &wad2::Document,
+    selection: &[ObjectRef],
+    ids: impl Iterator<Item = u32>,
+) -> wad2::Document {
+    let mut detail = wad2::Document::default();
+    for (object, id) in selection.iter().zip(ids) {
+        match *object {
+            ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i).map(|m| {
+                let mut m = m.clone();
+                m.id = i64::from(id);
+                m
+            })),
+            ObjectRef::Static(i) => detail.statics.extend(document.statics.get(i).map(|s| {
+                let mut s = s.clone();
+                s.id = i64::from(id);
+                s
+            })),
+        }
+    }
+    detail
 }
 
 pub struct RemoveArgs<'a> {
@@ -91,11 +151,20 @@ pub struct RemoveArgs<'a> {
 
 pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
     refuse_overwrite(args.out, &[args.wad])?;
-    let objects = read_wad(args.wad)?;
+    let objects = read_editable(args.wad)?;
     let selection = wadforge_edit::select(&objects.model, objects.game, &args.only)?;
     let removed = wadforge_edit::remove(&edit_input(&objects), &selection)?;
-    let encoded = wad::encode(&removed.wad, None).context("the result cannot be written as a WAD")?;
-    write_outputs(args.out, &removed.wad, &encoded, args.wad)?;
+    let size = Edited {
+        out: args.out,
+        base: (args.wad, &objects),
+        copied_detail: None,
+        model_losses: (objects.losses.iter())
+            .filter(|l| !removed.removed.contains(&l.object))
+            .map(ToString::to_string)
+            .collect(),
+        quiet: args.quiet,
+    }
+    .write(&removed.wad)?;
     if args.quiet {
         return Ok(());
     }
@@ -123,28 +192,32 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
         );
     }
     eprintln!(
-        "wrote {}: {} moveables, {} statics, {} pages, {} samples, {} bytes",
+        "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
         args.out.display(),
         removed.wad.moveables.len(),
         removed.wad.statics.len(),
         removed.wad.pages.len(),
         removed.wad.samples.len(),
-        encoded.size()
     );
     Ok(())
 }
 
-/// A WAD, refusing levels: only WADs are edited.
-fn read_wad(path: &Path) -> anyhow::Result<Opened> {
+/// A WAD or a Wad2, refusing levels: a level's objects are edited by converting them first.
+fn read_editable(path: &Path) -> anyhow::Result<Opened> {
     let objects = input::read(path)?;
-    if objects.kind != FileKind::Wad {
+    if !editable(&objects) {
         bail!(
-            "{} is a {}; only a WAD can be edited (a level can be the source of `wadforge copy`)",
+            "{} is a {}; only a WAD or a Wad2 can be edited (a level can be the source of `wadforge \
+             copy`, or `wadforge convert` makes a WAD of it)",
             path.display(),
             objects.description()
         );
     }
     Ok(objects)
+}
+
+fn editable(objects: &Opened) -> bool {
+    matches!(objects.kind, FileKind::Wad | FileKind::Wad2)
 }
 
 fn edit_input(o: &Opened) -> Input<'_> {
@@ -153,13 +226,6 @@ fn edit_input(o: &Opened) -> Input<'_> {
         game: o.game,
         starts: o.animation_starts(),
     }
-}
-
-/// OUT, OUT.was with the slot names, and the destination's sprite and sound files beside OUT.
-fn write_outputs(out: &Path, model: &Wad, encoded: &EncodedWad, base: &Path) -> anyhow::Result<()> {
-    write_wad_atomically(out, encoded)?;
-    write_slot_names(out, model)?;
-    copy_companions(base, out)
 }
 
 /// Refuses an output that is an input, or that shares a name (and so the `.was`, `.swd`, `.sam`
@@ -241,7 +307,7 @@ pub struct CheckArgs<'a> {
 /// Returns whether an error was found (exit code 1).
 pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
     if args.fix != args.out.is_some() {
-        bail!("--fix needs -o OUT (the repaired WAD), and -o is only for --fix");
+        bail!("--fix needs -o OUT (the repaired WAD or Wad2), and -o is only for --fix");
     }
     if let Some(out) = args.out {
         refuse_overwrite(out, &[args.file])?;
@@ -279,9 +345,9 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         );
     }
     if let Some(out) = args.out {
-        if objects.kind != FileKind::Wad {
+        if !editable(&objects) {
             bail!(
-                "--fix writes a WAD, and {} is a {}",
+                "--fix repairs a WAD or a Wad2, and {} is a {}: `wadforge convert` makes a WAD of it",
                 args.file.display(),
                 objects.description()
             );
@@ -289,8 +355,14 @@ pub fn check(args: CheckArgs) -> anyhow::Result<bool> {
         let mut model = objects.model.clone();
         let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.file_bytes)
             .with_context(|| format!("cannot recompute the keyframe boxes of {}", args.file.display()))?;
-        let encoded = wad::encode(&model, None).context("the repaired model cannot be written as a WAD")?;
-        write_outputs(out, &model, &encoded, args.file)?;
+        Edited {
+            out,
+            base: (args.file, &objects),
+            copied_detail: None,
+            model_losses: objects.losses.iter().map(ToString::to_string).collect(),
+            quiet: false,
+        }
+        .write(&model)?;
         // The canonical layout gives every animation keyframe words of its own.
         let relaid = (objects.layout.as_ref()).map_or(0, |layout| {
             wad::miscounted_animations(&objects.model, layout).len()

@@ -9,6 +9,7 @@ mod convert;
 mod diff;
 mod diff_collection;
 mod edit;
+mod edited;
 mod gallery;
 mod gallery_collection;
 mod import;
@@ -42,15 +43,15 @@ enum Command {
     #[command(after_help = "Example: wadforge build tut1 -o tut1_outfit.wad --base tut1.wad")]
     Build(BuildCommand),
     /// Copy objects (meshes, links, animations, keyframes, texels; statics' boxes and flags) from
-    /// a WAD or TR1–TR4 level into a WAD, exactly: each replaces the object of the same id or
-    /// joins. Only the samples they use come along, reusing texels DEST has; DEST's .swd, .sam and
-    /// .sfx are copied beside OUT.
+    /// a WAD, Wad2 or TR1–TR4 level into a WAD or Wad2, exactly: each replaces the object of the
+    /// same id or joins. Only the samples they use come along, reusing texels DEST has; beside a
+    /// WAD written, DEST's .swd, .sam and .sfx are copied.
     #[command(
         after_help = "Example: wadforge copy enemies.wad mylevel.wad -o mylevel_new.wad --only CROCODILE"
     )]
     Copy(CopyCommand),
-    /// Remove objects from a WAD; meshes, samples and pages nothing uses any more go too, and the
-    /// other objects keep their exact content.
+    /// Remove objects from a WAD or Wad2; meshes, samples and pages nothing uses any more go too,
+    /// and the other objects keep their exact content.
     Remove(RemoveCommand),
     /// Check a WAD or level against the rules TRLE and the TR4 engine depend on; each finding
     /// names the object, animation, mesh or polygon and what to do. Exit code 1 when an error is
@@ -177,11 +178,11 @@ struct BuildCommand {
 /// The arguments of `wadforge copy`.
 #[derive(Args)]
 struct CopyCommand {
-    /// The .wad or TR1–TR4 level to copy from (never modified).
+    /// The .wad, .wad2 or TR1–TR4 level to copy from (never modified).
     src: PathBuf,
-    /// The WAD to copy into (never modified).
+    /// The WAD or Wad2 to copy into (never modified).
     dest: PathBuf,
-    /// The WAD to write; never one of the inputs.
+    /// The file to write: a Wad2 when it ends in .wad2, else a WAD; never one of the inputs.
     #[arg(short, long)]
     out: PathBuf,
     /// The objects to copy: slot names (of SRC's game) or ids, comma-separated.
@@ -198,9 +199,9 @@ struct CopyCommand {
 /// The arguments of `wadforge remove`.
 #[derive(Args)]
 struct RemoveCommand {
-    /// The WAD to remove from (never modified).
+    /// The WAD or Wad2 to remove from (never modified).
     wad: PathBuf,
-    /// The WAD to write; never the input.
+    /// The file to write: a Wad2 when it ends in .wad2, else a WAD; never the input.
     #[arg(short, long)]
     out: PathBuf,
     /// The objects to remove: slot names or ids, comma-separated.
@@ -225,7 +226,7 @@ struct CheckCommand {
     /// write the result to OUT; nothing else changes.
     #[arg(long, requires = "out")]
     fix: bool,
-    /// The repaired WAD (with --fix); never the input.
+    /// The repaired file (with --fix): a Wad2 when it ends in .wad2, else a WAD; never the input.
     #[arg(short, long)]
     out: Option<PathBuf>,
 }

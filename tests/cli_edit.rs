@@ -8,7 +8,7 @@ use std::path::Path;
 use wadforge_format::{Command as AnimCommand, Wad};
 
 use common::files::{read, write_wad};
-use common::{assert_same_objects, s, stderr, stdout, wadforge};
+use common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
 
 /// A TRLE sound map (370 ids) defining `ids`, each with one sample of a one-line `.sam`.
 fn sound_files(wad: &Path, ids: &[u16]) {
@@ -198,7 +198,7 @@ fn bad_input_is_refused_with_a_clear_message_and_nothing_is_written() {
         ),
         (
             &["copy", s(&src), s(&level), "-o", s(&out), "--only", "CROCODILE"],
-            "only a WAD can be edited",
+            "only a WAD or a Wad2 can be edited",
         ),
         (
             &[
@@ -322,4 +322,161 @@ fn check_lists_the_first_findings_of_a_rule_and_counts_the_rest() {
     let o = wadforge(&["check", s(&path)]);
     let text = stdout(&o);
     assert!(text.contains(&format!(" {warnings} warnings")), "{text}");
+}
+
+/// `model` written as a WAD and converted into `NAME.wad2` in `dir`; its path.
+fn wad2_of(dir: &Path, name: &str, model: &Wad) -> std::path::PathBuf {
+    let wad = write_wad(&dir.join(format!("{name}.wad")), model);
+    let wad2 = dir.join(format!("{name}.wad2"));
+    succeeds(&["convert", "-q", s(&wad), s(&wad2)]);
+    wad2
+}
+
+#[test]
+fn wad2_files_are_edited_into_wad2_files_keeping_every_other_object() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = write_wad(&tmp.path().join("src.wad"), &wadforge_fixtures::standard());
+    let wad2 = wad2_of(tmp.path(), "standard", &wadforge_fixtures::standard());
+
+    // remove: a Wad2 without CROCODILE, every other object as it was.
+    let without = tmp.path().join("without.wad2");
+    let o = wadforge(&["remove", s(&wad2), "-o", s(&without), "--only", "CROCODILE"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(&without).unwrap().starts_with(b"WAD2"),
+        "a Wad2 is written"
+    );
+    assert!(
+        !without.with_extension("was").exists(),
+        "a Wad2 has no slot-name file"
+    );
+    assert!(
+        stderr(&o).contains("kept the Tomb Editor detail of 13 objects"),
+        "{}",
+        stderr(&o)
+    );
+    let text = stdout(&wadforge(&["diff", s(&wad2), s(&without)]));
+    assert!(
+        text.contains("CROCODILE (moveable 51): only in A")
+            && text.ends_with("13 of 14 objects identical (1 differs)\n"),
+        "{text}"
+    );
+
+    // copy: CROCODILE from the WAD into it gives back the first Wad2's objects.
+    let again = tmp.path().join("again.wad2");
+    let o = wadforge(&[
+        "copy",
+        s(&wad),
+        s(&without),
+        "-o",
+        s(&again),
+        "--only",
+        "CROCODILE",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("CROCODILE (moveable 51) -> CROCODILE (moveable 51) (added)"));
+    assert_same_objects(&wad2, &again);
+
+    // A classic WAD from a Wad2: OUT.wad.
+    let classic = tmp.path().join("without.wad");
+    succeeds(&["remove", s(&wad2), "-o", s(&classic), "--only", "CROCODILE"]);
+    assert!(classic.with_extension("was").exists());
+    assert_same_objects(&without, &classic);
+    wadforge_fixtures::assert_other_tools_read_as_the_game("without.wad", &std::fs::read(&classic).unwrap());
+
+    // check --fix: a Wad2 repaired into a Wad2, only the repaired sphere changed.
+    let mut off = wadforge_fixtures::standard();
+    let k = off.moveables.iter().find(|m| m.id == 51).unwrap().meshes[0];
+    off.meshes[k].sphere.radius = 1;
+    let off = wad2_of(tmp.path(), "off", &off);
+    assert!(stdout(&wadforge(&["check", s(&off)])).contains("[bounding-sphere]"));
+    let fixed = tmp.path().join("fixed.wad2");
+    let o = wadforge(&["check", s(&off), "--fix", "-o", s(&fixed)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read(&fixed).unwrap().starts_with(b"WAD2"));
+    assert!(stdout(&wadforge(&["check", s(&fixed)])).contains("0 errors, 0 warnings, 0 notes"));
+    let text = stdout(&wadforge(&["diff", s(&off), s(&fixed)]));
+    assert!(
+        text.contains("13 of 14 objects identical (1 differs)") && text.contains("sphere"),
+        "{text}"
+    );
+    // A level is still refused, naming what to do.
+    let level = tmp.path().join("level.phd");
+    std::fs::write(&level, wadforge_fixtures::levels::tr1_level()).unwrap();
+    let out = tmp.path().join("never.wad2");
+    let o = wadforge(&["remove", s(&level), "-o", s(&out), "--only", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("wadforge convert"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+/// Removing objects from a real Wad2 keeps what Tomb Editor holds of the others that the classic
+/// model has no place for (names, blend modes, colours…), as its own Python reader summarises
+/// each object.
+#[test]
+fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects() {
+    let files = wadforge_fixtures::harness::real_wad2_files();
+    let Some(file) = files.iter().find(|p| p.ends_with("TombEngine_Weapons.wad2")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.wad2");
+    succeeds(&["remove", "-q", s(file), "-o", s(&out), "--only", "UZI_ITEM,951"]);
+    let (Some(before), Some(after)) = (python_summary(file), python_summary(&out)) else {
+        return;
+    };
+    let moveables = |summary: &serde_json::Value| summary["moveables"].as_array().unwrap().clone();
+    let kept: Vec<serde_json::Value> = moveables(&before)
+        .into_iter()
+        .filter(|m| m["id"] != 951 && m["id"] != 952)
+        .collect();
+    assert_eq!(kept.len() + 2, moveables(&before).len());
+    // Meshes and textures are the model's (pages, shared meshes); everything else is the file's.
+    let without_geometry = |m: &serde_json::Value| {
+        let mut m = m.clone();
+        m.as_object_mut().unwrap().remove("meshes");
+        m
+    };
+    let after: Vec<_> = moveables(&after).iter().map(without_geometry).collect();
+    let kept: Vec<_> = kept.iter().map(without_geometry).collect();
+    assert_eq!(after, kept);
+    // Copied back from the Wad2, UZI_ITEM brings its own detail.
+    let back = tmp.path().join("back.wad2");
+    succeeds(&[
+        "copy",
+        "-q",
+        s(file),
+        s(&out),
+        "-o",
+        s(&back),
+        "--only",
+        "UZI_ITEM",
+    ]);
+    let uzi = |summary: &serde_json::Value| {
+        moveables(summary)
+            .iter()
+            .find(|m| m["id"] == 952)
+            .map(without_geometry)
+    };
+    let Some(back) = python_summary(&back) else {
+        return;
+    };
+    assert!(uzi(&back).is_some());
+    assert_eq!(uzi(&back), uzi(&before));
+}
+
+/// The Python Wad2 reader's summary of `path` (tests/clients), when python3 runs.
+fn python_summary(path: &Path) -> Option<serde_json::Value> {
+    let script = common::files::repo().join("tests/clients/wad2_summary.py");
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(path)
+        .output()
+        .ok()?;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_slice(&output.stdout).unwrap())
 }

@@ -48,7 +48,7 @@ pub fn copy(
         .iter()
         .map(|&(o, id)| CopiedObject {
             from: o.name(src.wad, src.game).to_string(),
-            to: name_in_output(&merged.wad, o, id),
+            to: name_in_output(&merged.wad, dest.game, o, id),
             replaced: match o {
                 ObjectRef::Moveable(_) => dest.wad.moveables.iter().any(|m| m.id == id),
                 ObjectRef::Static(_) => dest.wad.statics.iter().any(|s| s.id == id),
@@ -105,8 +105,8 @@ fn incoming(
     Ok(incoming)
 }
 
-/// How the output calls the copied object of that kind and `id`.
-fn name_in_output(out: &Wad, o: ObjectRef, id: u32) -> String {
+/// How the output (the destination's `game`) calls the copied object of that kind and `id`.
+fn name_in_output(out: &Wad, game: Game, o: ObjectRef, id: u32) -> String {
     let placed = match o {
         ObjectRef::Moveable(_) => ObjectRef::Moveable(
             out.moveables
@@ -121,7 +121,7 @@ fn name_in_output(out: &Wad, o: ObjectRef, id: u32) -> String {
                 .expect("copied static"),
         ),
     };
-    placed.name(out, Game::Tr4).to_string()
+    placed.name(out, game).to_string()
 }
 
 /// The sound ids the incoming moveables' animations play, with the objects that play each.

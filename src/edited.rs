@@ -1,0 +1,84 @@
+//! Writing what `copy`, `remove` and `check --fix` made: a classic WAD (OUT.was with the slot
+//! names, the edited file's .swd, .sam and .sfx beside it) or, for `-o OUT.wad2`, a Tomb Editor
+//! Wad2 that keeps the Tomb Editor detail of every object it came with.
+
+use std::path::Path;
+
+use anyhow::Context;
+use wadforge_format::level::SkewedCorners;
+use wadforge_format::{wad, wad2, Opened, Wad};
+
+use crate::build::{copy_companions, kept_note};
+use crate::output::{write_atomically, write_slot_names, write_wad_atomically};
+
+/// How the edited model is written.
+pub struct Edited<'a> {
+    pub out: &'a Path,
+    /// The file that was edited (`copy`'s destination): a WAD's companions go beside a WAD
+    /// written, a Wad2's detail into a Wad2 written, and its game names the objects.
+    pub base: (&'a Path, &'a Opened),
+    /// The Tomb Editor detail of objects copied from a Wad2, under their ids in the output.
+    pub copied_detail: Option<wad2::Document>,
+    /// What the model could not hold of the objects written, from Wad2 inputs: a classic WAD
+    /// lists it as lost.
+    pub model_losses: Vec<String>,
+    pub quiet: bool,
+}
+
+/// Whether `out` names a Wad2 (`.wad2`); anything else is written as a classic WAD.
+pub fn is_wad2(out: &Path) -> bool {
+    out.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2"))
+}
+
+impl Edited<'_> {
+    /// Writes `model` (everything checked and assembled before anything is written); returns the
+    /// size of the file written.
+    pub fn write(&self, model: &Wad) -> anyhow::Result<u64> {
+        if is_wad2(self.out) {
+            return self.write_wad2(model);
+        }
+        let encoded = wad::encode(model, None).context("the result cannot be written as a WAD")?;
+        write_wad_atomically(self.out, &encoded)?;
+        write_slot_names(self.out, model)?;
+        copy_companions(self.base.0, self.out)?;
+        if !self.quiet {
+            for loss in &self.model_losses {
+                eprintln!("lost: {loss}");
+            }
+        }
+        Ok(encoded.size())
+    }
+
+    fn write_wad2(&self, model: &Wad) -> anyhow::Result<u64> {
+        let (base_path, base) = self.base;
+        // Skewed corners are kept by mesh number, which editing changes: a Wad2 base gives
+        // back the exact UVs of every polygon it still holds as it was.
+        let mut made = wad2::from_model(model, &SkewedCorners::new(), base.game)
+            .context("the result cannot be written as a Wad2")?;
+        let mut kept = Vec::new();
+        let base_name = base_path.display().to_string();
+        if let Some(document) = &base.wad2 {
+            kept.push((
+                wad2::keep_detail(&mut made.document, document),
+                base_name.as_str(),
+            ));
+        }
+        if let Some(copied) = &self.copied_detail {
+            kept.push((
+                wad2::keep_object_detail(&mut made.document, copied),
+                "the Wad2 copied from",
+            ));
+        }
+        let bytes = wad2::write_document(&made.document);
+        write_atomically(self.out, &bytes)?;
+        if !self.quiet {
+            for loss in &made.losses {
+                eprintln!("lost: {loss}");
+            }
+            for (kept, from) in kept.iter().filter(|(k, _)| k.objects > 0) {
+                eprintln!("note: {}", kept_note(kept, from));
+            }
+        }
+        Ok(bytes.len() as u64)
+    }
+}
