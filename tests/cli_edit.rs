@@ -422,7 +422,10 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out.wad2");
     succeeds(&["remove", "-q", s(file), "-o", s(&out), "--only", "UZI_ITEM,951"]);
-    let (Some(before), Some(after)) = (python_summary(file), python_summary(&out)) else {
+    let (Some(before), Some(after)) = (
+        common::files::python_wad2_summary(file),
+        common::files::python_wad2_summary(&out),
+    ) else {
         return;
     };
     let moveables = |summary: &serde_json::Value| summary["moveables"].as_array().unwrap().clone();
@@ -458,25 +461,9 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
             .find(|m| m["id"] == 952)
             .map(without_geometry)
     };
-    let Some(back) = python_summary(&back) else {
+    let Some(back) = common::files::python_wad2_summary(&back) else {
         return;
     };
     assert!(uzi(&back).is_some());
     assert_eq!(uzi(&back), uzi(&before));
-}
-
-/// The Python Wad2 reader's summary of `path` (tests/clients), when python3 runs.
-fn python_summary(path: &Path) -> Option<serde_json::Value> {
-    let script = common::files::repo().join("tests/clients/wad2_summary.py");
-    let output = std::process::Command::new("python3")
-        .arg(script)
-        .arg(path)
-        .output()
-        .ok()?;
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Some(serde_json::from_slice(&output.stdout).unwrap())
 }

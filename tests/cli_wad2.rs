@@ -128,7 +128,7 @@ fn import_then_build_wad2_gives_every_wad2_back_with_its_detail() {
             all_same || name == "TombEngine_Weapons" && summary.contains("41 of 44"),
             "{name}: {summary}"
         );
-        if let Some(summary) = python_summary(&built) {
+        if let Some(summary) = common::files::python_wad2_summary(&built) {
             assert!(
                 summary["moveables"].is_array(),
                 "{name}: the second reader reads it"
@@ -196,23 +196,6 @@ fn only_what_wad2_cannot_hold_differs(a: &Path, b: &Path) {
     );
 }
 
-/// The Python reader's summary of `path` (written apart from the Rust codec), when python3 runs.
-fn python_summary(path: &Path) -> Option<serde_json::Value> {
-    let script = repo().join("tests/clients/wad2_summary.py");
-    let output = std::process::Command::new("python3")
-        .arg(script)
-        .arg(path)
-        .output()
-        .ok()?;
-    assert!(
-        output.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Some(serde_json::from_slice(&output.stdout).unwrap())
-}
-
 #[test]
 fn the_real_level_converts_to_wad2_and_back_with_every_object() {
     let level = repo().join("../shared/real/LEVEL2_DEMO.PHD");
@@ -230,7 +213,7 @@ fn the_real_level_converts_to_wad2_and_back_with_every_object() {
         stderr(&o)
     );
     only_what_wad2_cannot_hold_differs(&level, &wad2);
-    if let Some(summary) = python_summary(&wad2) {
+    if let Some(summary) = common::files::python_wad2_summary(&wad2) {
         assert_eq!(summary["moveables"].as_array().unwrap().len(), 49);
         assert_eq!(summary["statics"].as_array().unwrap().len(), 10);
         assert_eq!(summary["game_version"], 1, "a TR1 level's Wad2 names TR1");
@@ -300,7 +283,7 @@ fn every_fixture_converts_to_wad2_and_back_saying_what_it_lost() {
                 );
             }
         }
-        if let Some(summary) = python_summary(&wad2) {
+        if let Some(summary) = common::files::python_wad2_summary(&wad2) {
             assert_eq!(summary["sound_system"], 1, "TombLib refuses a Wad2 without it");
         }
         // And back: the Wad2's objects exactly, in a WAD wadblender reads.
@@ -321,7 +304,7 @@ fn the_example_builds_into_a_wad2_with_every_object() {
     succeeds(&["build", "-q", s(&example), "-o", s(&built_wad)]);
     succeeds(&["build", "-q", s(&example), "-o", s(&built_wad2)]);
     only_what_wad2_cannot_hold_differs(&built_wad, &built_wad2);
-    if let Some(summary) = python_summary(&built_wad2) {
+    if let Some(summary) = common::files::python_wad2_summary(&built_wad2) {
         assert_eq!(summary["moveables"].as_array().unwrap().len(), 1);
         assert_eq!(summary["statics"].as_array().unwrap().len(), 1);
     }

@@ -65,3 +65,21 @@ pub fn standard_wad(dir: &Path) -> PathBuf {
 pub fn read(path: &Path) -> Wad {
     wad::read(&std::fs::read(path).unwrap()).unwrap().0
 }
+
+/// The Python Wad2 reader's summary of `path` (`tests/clients/wad2_summary.py`, written apart from
+/// the Rust codec), when python3 runs.
+pub fn python_wad2_summary(path: &Path) -> Option<serde_json::Value> {
+    let script = repo().join("tests/clients/wad2_summary.py");
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(path)
+        .output()
+        .ok()?;
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_slice(&output.stdout).unwrap())
+}
