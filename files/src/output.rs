@@ -35,13 +35,20 @@ pub fn write_atomically_with(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = dir.join(format!(".{name}.wadforge-tmp"));
-    let written = std::fs::File::create(&temp).and_then(|file| {
+    // The folder is made only when it is missing: an import writes hundreds of files into a few
+    // folders, and asking for each folder first took two more calls into the file system a file.
+    let created = match std::fs::File::create(&temp) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).and_then(|()| std::fs::File::create(&temp))
+        }
+        created => created,
+    };
+    let written = created.and_then(|file| {
         let mut file = BufWriter::new(file);
         write(&mut file)?;
         file.flush()
