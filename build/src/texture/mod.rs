@@ -86,11 +86,13 @@ impl RgbaImage {
     fn page_texels(&self, xs: std::ops::Range<u32>, ys: std::ops::Range<u32>) -> Vec<u8> {
         let row_width = self.width as usize * 4;
         let (left, right) = (xs.start as usize * 4, xs.end as usize * 4);
-        let mut texels = Vec::with_capacity(xs.len() * ys.len() * 3);
-        for y in ys {
+        // Written in place rather than pushed texel by texel: the loop then compiles to a few
+        // instructions a texel (cutting was 7% of a build's instructions).
+        let mut texels = vec![0; xs.len() * ys.len() * 3];
+        for (out, y) in texels.chunks_exact_mut(xs.len() * 3).zip(ys) {
             let row = &self.pixels[y as usize * row_width..][left..right];
-            for p in row.chunks_exact(4) {
-                texels.extend_from_slice(if p[3] < ALPHA_CUTOFF { &MAGENTA } else { &p[..3] });
+            for (texel, p) in out.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
+                texel.copy_from_slice(if p[3] < ALPHA_CUTOFF { &MAGENTA } else { &p[..3] });
             }
         }
         texels
