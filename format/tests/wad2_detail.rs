@@ -8,8 +8,9 @@ use common::wad2_built::document_with_every_kind;
 use common::wad2_walk::real_files;
 use wadforge_fixtures::wad2_compare::same_but_textures;
 use wadforge_format::catalog::Game;
-use wadforge_format::wad2::document::{Document, VertexColour};
+use wadforge_format::wad2::document::{Document, Image, Polygon, VertexColour};
 use wadforge_format::wad2::{self, keep_detail};
+use wadforge_format::{Page, PAGE_SIZE};
 
 /// The document made from `base`'s model, with the detail of `base` kept.
 fn made_with_detail(base: &Document) -> (Document, wad2::KeptDetail) {
@@ -22,11 +23,16 @@ fn made_with_detail(base: &Document) -> (Document, wad2::KeptDetail) {
 }
 
 #[test]
-fn real_files_made_from_the_model_with_their_detail_are_themselves_but_for_textures() {
+fn real_files_made_from_the_model_with_their_detail_are_themselves_byte_for_byte() {
     for (name, bytes) in real_files() {
         let base = wad2::read_document(&bytes).unwrap();
         let (made, kept) = made_with_detail(&base);
         same_but_textures(&made, &base).unwrap_or_else(|d| panic!("{name}: {d}"));
+        // Every polygon shows its texels as the file did: each takes its texture back.
+        assert!(
+            wad2::write_document(&made) == bytes,
+            "{name}: not the file itself"
+        );
         assert_eq!(kept.objects, base.moveables.len() + base.statics.len(), "{name}");
         assert_eq!((kept.edited_meshes, kept.edited_animations), (0, 0), "{name}");
     }
@@ -37,6 +43,69 @@ fn every_kind_of_chunk_is_kept_from_the_base() {
     let base = document_with_every_kind();
     let (made, _) = made_with_detail(&base);
     same_but_textures(&made, &base).unwrap();
+}
+
+/// A document whose 8×8 texture holds a different colour at every texel, which its polygons use.
+fn document_with_a_texture() -> Document {
+    let mut base = document_with_every_kind();
+    let bgra = (0..64u8).flat_map(|i| [i, 2 * i, 255 - i, 255]).collect();
+    let texture = &mut base.textures[0];
+    texture.image = Some(Image {
+        width: 8,
+        height: 8,
+        bgra,
+    });
+    (texture.width, texture.height) = (8, 8);
+    base
+}
+
+fn polygons(document: &Document) -> Vec<&Polygon> {
+    let moveables = document.moveables.iter().flat_map(|m| &m.meshes);
+    let meshes = moveables.chain(document.statics.iter().map(|s| &s.mesh));
+    meshes.flat_map(|m| &m.polygons).collect()
+}
+
+#[test]
+fn polygons_showing_their_texels_take_their_texture_back_and_an_edited_one_its_page() {
+    let base = document_with_a_texture();
+    let (made, _) = made_with_detail(&base);
+    assert_eq!(made.textures, base.textures, "only the file's texture, as it was");
+    let textured = |d: &Document| -> Vec<(i64, [[f32; 2]; 4])> {
+        polygons(d).iter().map(|p| (p.texture, p.uvs)).collect()
+    };
+    assert_eq!(textured(&made), textured(&base));
+
+    // One texel under the quads (the triangles' rectangle, texels 0..4, leaves it out) painted.
+    let objects = wad2::to_model(&base).unwrap();
+    let mut model = objects.model;
+    let quad = model
+        .meshes
+        .iter()
+        .flat_map(|m| &m.polygons)
+        .find(|p| p.is_quad)
+        .unwrap();
+    let sample = model.samples[usize::from(quad.texture.sample)];
+    // The quad's rectangle starts at texel (1, 1) of the texture: (6, 6) is 5 in.
+    let (x, y) = (usize::from(sample.x) + 5, usize::from(sample.y) + 5);
+    let mut rgb = model.pages[usize::from(sample.page)].rgb().to_vec();
+    rgb[(y * PAGE_SIZE + x) * 3] ^= 0x80;
+    model.pages[usize::from(sample.page)] = Page::from_rgb(rgb).unwrap();
+    let mut edited = wad2::from_model(&model, &objects.skewed, wad2::game_of(&base))
+        .unwrap()
+        .document;
+    keep_detail(&mut edited, &base);
+    assert_eq!(edited.textures.len(), 2, "the file's texture and the page");
+    let page = edited
+        .textures
+        .iter()
+        .position(|t| t.width == PAGE_SIZE as i64)
+        .unwrap() as i64;
+    for p in polygons(&edited) {
+        match p.quad {
+            true => assert_eq!(p.texture, page, "an edited quad shows its page"),
+            false => assert_eq!(p.texture, 1 - page, "a triangle takes the file's texture"),
+        }
+    }
 }
 
 #[test]

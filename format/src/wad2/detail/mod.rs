@@ -5,17 +5,19 @@
 //!
 //! An object takes its detail from the base object of the same kind and id. Whatever the model
 //! still holds as the base held it takes the base's exact values, so an unedited object comes
-//! back as the base stored it (but for its textures, which are the model's pages), and an edited
-//! one keeps the detail of every vertex, polygon, keyframe and dispatch the edit left alone.
+//! back as the base stored it, its textures too (`textures`), and an edited one keeps the detail
+//! of every vertex, polygon, keyframe and dispatch the edit left alone.
 
 mod animations;
 mod meshes;
+mod textures;
 
 use std::collections::HashMap;
 
 use crate::wad2::document::{Document, Moveable, Static};
 use crate::wad2::objects::losses::Losses;
 use crate::wad2::objects::{bone_links, static_box};
+use textures::TextureMatch;
 
 /// What [`keep_detail`] took from the base.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,32 +49,38 @@ pub fn keep_object_detail(made: &mut Document, base: &Document) -> KeptDetail {
     kept
 }
 
-/// The file a manifest directory keeps of a Wad2 it was imported from: its document without
-/// the textures (the directory's glTF files hold what they show), which [`keep_detail`] reads as
-/// the base of a Wad2 built from the directory.
+/// The file a manifest directory keeps of a Wad2 it was imported from: its document, which
+/// [`keep_detail`] reads as the base of a Wad2 built from the directory. It keeps the textures
+/// too, though the directory's glTF files show them: a polygon still showing its texels takes
+/// its texture back, so an unedited Wad2 builds back to the file itself.
 pub fn detail_file(document: &Document) -> Vec<u8> {
-    crate::wad2::write_document(&Document {
-        textures: Vec::new(),
-        ..document.clone()
-    })
+    crate::wad2::write_document(document)
 }
 
 fn keep_objects(made: &mut Document, base: &Document, kept: &mut KeptDetail) {
     // The first base object of each id, found once: a file from a stranger may hold millions.
     let moveables = first_of_each_id(base.moveables.iter().map(|m| m.id));
     let statics = first_of_each_id(base.statics.iter().map(|s| s.id));
-    for moveable in &mut made.moveables {
+    let Document {
+        textures: made_textures,
+        moveables: made_moveables,
+        statics: made_statics,
+        ..
+    } = made;
+    let textures = TextureMatch::new(made_textures, &base.textures);
+    for moveable in made_moveables {
         if let Some(&found) = moveables.get(&moveable.id) {
             kept.objects += 1;
-            keep_moveable(moveable, &base.moveables[found], kept);
+            keep_moveable(moveable, &base.moveables[found], &textures, kept);
         }
     }
-    for found in &mut made.statics {
+    for found in made_statics {
         if let Some(&old) = statics.get(&found.id) {
             kept.objects += 1;
-            keep_static(found, &base.statics[old], kept);
+            keep_static(found, &base.statics[old], &textures, kept);
         }
     }
+    textures::finish(made, &base.textures);
 }
 
 /// Each id's first place among `ids`.
@@ -111,7 +119,7 @@ fn keep_file_detail(made: &mut Document, base: &Document, kept: &mut KeptDetail)
     made.unknown.0.extend(base.unknown.0.iter().cloned());
 }
 
-fn keep_moveable(made: &mut Moveable, base: &Moveable, kept: &mut KeptDetail) {
+fn keep_moveable(made: &mut Moveable, base: &Moveable, textures: &TextureMatch, kept: &mut KeptDetail) {
     // A base bone wearing another bone's mesh puts that mesh in this bone's place in the model.
     let worn = |bone: usize| {
         base.bones
@@ -123,12 +131,15 @@ fn keep_moveable(made: &mut Moveable, base: &Moveable, kept: &mut KeptDetail) {
     };
     for (bone, mesh) in made.meshes.iter_mut().enumerate() {
         if let Some(old) = base.meshes.get(worn(bone)) {
-            kept.edited_meshes += usize::from(!meshes::keep_mesh(mesh, old));
+            kept.edited_meshes += usize::from(!meshes::keep_mesh(mesh, old, textures));
         }
     }
     keep_bones(made, base);
     if made.bones.len() == base.bones.len() {
         made.skin.clone_from(&base.skin);
+        // Its polygons name the base's textures, which go after the made file's own.
+        let polygons = made.skin.iter_mut().flat_map(|skin| &mut skin.polygons);
+        polygons.for_each(|p| p.texture = textures.base_index(p.texture));
     }
     kept.edited_animations += animations::keep_animations(&mut made.animations, &base.animations);
     made.unknown.0.extend(base.unknown.0.iter().cloned());
@@ -157,8 +168,8 @@ fn keep_bones(made: &mut Moveable, base: &Moveable) {
     }
 }
 
-fn keep_static(made: &mut Static, base: &Static, kept: &mut KeptDetail) {
-    kept.edited_meshes += usize::from(!meshes::keep_mesh(&mut made.mesh, &base.mesh));
+fn keep_static(made: &mut Static, base: &Static, textures: &TextureMatch, kept: &mut KeptDetail) {
+    kept.edited_meshes += usize::from(!meshes::keep_mesh(&mut made.mesh, &base.mesh, textures));
     made.legacy_light_type = base.legacy_light_type;
     made.ambient_light = base.ambient_light;
     made.shatter = base.shatter;
