@@ -124,7 +124,11 @@ fn copied_detail(
     selection: &[ObjectRef],
     ids: impl Iterator<Item = u32>,
 ) -> wad2::Document {
-    let mut detail = wad2::Document::default();
+    // Its textures, which the objects' polygons name by number (those left unused are left out).
+    let mut detail = wad2::Document {
+        textures: document.textures.clone(),
+        ..wad2::Document::default()
+    };
     for (object, id) in selection.iter().zip(ids) {
         match *object {
             ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i).map(|m| {

@@ -440,6 +440,7 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
         m.as_object_mut().unwrap().remove("meshes");
         m
     };
+    let after_summary = after.clone();
     let after: Vec<_> = moveables(&after).iter().map(without_geometry).collect();
     let kept: Vec<_> = kept.iter().map(without_geometry).collect();
     assert_eq!(after, kept);
@@ -466,4 +467,12 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
     };
     assert!(uzi(&back).is_some());
     assert_eq!(uzi(&back), uzi(&before));
+    // Its polygons took their own textures back: no page was needed.
+    let sizes = |summary: &serde_json::Value| summary["textures"].as_array().unwrap().clone();
+    assert!(
+        !sizes(&back).contains(&serde_json::json!([256, 256])),
+        "{:?}",
+        sizes(&back)
+    );
+    assert!(!sizes(&after_summary).contains(&serde_json::json!([256, 256])));
 }

@@ -139,7 +139,7 @@ fn keep_moveable(made: &mut Moveable, base: &Moveable, textures: &TextureMatch, 
         made.skin.clone_from(&base.skin);
         // Its polygons name the base's textures, which go after the made file's own.
         let polygons = made.skin.iter_mut().flat_map(|skin| &mut skin.polygons);
-        polygons.for_each(|p| p.texture = textures.base_index(p.texture));
+        polygons.for_each(|p| p.texture = textures.base_index(p.texture).unwrap_or(p.texture));
     }
     kept.edited_animations += animations::keep_animations(&mut made.animations, &base.animations);
     made.unknown.0.extend(base.unknown.0.iter().cloned());

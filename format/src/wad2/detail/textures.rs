@@ -26,16 +26,21 @@ impl<'a> TextureMatch<'a> {
         TextureMatch { made, base }
     }
 
-    /// Where base texture `t` goes in the made file.
-    pub fn base_index(&self, t: i64) -> i64 {
-        self.made.len() as i64 + t
+    /// Where base texture `t` goes in the made file; `None` when the base has no texture `t` (a
+    /// manifest directory of an older wadforge keeps none).
+    pub fn base_index(&self, t: i64) -> Option<i64> {
+        let t = usize::try_from(t).ok().filter(|&t| t < self.base.len())?;
+        Some((self.made.len() + t) as i64)
     }
 
     /// Gives `polygon` (made, its corners turned as `old`'s) `old`'s texture and UVs when it shows
     /// the same texels the same way.
     pub fn keep(&self, polygon: &mut Polygon, old: &Polygon) {
-        if self.same_look(polygon, old) {
-            polygon.texture = self.base_index(old.texture);
+        if let Some(texture) = self
+            .base_index(old.texture)
+            .filter(|_| self.same_look(polygon, old))
+        {
+            polygon.texture = texture;
             polygon.uvs = old.uvs;
             polygon.parent_area = old.parent_area;
         }
