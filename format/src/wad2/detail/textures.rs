@@ -4,6 +4,7 @@
 //! textures Tomb Editor gave it (their sizes, names and paths) and a skinned mesh taken whole
 //! keeps its own; textures no polygon uses any more are left out.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use crate::wad2::document::{Document, Image, Mesh, Polygon, Texture};
@@ -19,11 +20,31 @@ const MOST_TEXELS: f32 = 65_536.0;
 pub(super) struct TextureMatch<'a> {
     made: &'a [Texture],
     base: &'a [Texture],
+    /// Texels the comparisons may still read: each polygon reads its rectangle, so a file of many
+    /// polygons spanning a large texture would read it many times over. Past this, polygons keep
+    /// the made file's textures.
+    comparable: Cell<u64>,
 }
+
+/// Texels compared per texel of the textures, and besides them.
+const COMPARED_PER_TEXEL: u64 = 16;
+const COMPARED_BESIDES: u64 = 64 << 20;
 
 impl<'a> TextureMatch<'a> {
     pub fn new(made: &'a [Texture], base: &'a [Texture]) -> Self {
-        TextureMatch { made, base }
+        let texels: u64 = (made.iter().chain(base))
+            .filter_map(|t| t.image.as_ref())
+            .map(|i| u64::from(i.width) * u64::from(i.height))
+            .sum();
+        TextureMatch {
+            made,
+            base,
+            comparable: Cell::new(
+                texels
+                    .saturating_mul(COMPARED_PER_TEXEL)
+                    .saturating_add(COMPARED_BESIDES),
+            ),
+        }
     }
 
     /// Where base texture `t` goes in the made file; `None` when the base has no texture `t` (a
@@ -64,8 +85,10 @@ impl<'a> TextureMatch<'a> {
         // sample round those corners (reading a Wad2 gives such a polygon their rectangle).
         let alike = made_at.relative == base_at.relative
             || (made_at.size == base_at.size && made_at.on_rectangle() && !base_at.on_rectangle());
+        let area = u64::from(made_at.size[0]) * u64::from(made_at.size[1]);
         alike
             && made_at.size.iter().all(|&s| s > 0)
+            && self.spend(area)
             && same_texels(
                 made_image,
                 made_at.origin,
@@ -73,6 +96,19 @@ impl<'a> TextureMatch<'a> {
                 base_at.origin,
                 made_at.size,
             )
+    }
+}
+
+impl TextureMatch<'_> {
+    /// Takes `texels` from what the comparisons may read; false when they are spent.
+    fn spend(&self, texels: u64) -> bool {
+        match self.comparable.get().checked_sub(texels) {
+            Some(left) => {
+                self.comparable.set(left);
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -189,5 +225,71 @@ fn for_each_polygon_mut(document: &mut Document, mut f: impl FnMut(&mut Polygon)
     }
     for found in &mut document.statics {
         found.mesh.polygons.iter_mut().for_each(&mut f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texture(side: u32) -> Texture {
+        let texels = side * side;
+        Texture {
+            image: Some(Image {
+                width: side,
+                height: side,
+                bgra: (0..texels).flat_map(|i| [i as u8, 7, 9, 255]).collect(),
+            }),
+            width: i64::from(side),
+            height: i64::from(side),
+            ..Texture::default()
+        }
+    }
+
+    fn quad(texture: i64, uvs: [[f32; 2]; 4]) -> Polygon {
+        Polygon {
+            quad: true,
+            texture,
+            uvs,
+            ..Polygon::default()
+        }
+    }
+
+    const SQUARE: [[f32; 2]; 4] = [[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]];
+
+    #[test]
+    fn a_polygon_on_the_same_texels_takes_the_base_texture_and_uvs() {
+        let (made, base) = ([texture(8)], [texture(8)]);
+        let matching = TextureMatch::new(&made, &base);
+        let mut polygon = quad(0, SQUARE);
+        let exact = SQUARE.map(|[u, v]| [u + 0.01, v - 0.01]);
+        matching.keep(&mut polygon, &quad(0, exact));
+        assert_eq!((polygon.texture, polygon.uvs), (1, exact));
+    }
+
+    #[test]
+    fn other_texels_another_mapping_or_no_base_texture_keep_the_made_one() {
+        let (made, base) = ([texture(8)], [texture(8)]);
+        let matching = TextureMatch::new(&made, &base);
+        let moved = SQUARE.map(|[u, v]| [u + 1.0, v]);
+        let turned = [SQUARE[1], SQUARE[2], SQUARE[3], SQUARE[0]];
+        for old in [quad(0, moved), quad(0, turned), quad(3, SQUARE)] {
+            let mut polygon = quad(0, SQUARE);
+            matching.keep(&mut polygon, &old);
+            assert_eq!((polygon.texture, polygon.uvs), (0, SQUARE), "{:?}", old.uvs);
+        }
+    }
+
+    #[test]
+    fn comparisons_stop_when_their_texels_are_spent() {
+        let (made, base) = ([texture(8)], [texture(8)]);
+        let matching = TextureMatch::new(&made, &base);
+        matching.comparable.set(15);
+        let mut polygon = quad(0, SQUARE);
+        matching.keep(&mut polygon, &quad(0, SQUARE));
+        assert_eq!(polygon.texture, 0, "a 4×4 rectangle reads 16 texels");
+        matching.comparable.set(16);
+        matching.keep(&mut polygon, &quad(0, SQUARE));
+        assert_eq!(polygon.texture, 1);
     }
 }
