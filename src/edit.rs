@@ -42,7 +42,9 @@ pub fn copy(args: CopyArgs) -> anyhow::Result<()> {
         out: args.out,
         base: (args.dest, &dest),
         copied_detail: src.wad2.as_ref().map(|document| {
-            let ids = selection.iter().map(|o| as_id.unwrap_or_else(|| id_of(&src, *o)));
+            let ids = selection
+                .iter()
+                .map(|o| as_id.unwrap_or_else(|| o.id(&src.model)));
             copied_detail(document, &selection, ids)
         }),
         model_losses,
@@ -108,13 +110,6 @@ fn copied_losses(src: &Opened, dest: &Opened, copied: &[wadforge_edit::CopiedObj
         .chain((src.losses.iter()).filter(|l| copied_from.contains(&l.object.as_str())))
         .map(ToString::to_string)
         .collect()
-}
-
-fn id_of(opened: &Opened, object: ObjectRef) -> u32 {
-    match object {
-        ObjectRef::Moveable(i) => opened.model.moveables[i].id,
-        ObjectRef::Static(i) => opened.model.statics[i].id,
-    }
 }
 
 /// The Tomb Editor detail of the `selection` of a Wad2 (its document's objects, one for each

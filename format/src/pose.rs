@@ -396,6 +396,7 @@ pub struct AngleSets {
 }
 
 impl AngleSets {
+    /// The angle sets of the rotation matrix `m` (TR axes, row-major).
     pub fn of_matrix(m: [[f64; 3]; 3]) -> Self {
         // M = Ry·Rx·Rz: M[1][2] = −sin x, M[0][2] = sin y cos x, M[2][2] = cos y cos x,
         // M[1][0] = cos x sin z, M[1][1] = cos x cos z.

@@ -31,7 +31,7 @@ impl ObjectRef {
     }
 
     /// The object's id.
-    fn id(self, wad: &Wad) -> u32 {
+    pub fn id(self, wad: &Wad) -> u32 {
         match self {
             ObjectRef::Moveable(i) => wad.moveables[i].id,
             ObjectRef::Static(i) => wad.statics[i].id,

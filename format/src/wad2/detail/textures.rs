@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
+use crate::records;
 use crate::wad2::document::{Document, Image, Mesh, Polygon, Texture};
 
 /// The alpha below which a texel is transparent, as reading a Wad2 into the model decides (which
@@ -23,18 +24,18 @@ pub(super) struct TextureMatch<'a> {
     /// Texels the comparisons may still read: each polygon reads its rectangle, so a file of many
     /// polygons spanning a large texture would read it many times over. Past this, polygons keep
     /// the made file's textures.
-    comparable: Cell<u64>,
+    comparable: Cell<usize>,
 }
 
 /// Texels compared per texel of the textures, and besides them.
-const COMPARED_PER_TEXEL: u64 = 16;
-const COMPARED_BESIDES: u64 = 64 << 20;
+const COMPARED_PER_TEXEL: usize = 16;
+const COMPARED_BESIDES: usize = 64 << 20;
 
 impl<'a> TextureMatch<'a> {
     pub fn new(made: &'a [Texture], base: &'a [Texture]) -> Self {
-        let texels: u64 = (made.iter().chain(base))
+        let texels: usize = (made.iter().chain(base))
             .filter_map(|t| t.image.as_ref())
-            .map(|i| u64::from(i.width) * u64::from(i.height))
+            .map(|i| i.bgra.len() / 4)
             .sum();
         TextureMatch {
             made,
@@ -85,10 +86,10 @@ impl<'a> TextureMatch<'a> {
         // sample round those corners (reading a Wad2 gives such a polygon their rectangle).
         let alike = made_at.relative == base_at.relative
             || (made_at.size == base_at.size && made_at.on_rectangle() && !base_at.on_rectangle());
-        let area = u64::from(made_at.size[0]) * u64::from(made_at.size[1]);
+        let area = made_at.size[0] as usize * made_at.size[1] as usize;
         alike
             && made_at.size.iter().all(|&s| s > 0)
-            && self.spend(area)
+            && records::take(&self.comparable, area)
             && same_texels(
                 made_image,
                 made_at.origin,
@@ -96,19 +97,6 @@ impl<'a> TextureMatch<'a> {
                 base_at.origin,
                 made_at.size,
             )
-    }
-}
-
-impl TextureMatch<'_> {
-    /// Takes `texels` from what the comparisons may read; false when they are spent.
-    fn spend(&self, texels: u64) -> bool {
-        match self.comparable.get().checked_sub(texels) {
-            Some(left) => {
-                self.comparable.set(left);
-                true
-            }
-            None => false,
-        }
     }
 }
 
