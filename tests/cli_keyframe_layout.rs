@@ -144,3 +144,107 @@ fn each_class_of_real_files_keyframes_comes_back_exact_through_import_and_build(
         "{manifest}"
     );
 }
+
+/// The objects `wadforge diff` finds different between `a` and `b`, as slot names (an object only
+/// in one file differs too).
+fn differing_objects(a: &Path, b: &Path) -> Vec<String> {
+    let o = wadforge(&["diff", "--json", s(a), s(b)]);
+    assert!(o.status.code().is_some_and(|c| c < 2), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let objects = report["objects"].as_array().unwrap();
+    (objects.iter())
+        .filter(|object| object["identical"] != true)
+        .map(|object| object["slot"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_file_written_from_a_core_made_wad_reads_right_in_every_tool_and_keeps_what_was_not_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = quirk_file(tmp.path(), "as_core_design_wrote_it");
+    let out = |name: &str| tmp.path().join(name);
+
+    // Unedited import, then build.
+    succeeds(&["import", "-q", s(&source), "-o", s(&out("all"))]);
+    succeeds(&["build", "-q", s(&out("all")), "-o", s(&out("built.wad"))]);
+    // build --base with LARA_SKIN alone, unedited.
+    succeeds(&[
+        "import",
+        "-q",
+        s(&source),
+        "-o",
+        s(&out("skin")),
+        "--only",
+        "LARA_SKIN",
+    ]);
+    let (skin, patched) = (out("skin"), out("patched.wad"));
+    succeeds(&["build", "-q", s(&skin), "-o", s(&patched), "--base", s(&source)]);
+    // An outfit copied in, an object removed, the file fixed.
+    // The outfit: the standard LARA_SKIN with its head's first vertex moved.
+    let mut outfit = wadforge_fixtures::standard();
+    let skin = outfit.moveables.iter().find(|m| m.id == 8).unwrap();
+    let head = skin.meshes[14];
+    outfit.meshes[head].vertices[0][1] -= 20;
+    let outfit = common::files::write_wad(&out("outfit.wad"), &outfit);
+    succeeds(&[
+        "copy",
+        s(&outfit),
+        s(&source),
+        "-o",
+        s(&out("copied.wad")),
+        "--only",
+        "LARA_SKIN",
+    ]);
+    succeeds(&[
+        "remove",
+        s(&source),
+        "-o",
+        s(&out("removed.wad")),
+        "--only",
+        "CROCODILE",
+    ]);
+    succeeds(&["check", s(&source), "--fix", "-o", s(&out("fixed.wad"))]);
+
+    for (name, named) in [
+        ("built.wad", &[][..]),
+        ("patched.wad", &[][..]),
+        ("copied.wad", &["LARA_SKIN"][..]),
+        ("removed.wad", &["CROCODILE"][..]),
+        ("fixed.wad", &[][..]),
+    ] {
+        let written = out(name);
+        // The document's count reads every animation without error, the undecodable ones as
+        // none; wadblender opens the file.
+        assert_read_as_the_game(&written);
+        let document = wadforge_fixtures::document_reader::read(&std::fs::read(&written).unwrap()).unwrap();
+        let baddy = document.iter().find(|m| m.id == 41).unwrap();
+        let counts: Vec<usize> = (baddy.animations.iter())
+            .map(|a| a.keyframes.as_ref().map_or(usize::MAX, |k| k.len()))
+            .collect();
+        assert_eq!(
+            counts,
+            [3, 2, 4, 0, 0, 0, 0, 0, 12, 2],
+            "{name}: BADDY_1 by the document's count"
+        );
+        assert_eq!(differing_objects(&source, &written), named, "{name}");
+    }
+    // check names every animation no tool can decode, and says how it is kept.
+    let report = succeeds(&["check", s(&out("built.wad"))]);
+    let notes: Vec<&str> = (report.lines())
+        .filter(|l| l.starts_with("note [undecodable-keyframes]"))
+        .collect();
+    assert_eq!(notes.len(), 5 + 1 + 3, "{report}");
+    assert!(
+        notes
+            .iter()
+            .filter(|l| l.contains("every reader skips it"))
+            .count()
+            == 6
+            && notes
+                .iter()
+                .filter(|l| l.contains("kept only as stored, in their place"))
+                .count()
+                == 3,
+        "{report}"
+    );
+}

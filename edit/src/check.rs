@@ -9,7 +9,7 @@ use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
-    Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
+    Undecodable, Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
 use wadforge_format::{Limits, TooMuch};
 
@@ -596,21 +596,35 @@ impl Checker<'_> {
     }
 
     /// Keyframe words the game reads as they are: a note, since files the games shipped hold
-    /// them and nothing can recompute them.
+    /// them and nothing can recompute them. It says how wadforge writes them, so that every
+    /// reader skips what no tool can decode.
     fn undecodable_keyframes(&mut self, m: &Moveable, animation: &Animation, place: &str) {
-        if let Some(stored) = &animation.undecodable_keyframes {
-            self.push(
-                Severity::Note,
-                "undecodable-keyframes",
-                place.to_string(),
-                format!(
-                    "its keyframe words do not decode as poses: {}; they are kept as stored, and Blender \
-                     shows no action for it",
-                    stored.why(animation.played_keyframes(), m.meshes.len())
-                ),
-                "nothing to do unless the animation should play: then give it keyframes (in Blender)",
-            );
-        }
+        let Some(stored) = &animation.undecodable_keyframes else {
+            return;
+        };
+        let meshes = m.meshes.len();
+        let kept = match stored.kind(meshes) {
+            Undecodable::RunsPastTheData => {
+                "its own words are kept only as stored, in their place; past them the game reads what follows \
+                 in the file (the same words while this object's keyframes come last)"
+            }
+            Undecodable::TooSmall | Undecodable::NoWordsOfItsOwn => {
+                "it is kept only as stored: written on the next animation's first keyframe word with no words \
+                 of its own, as Core's tools wrote such animations, so the WAD document's count gives it no \
+                 keyframes and every reader skips it (the game reads the next animation's words)"
+            }
+        };
+        self.push(
+            Severity::Note,
+            "undecodable-keyframes",
+            place.to_string(),
+            format!(
+                "no tool can decode its keyframes (the game cannot either): {}; {kept}; Blender shows no \
+                 action for it",
+                stored.why(animation.played_keyframes(), meshes)
+            ),
+            "nothing to do unless the animation should play: then give it keyframes (in Blender)",
+        );
     }
 
     /// Animations that the WAD document's keyframe count, which Tomb Editor's WadTool, wadblender

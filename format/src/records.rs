@@ -18,8 +18,7 @@ pub(crate) const STATE_CHANGE_SIZE: usize = 6;
 pub(crate) const DISPATCH_SIZE: usize = 8;
 pub(crate) const LINK_SIZE: usize = 16;
 pub(crate) const STATIC_SIZE: usize = 32;
-/// Bounding box and root offset words before a keyframe's angles.
-pub(crate) const KEYFRAME_HEADER_WORDS: usize = 9;
+pub(crate) use crate::model::KEYFRAME_HEADER_WORDS;
 
 /// The problems shared records can have, in each reader's own error type.
 pub(crate) trait RecordError: FileError {

@@ -315,9 +315,11 @@ fn an_unknown_command_opcode_is_refused() {
 }
 
 #[test]
-fn a_keyframe_record_smaller_than_its_angles_is_kept_as_stored() {
+fn a_keyframe_record_smaller_than_its_angles_is_read_and_written_so_no_reader_decodes_it() {
     // Real files hold such animations: the game reads whatever words are there, so the file is
-    // read, and the animation keeps its keyframe size and words through every write.
+    // read. No tool can decode its words: the model keeps its keyframe size and no words (the
+    // bytes stay in the layout, so the file is written back as it was), and a file laid out
+    // anew gives it none, so the WAD document's count gives it no keyframes.
     let mut bytes = valid();
     let s = sections(&bytes);
     // Keyframe size byte of the only animation: 9 header words + 2 angles need at least 11.
@@ -328,16 +330,18 @@ fn a_keyframe_record_smaller_than_its_angles_is_kept_as_stored() {
     let animation = &model.moveables[0].animations[0];
     assert!(animation.keyframes.is_empty());
     let stored = animation.undecodable_keyframes.as_ref().expect("kept as stored");
-    // The animation's own words: the whole package (two keyframes of 12 words as written).
-    let package: Vec<u16> = bytes[s.keyframes + 4..s.moveables]
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .collect();
-    assert_eq!(package.len(), 24);
-    assert_eq!((stored.size, &stored.words), (10, &package));
+    assert_eq!((stored.size, stored.words.len()), (10, 0));
+    assert_eq!(stored.kind(2), wadforge_format::Undecodable::TooSmall);
+    // The package's two keyframes of 12 words are bytes the layout keeps.
+    assert_eq!(
+        layout.keyframes.gaps.iter().map(|g| g.bytes.len()).sum::<usize>(),
+        48
+    );
     assert_eq!(wad::write(&model, Some(&layout)).unwrap(), bytes);
     let canonical = wad::write(&model, None).unwrap();
-    assert_eq!(wad::read(&canonical).unwrap().0, model);
+    let (again, again_layout) = wad::read(&canonical).unwrap();
+    assert_eq!(again, model);
+    assert_eq!(again_layout.keyframes.len, 0, "no words of its own");
 }
 
 #[test]

@@ -47,37 +47,96 @@ pub struct Animation {
 }
 
 /// Keyframe words of an animation that do not decode as the keyframes the game plays: a
-/// keyframe size smaller than the 9-word header plus a word per mesh, played keyframes that run
-/// past the keyframe data, or angle sets that run past the keyframe size. Kept as stored.
+/// keyframe size smaller than the 9-word header plus a word per mesh, angle sets that run past
+/// the keyframe size, or played keyframes that run past the keyframe data. Kept as stored where
+/// other tools can read them; see [`UndecodableKeyframes::owns_words`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct UndecodableKeyframes {
     /// Words per keyframe, as the animation record stores it.
     pub size: u8,
-    /// The animation's own words: from its keyframe offset to the next animation's (the WAD
-    /// document's rule), which is what other tools read for it; for an animation stored on a
-    /// later one's words (no words of its own), the words the game reads, up to the data's end.
+    /// The animation's own words (from its keyframe offset to the next animation's, the WAD
+    /// document's rule, which is what other tools read for it) when every keyframe the
+    /// document's count gives them decodes: its played keyframes then run past the keyframe
+    /// data. Empty when it owns no words (Core's tools stored such animations on the next one's
+    /// start) or its first keyframe does not decode: no tool can read words of its own, so it
+    /// is written on the next animation's start, where the document's count gives it none.
     pub words: Vec<u16>,
 }
 
+/// Why an animation's keyframe words do not decode, in the order [`UndecodableKeyframes::why`]
+/// tells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecodable {
+    /// The keyframe size is smaller than the 9 header words plus a word per mesh.
+    TooSmall,
+    /// It owns no keyframe words (stored on the next animation's start), or its first
+    /// keyframe's angle sets (two words for a three-axis rotation) run past the keyframe size.
+    NoWordsOfItsOwn,
+    /// Its own keyframes decode, but the game plays more than the keyframe data holds.
+    RunsPastTheData,
+}
+
+/// The 9 words a keyframe starts with: bounding box and root offset.
+pub const KEYFRAME_HEADER_WORDS: usize = 9;
+
 impl UndecodableKeyframes {
+    /// Whether these words are written as the animation's own: at least one whole keyframe, and
+    /// every keyframe the WAD document's count gives them (words over size) decodes as a pose of
+    /// `meshes` meshes, so that every reader reads them without error. Otherwise the animation
+    /// is written with no words of its own, on the next animation's start, as Core's tools
+    /// stored such animations: the document's count gives it no keyframes, and the game reads
+    /// the next animation's words (it could not decode its own either).
+    pub fn owns_words(&self, meshes: usize) -> bool {
+        let size = self.size as usize;
+        size >= KEYFRAME_HEADER_WORDS + meshes
+            && self.words.len() >= size
+            && self.words.chunks_exact(size).all(|k| angles_fit(k, meshes))
+    }
+
+    /// Which kind of undecodable animation this is, for a moveable of `meshes` meshes.
+    pub fn kind(&self, meshes: usize) -> Undecodable {
+        if (self.size as usize) < KEYFRAME_HEADER_WORDS + meshes {
+            Undecodable::TooSmall
+        } else if self.owns_words(meshes) {
+            Undecodable::RunsPastTheData
+        } else {
+            Undecodable::NoWordsOfItsOwn
+        }
+    }
+
     /// Why these words do not decode as the `played` keyframes of a moveable of `meshes` meshes,
     /// for people.
     pub fn why(&self, played: usize, meshes: usize) -> String {
-        let (size, needed) = (self.size as usize, 9 + meshes);
-        if size < needed {
-            format!(
+        let (size, needed) = (self.size as usize, KEYFRAME_HEADER_WORDS + meshes);
+        match self.kind(meshes) {
+            Undecodable::TooSmall => format!(
                 "its keyframe size of {size} words is smaller than a keyframe's 9 header words plus a word \
                  per mesh ({needed})"
-            )
-        } else if self.words.len() < played * size {
-            format!(
-                "the game plays {played} keyframes of {size} words, but the animation stores {} words",
-                self.words.len()
-            )
-        } else {
-            format!("its angle sets run past its keyframe size of {size} words")
+            ),
+            Undecodable::NoWordsOfItsOwn => format!(
+                "it has no keyframe words that decode with its keyframe size of {size} words (stored on the \
+                 next animation's words, or angle sets that run past its size)"
+            ),
+            Undecodable::RunsPastTheData => format!(
+                "the game plays {played} keyframes of {size} words, but its own words hold {} and the \
+                 keyframe data ends before the rest",
+                self.words.len() / size
+            ),
         }
     }
+}
+
+/// Whether the angle sets of `meshes` meshes fit in the keyframe `words` after its header (a
+/// three-axis set takes two words, a one-axis set one).
+fn angles_fit(words: &[u16], meshes: usize) -> bool {
+    let mut at = KEYFRAME_HEADER_WORDS;
+    for _ in 0..meshes {
+        let Some(&first) = words.get(at) else {
+            return false;
+        };
+        at += if first & 0xC000 == 0 { 2 } else { 1 };
+    }
+    at <= words.len()
 }
 
 impl Animation {

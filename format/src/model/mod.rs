@@ -10,8 +10,8 @@ mod object;
 mod texture;
 
 pub use animation::{
-    AngleEncoding, Animation, Command, Dispatch, Fixed16, Keyframe, Rotation, StateChange,
-    UndecodableKeyframes, KEYFRAME_BOX_TOLERANCE,
+    AngleEncoding, Animation, Command, Dispatch, Fixed16, Keyframe, Rotation, StateChange, Undecodable,
+    UndecodableKeyframes, KEYFRAME_BOX_TOLERANCE, KEYFRAME_HEADER_WORDS,
 };
 pub use mesh::{has_no_area, Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
 pub use object::{bind_origins, BoundingBox, Link, Moveable, Static};

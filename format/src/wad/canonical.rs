@@ -7,6 +7,12 @@
 //! older tools use, gives exactly the keyframes the game plays. Files by Core's tools share
 //! keyframe words between animations; no keyframe data is shared here, since those tools then
 //! read some animations short or across another's keyframes.
+//!
+//! Animations no reader can decode ([`crate::UndecodableKeyframes`]) are the exception, laid out
+//! as Core's tools laid them: one whose words are its own (its played keyframes run past the
+//! data) keeps them in its place; any other starts on the next animation's first word with no
+//! words of its own, so the document's count gives it none and every reader skips it (given
+//! words of its own, readers would decode garbage keyframes and run off the data's end).
 
 use std::collections::HashMap;
 
@@ -171,7 +177,7 @@ impl Cursors {
         let animations = m
             .animations
             .iter()
-            .map(|a| self.animation(a, object))
+            .map(|a| self.animation(a, m.meshes.len(), object))
             .collect::<Result<_, _>>()?;
         Ok(MoveableLayout {
             pointers_index: to_u16(pointers_index, "mesh pointers before this moveable")?,
@@ -183,13 +189,15 @@ impl Cursors {
         })
     }
 
-    /// The layout of animation `a`: its records and its keyframes go where the cursors are.
+    /// The layout of animation `a` of a moveable of `meshes` meshes: its records and its
+    /// keyframes go where the cursors are.
     fn animation(
         &mut self,
         a: &Animation,
+        meshes: usize,
         object: &dyn Fn() -> String,
     ) -> Result<AnimationLayout, WriteError> {
-        let (keyframe_size, keyframe_words) = keyframe_extent(a, object)?;
+        let (keyframe_size, keyframe_words) = keyframe_extent(a, meshes, object)?;
         let state_changes_index = to_u16(self.state_changes, "state changes before this animation")?;
         let mut dispatch_indices = Vec::with_capacity(a.state_changes.len());
         for change in &a.state_changes {
@@ -199,7 +207,8 @@ impl Cursors {
         self.state_changes += a.state_changes.len();
         let command_offset = to_u16(self.command_words, "command words before this animation")?;
         self.command_words += a.commands.iter().map(|c| 1 + c.operands().len()).sum::<usize>();
-        // An animation without keyframes points at the end of the data so far.
+        // An animation without keyframe words points at the end of the data so far: where the
+        // next animation with keyframes starts.
         let keyframe_offset = self.keyframe_words;
         self.keyframe_words += keyframe_words;
         self.animations += 1;
@@ -213,9 +222,14 @@ impl Cursors {
     }
 }
 
-/// The keyframe size (words) of animation `a` and the words its keyframes take: its longest
-/// keyframe, each keyframe padded to it; or its keyframe words kept as stored.
-fn keyframe_extent(a: &Animation, object: &dyn Fn() -> String) -> Result<(u8, usize), WriteError> {
+/// The keyframe size (words) of animation `a`, of a moveable of `meshes` meshes, and the words
+/// its keyframes take: its longest keyframe, each keyframe padded to it; or its keyframe words
+/// kept as stored, where they are its own (none otherwise).
+fn keyframe_extent(
+    a: &Animation,
+    meshes: usize,
+    object: &dyn Fn() -> String,
+) -> Result<(u8, usize), WriteError> {
     if let Some(stored) = &a.undecodable_keyframes {
         if !a.keyframes.is_empty() {
             return Err(WriteError::Invalid(format!(
@@ -223,7 +237,12 @@ fn keyframe_extent(a: &Animation, object: &dyn Fn() -> String) -> Result<(u8, us
                 object()
             )));
         }
-        return Ok((stored.size, stored.words.len()));
+        let own = if stored.owns_words(meshes) {
+            stored.words.len()
+        } else {
+            0
+        };
+        return Ok((stored.size, own));
     }
     let size = a
         .keyframes

@@ -409,29 +409,31 @@ impl Decoder<'_> {
             self.covered.keyframes.ranges.extend(covered.ranges);
             return Ok(());
         }
-        // Its own words, which other tools read for it; an animation stored on a later one's
-        // data (Core's tools) owns none: then the words the game reads, up to the data's end.
-        let (start, word_count) = if own.is_empty() {
-            let to_end = self.keyframes.len().saturating_sub(run.offset) / 2;
-            (run.offset, to_end.min(run.count.saturating_mul(size)))
-        } else {
-            (own.start, own.len() / 2)
-        };
+        // Its own words, which other tools read for it, kept where they decode as keyframes (its
+        // played ones run past the data); otherwise it owns none the model keeps: the bytes stay
+        // gaps of the layout, and a canonical write puts it on the next animation's start.
+        let word_count = own.len() / 2;
         // Charged like decoding them: a damaged file may give many animations one long stretch.
         if !records::take(&self.keyframe_words_decodable, word_count) {
-            return Err(self
-                .keyframes
-                .error(start, Problem::TooMuchWork(crate::TooMuchWork::KeyframeDecodings)));
+            return Err(self.keyframes.error(
+                own.start,
+                Problem::TooMuchWork(crate::TooMuchWork::KeyframeDecodings),
+            ));
         }
-        let bytes = self.keyframes.slice(start, word_count * 2)?;
-        self.covered.keyframes.cover(start, word_count * 2);
-        animation.undecodable_keyframes = Some(UndecodableKeyframes {
+        let bytes = self.keyframes.slice(own.start, word_count * 2)?;
+        let mut stored = UndecodableKeyframes {
             size: r.frame_size,
             words: bytes
                 .chunks_exact(2)
                 .map(|b| u16::from_le_bytes([b[0], b[1]]))
                 .collect(),
-        });
+        };
+        if stored.owns_words(mesh_count) {
+            self.covered.keyframes.cover(own.start, word_count * 2);
+        } else {
+            stored.words.clear();
+        }
+        animation.undecodable_keyframes = Some(stored);
         Ok(())
     }
 }

@@ -335,7 +335,7 @@ impl Tables {
         }
         for (k, (a, al)) in m.animations.iter().zip(&ml.animations).enumerate() {
             let first = ml.animations_index as i64;
-            self.animation(a, al, first + k as i64, first)
+            self.animation(a, al, (first + k as i64, first), m.meshes.len())
                 .map_err(|e| in_object(e, &format!("animation {k}")))?;
         }
         let record = &mut self.moveables;
@@ -353,14 +353,15 @@ impl Tables {
         Ok(())
     }
 
-    /// Writes animation `global` of the table (its moveable's first is `first`): its record,
-    /// state changes with their dispatches, commands and keyframes, where `al` places them.
+    /// Writes animation `global` of the table (its moveable's first is `first`; it has `meshes`
+    /// meshes): its record, state changes with their dispatches, commands and keyframes, where
+    /// `al` places them.
     fn animation(
         &mut self,
         a: &Animation,
         al: &AnimationLayout,
-        global: i64,
-        first: i64,
+        (global, first): (i64, i64),
+        meshes: usize,
     ) -> Result<(), WriteError> {
         let record = self.animation_record(a, al, first)?;
         let at = usize::try_from(global)
@@ -374,7 +375,7 @@ impl Tables {
         }
         self.commands
             .put(al.command_offset as usize * 2, &words_to_bytes(&words))?;
-        self.keyframes_of(a, al)
+        self.keyframes_of(a, al, meshes)
     }
 
     /// The table index of animation `relative` of the moveable whose first is `first`.
@@ -459,9 +460,10 @@ impl Tables {
         Ok(())
     }
 
-    /// The keyframes of `a`, each in a record of the layout's keyframe size (or its words kept
-    /// as stored).
-    fn keyframes_of(&mut self, a: &Animation, al: &AnimationLayout) -> Result<(), WriteError> {
+    /// The keyframes of `a` (of a moveable of `meshes` meshes), each in a record of the layout's
+    /// keyframe size; or its words kept as stored where they are its own (no reader could decode
+    /// others: the animation then owns no words, see [`crate::UndecodableKeyframes::owns_words`]).
+    fn keyframes_of(&mut self, a: &Animation, al: &AnimationLayout, meshes: usize) -> Result<(), WriteError> {
         let size = al.keyframe_size as usize;
         if let Some(stored) = &a.undecodable_keyframes {
             if !a.keyframes.is_empty() || stored.size != al.keyframe_size {
@@ -470,6 +472,9 @@ impl Tables {
                     stored.size,
                     a.keyframes.len()
                 )));
+            }
+            if !stored.owns_words(meshes) {
+                return Ok(());
             }
             return self
                 .keyframes
