@@ -270,3 +270,37 @@ fn keyframes_that_stop_decoding_in_padding_write_back_byte_for_byte() {
     assert!(read.moveables[0].animations[4].undecodable_keyframes.is_some());
     assert!(wad::write(&read, Some(&layout)).unwrap() == bytes);
 }
+
+#[test]
+fn an_animation_owning_no_words_is_moved_off_a_start_whose_words_it_would_decode() {
+    // The first animation's own words did not decode (none are kept); the second's one keyframe
+    // (9 + 2 + 1 words, a size the first shares) would decode read from its start.
+    let stand = Animation {
+        frame_duration: 1,
+        keyframes: vec![keyframe(1, false)],
+        ..Animation::default()
+    };
+    let size = 12;
+    let broken = Animation {
+        frame_duration: 1,
+        undecodable_keyframes: Some(UndecodableKeyframes {
+            size,
+            words: Vec::new(),
+        }),
+        ..Animation::default()
+    };
+    let mut wad = model();
+    wad.moveables[0].animations = vec![broken, stand];
+    let bytes = wad::write(&wad, None).unwrap();
+    let (read, layout) = wad::read(&bytes).unwrap();
+    // The model comes back: the first still owns nothing and decodes nothing.
+    assert_eq!(read.moveables[0].animations, wad.moveables[0].animations);
+    let offsets: Vec<u32> = layout.moveables[0]
+        .animations
+        .iter()
+        .map(|a| a.keyframe_offset)
+        .collect();
+    assert_eq!(offsets, [2, 0], "a word into the second's keyframe");
+    // The document's count gives it none: the next animation's offset lies before its own.
+    assert_eq!(wad::miscounted_animations(&read, &layout), []);
+}

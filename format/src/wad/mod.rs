@@ -13,6 +13,7 @@ mod layout;
 mod mesh;
 mod package;
 mod reader;
+mod undecodable_apart;
 mod writer;
 
 pub use document_count::{miscounted_animations, Miscounted};
@@ -42,7 +43,11 @@ pub fn write(wad: &Wad, layout: Option<&Layout>) -> Result<Vec<u8>, WriteError> 
 pub fn encode<'a>(wad: &'a Wad, layout: Option<&Layout>) -> Result<EncodedWad<'a>, WriteError> {
     match layout {
         Some(layout) => writer::encode(wad, layout),
-        None => writer::encode(wad, &canonical::layout(wad)?),
+        None => {
+            let mut layout = canonical::layout(wad)?;
+            undecodable_apart::keep_apart(wad, &mut layout)?;
+            writer::encode(wad, &layout)
+        }
     }
 }
 

@@ -497,6 +497,17 @@ impl Tables {
     }
 }
 
+/// The keyframes package of `wad` laid out by `layout`, alone.
+pub(super) fn keyframe_package(wad: &Wad, layout: &Layout) -> Result<Vec<u8>, WriteError> {
+    let mut tables = Tables::new(layout)?;
+    for (m, ml) in wad.moveables.iter().zip(&layout.moveables) {
+        for (a, al) in m.animations.iter().zip(&ml.animations) {
+            tables.keyframes_of(a, al, m.meshes.len())?;
+        }
+    }
+    Ok(tables.keyframes.finish())
+}
+
 /// A keyframe as stored: box, root offset, then each angle set (no padding).
 pub(super) fn keyframe_words(keyframe: &Keyframe) -> Vec<u16> {
     let mut words: Vec<u16> = keyframe
