@@ -12,6 +12,7 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== real clients: Blender 5.0.1 (bpy) and the Khronos glTF validator, under target/harness"
 bash tests/harness/setup.sh
+bash scripts/blender-extension.sh --validate  # Blender's `extension build` and `validate`: any error fails
 
 echo "== cargo test (a missing harness fails here rather than skipping)"
 export WADFORGE_REQUIRE_HARNESS=1
