@@ -133,7 +133,7 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
 /// some of their vertices the normal (0, −1, 0), as in TombEngine_Weapons' COMPASS_ITEM).
 /// Their positions and TR normals are still compared; only a normal turned at those vertices
 /// goes unseen.
-fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
+pub(super) fn normals_blender_cannot_keep(stored: &Mesh) -> Vec<bool> {
     let mut unkept = vec![false; stored.vertices.len()];
     let mut mark = |corners: &[u16]| {
         for &v in corners {

@@ -4,10 +4,15 @@
 //! - [`exact`]: while the glTF still shows exactly the mesh as stored beside it (the scene
 //!   extras import writes), the stored mesh comes back as it was: vertex and polygon order,
 //!   quads and their diagonals, unused vertices, zero normals; the UVs give the textures.
-//! - [`welded`]: otherwise (an edited mesh, or no stored mesh) vertices split for UVs are welded
-//!   again (meshopt), triangle pairs become quads where the game draws that quad as exactly those
-//!   two triangles, and TR normals and shades are kept where the glTF still agrees with them.
+//! - [`edited`]: otherwise, for an edited mesh over its stored copy, every vertex keeps its
+//!   stored index and every polygon the glTF still shows over the same vertices keeps its kind,
+//!   diagonal, corner order and place; only new or changed faces are built as [`welded`] builds
+//!   them.
+//! - [`welded`]: a mesh without a stored copy: vertices split for UVs are welded again
+//!   (meshopt), triangle pairs become quads where the game draws that quad as exactly those two
+//!   triangles, and TR normals and shades are kept where the glTF still agrees with them.
 
+mod edited;
 mod exact;
 mod welded;
 
@@ -188,9 +193,15 @@ pub(crate) fn gather(
         .enumerate()
         .map(|(j, (triangles, (has_normals, has_shades)))| {
             let stored = target.stored.get(j).copied().flatten();
-            let mesh = match stored.and_then(|s| exact::rebuild(s, &triangles)) {
-                Some(mesh) => mesh,
-                None => welded::build(&triangles, stored)?,
+            let claimed = || {
+                triangles
+                    .iter()
+                    .any(|t| t.corners.iter().any(|c| c.tr_vertex.is_some()))
+            };
+            let mesh = match stored.map(|s| (s, exact::rebuild(s, &triangles))) {
+                Some((_, Some(mesh))) => mesh,
+                Some((stored, None)) if claimed() => edited::build(&triangles, stored)?,
+                _ => welded::build(&triangles, stored)?,
             };
             Ok(RawMesh {
                 has_normals: has_normals || mesh.has_normals,

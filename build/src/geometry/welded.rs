@@ -1,4 +1,6 @@
-//! A mesh built from what the glTF shows: an edited mesh, or one without a stored copy.
+//! A mesh built from what the glTF shows: one without a stored copy (or whose glTF does not
+//! name the stored vertices), and the faces of an edited mesh that show no stored polygon
+//! ([`super::edited`] keeps the others as stored).
 //!
 //! Two consecutive triangles become one quad only when the game draws that quad as exactly those
 //! two triangles with the same texels: they share an edge, their UVs cover one sample rectangle,
@@ -16,7 +18,7 @@
 use crate::{FastMap, FastSet};
 use std::borrow::Cow;
 
-use wadforge_format::texture_corners::recover_texture;
+use wadforge_format::texture_corners::recover_shifted_texture;
 use wadforge_format::{Mesh, Shading};
 use wadforge_packer::uv::corners_from_uvs;
 
@@ -52,76 +54,103 @@ fn weld_key(c: &Corner) -> WeldKey {
     ]
 }
 
+/// The mesh `triangles` show, built afresh: triangle pairs into quads, then vertices welded in
+/// the order the polygons use them. Vertices `stored` holds that no polygon uses follow.
 pub(crate) fn build(triangles: &[Triangle], stored: Option<&Mesh>) -> Result<RawMesh, String> {
     let triangles = without_unkept_normals(triangles);
-    let polygons = pair_into_quads(&triangles);
-    let corners: Vec<&Corner> = polygons.iter().flat_map(|(c, _)| c.iter()).collect();
+    let keys: Vec<[WeldKey; 3]> = triangles
+        .iter()
+        .map(|t| t.corners.each_ref().map(weld_key))
+        .collect();
+    let every: Vec<usize> = (0..triangles.len()).collect();
+    let same = |(ta, ka): CornerRef, (tb, kb): CornerRef| keys[ta][ka] == keys[tb][kb];
+    let polygons = pair_into_quads(&triangles, &every, &same);
+    let corners: Vec<&Corner> = polygons
+        .iter()
+        .flat_map(|p| p.corners.iter().map(|&(t, k)| &triangles[t].corners[k]))
+        .collect();
+    let welded = weld(&corners)?;
+    if polygons.len() > u16::MAX as usize {
+        return Err(too_many("polygons", polygons.len()));
+    }
+    let mut mesh = RawMesh {
+        vertices: welded.vertices,
+        normals: welded.normals,
+        shades: welded.shades,
+        ..RawMesh::default()
+    };
+    let mut next = 0;
+    for p in &polygons {
+        let n = p.corners.len();
+        mesh.polygons.push(p.raw(
+            &triangles,
+            welded.remap[next..next + n].iter().map(|&v| v as u16).collect(),
+        ));
+        next += n;
+    }
+    decide_zero_normals(&mut mesh, &welded.undecided, stored);
+    if let Some(stored) = stored {
+        keep_unused_vertices(&mut mesh, stored);
+    }
+    if mesh.vertices.len() > u16::MAX as usize {
+        return Err(too_many("vertices", mesh.vertices.len()));
+    }
+    Ok(mesh)
+}
+
+/// What build says of a mesh past TR's bounds.
+pub(super) fn too_many(what: &str, count: usize) -> String {
+    format!("a mesh has {count} {what}; TR meshes hold at most 65535: split it across bones")
+}
+
+/// Corners welded into vertices: each distinct [`WeldKey`] is one vertex, in order of first use.
+pub(super) struct Welded {
+    pub vertices: Vec<[i16; 3]>,
+    pub normals: Vec<[i16; 3]>,
+    pub shades: Vec<i16>,
+    /// The glTF normal of each vertex whose zero normal is still to be decided.
+    pub undecided: Vec<Option<[f64; 3]>>,
+    /// The stored vertex each vertex comes from, as import wrote it.
+    pub claims: Vec<Option<u16>>,
+    /// The vertex of each corner.
+    pub remap: Vec<u32>,
+}
+
+/// The vertices of `corners`, vertices split for UVs welded again.
+pub(super) fn weld(corners: &[&Corner]) -> Result<Welded, String> {
     let keys: Vec<WeldKey> = corners.iter().map(|c| weld_key(c)).collect();
     let (count, remap) = meshopt::generate_vertex_remap(&keys, None);
     if count > u16::MAX as usize {
-        return Err(format!(
-            "a mesh has {count} vertices; TR meshes hold at most 65535: split it across bones"
-        ));
+        return Err(too_many("vertices", count));
     }
-    if polygons.len() > u16::MAX as usize {
-        return Err(format!(
-            "a mesh has {} polygons; TR meshes hold at most 65535: split it across bones",
-            polygons.len()
-        ));
-    }
-    let mut mesh = RawMesh {
+    let mut welded = Welded {
         vertices: vec![[0; 3]; count],
         normals: vec![[0; 3]; count],
         shades: vec![0; count],
-        ..RawMesh::default()
+        undecided: vec![None; count],
+        claims: vec![None; count],
+        remap,
     };
-    // The glTF normal of each vertex whose zero normal is undecided.
-    let mut undecided: Vec<Option<[f64; 3]>> = vec![None; count];
-    let mut claims: Vec<Option<u16>> = vec![None; count];
-    for ((key, corner), &new) in keys.iter().zip(&corners).zip(&remap) {
+    for ((key, corner), &new) in keys.iter().zip(corners).zip(&welded.remap) {
         let new = new as usize;
-        claims[new] = corner.tr_vertex;
-        mesh.vertices[new] = [key[0], key[1], key[2]];
-        mesh.normals[new] = match corner.shown_normal {
+        welded.claims[new] = corner.tr_vertex;
+        welded.vertices[new] = [key[0], key[1], key[2]];
+        welded.normals[new] = match corner.shown_normal {
             Some(shown) if corner.lit_by_shades => shown.map(|c| (c * Shading::NORMAL_LENGTH).round() as i16),
             _ => [key[3], key[4], key[5]],
         };
-        mesh.shades[new] = key[6];
+        welded.shades[new] = key[6];
         if key[7] == 1 {
-            undecided[new] = corner.shown_normal;
+            welded.undecided[new] = corner.shown_normal;
         }
     }
-    let mut next = 0;
-    for (polygon_corners, t) in &polygons {
-        let n = polygon_corners.len();
-        mesh.polygons.push(RawPolygon {
-            corners: remap[next..next + n].iter().map(|&v| v as u16).collect(),
-            uvs: polygon_corners.iter().map(|c| c.uv).collect(),
-            image: t.image,
-            attributes: t.attributes,
-            unused: 0,
-        });
-        next += n;
-    }
-    decide_zero_normals(&mut mesh, &undecided, stored);
-    match stored {
-        Some(stored) if claims.iter().any(Option::is_some) => keep_stored_indices(&mut mesh, &claims, stored),
-        Some(stored) => keep_unused_vertices(&mut mesh, stored),
-        None => {}
-    }
-    if mesh.vertices.len() > u16::MAX as usize {
-        return Err(format!(
-            "a mesh has {} vertices; TR meshes hold at most 65535: split it across bones",
-            mesh.vertices.len()
-        ));
-    }
-    Ok(mesh)
+    Ok(welded)
 }
 
 /// The triangles without the glTF normals Blender does not give back (see [`has_no_area`]): at
 /// the corners of triangles of no area, and at every corner of the same position and TR normal
 /// (that vertex on its other faces). The TR normal is taken there as stored, zero included.
-fn without_unkept_normals(triangles: &[Triangle]) -> Cow<'_, [Triangle]> {
+pub(super) fn without_unkept_normals(triangles: &[Triangle]) -> Cow<'_, [Triangle]> {
     let unkept: FastSet<([i16; 3], [i16; 3])> = triangles
         .iter()
         .filter(|t| has_no_area(t.corners.map(|c| c.position)))
@@ -156,7 +185,7 @@ fn keep_unused_vertices(mesh: &mut RawMesh, stored: &Mesh) {
 }
 
 /// Which of the stored mesh's vertices its polygons use.
-fn used_vertices(stored: &Mesh) -> Vec<bool> {
+pub(super) fn used_vertices(stored: &Mesh) -> Vec<bool> {
     let mut used = vec![false; stored.vertices.len()];
     for p in &stored.polygons {
         for &v in p.corners() {
@@ -170,120 +199,71 @@ fn used_vertices(stored: &Mesh) -> Vec<bool> {
 
 /// The stored normal (zero where the mesh has shades) and shade (zero where it has normals) of
 /// stored vertex `i`.
-fn stored_lighting(stored: &Mesh, i: usize) -> ([i16; 3], i16) {
+pub(super) fn stored_lighting(stored: &Mesh, i: usize) -> ([i16; 3], i16) {
     match &stored.shading {
         Shading::Normals(n) => (n.get(i).copied().unwrap_or_default(), 0),
         Shading::Shades(s) => ([0; 3], s.get(i).copied().unwrap_or(0)),
     }
 }
 
-/// Gives the welded vertices (`claims`: the stored vertex each comes from, as import wrote it)
-/// the indices of the stored vertices they come from, since the engine finds Lara's joints and
-/// hair by vertex index. Where several claim one index (an extruded or duplicated vertex carries
-/// its source's index too), the one nearest the stored position takes it, with those at its very
-/// place (one vertex whose corners Blender gave other normals). The others are new and follow,
-/// in the order they came. A stored vertex nothing claims stays at its index as stored, unused;
-/// those the stored polygons used are the mesh's removed vertices.
-fn keep_stored_indices(mesh: &mut RawMesh, claims: &[Option<u16>], stored: &Mesh) {
-    let kept = stored.vertices.len();
-    let claim = |v: usize| claims[v].map(usize::from).filter(|&i| i < kept);
-    let distance = |v: usize, i: usize| -> i64 {
-        (0..3)
-            .map(|k| (i64::from(mesh.vertices[v][k]) - i64::from(stored.vertices[i][k])).pow(2))
-            .sum()
-    };
-    let mut owner: Vec<Option<usize>> = vec![None; kept];
-    for v in 0..claims.len() {
-        if let Some(i) = claim(v) {
-            if owner[i].is_none_or(|o| distance(v, i) < distance(o, i)) {
-                owner[i] = Some(v);
-            }
-        }
-    }
-    let mut next = kept;
-    let index_of: Vec<usize> = (0..claims.len())
-        .map(|v| match claim(v).and_then(|i| Some((i, owner[i]?))) {
-            Some((i, o)) if mesh.vertices[o] == mesh.vertices[v] => i,
-            _ => {
-                next += 1;
-                next - 1
-            }
-        })
-        .collect();
-    let mut vertices = vec![[0; 3]; next];
-    let mut normals = vec![[0; 3]; next];
-    let mut shades = vec![0; next];
-    for i in 0..kept {
-        (normals[i], shades[i]) = stored_lighting(stored, i);
-        vertices[i] = stored.vertices[i];
-    }
-    for (v, &to) in index_of.iter().enumerate() {
-        if to >= kept || owner[to] == Some(v) {
-            vertices[to] = mesh.vertices[v];
-            normals[to] = mesh.normals[v];
-            shades[to] = mesh.shades[v];
-        }
-    }
-    for polygon in &mut mesh.polygons {
-        for c in &mut polygon.corners {
-            *c = index_of[*c as usize] as u16;
-        }
-    }
-    keep_polygon_order(mesh, stored);
-    let used = used_vertices(stored);
-    mesh.removed_vertices = (0..kept)
-        .filter(|&i| owner[i].is_none() && used[i])
-        .map(|i| i as u16)
-        .collect();
-    (mesh.vertices, mesh.normals, mesh.shades) = (vertices, normals, shades);
+/// A corner of a glTF triangle: (triangle, corner).
+pub(super) type CornerRef = (usize, usize);
+
+/// A polygon formed of glTF triangles: its corners (TR order) and the triangle it takes its
+/// image and attributes from.
+pub(super) struct Formed {
+    pub corners: Vec<CornerRef>,
+    pub triangle: usize,
 }
 
-/// Puts each polygon over the same vertices as a stored polygon at that polygon's place, the
-/// others after them in the order they came, so that an edit shows as what it changed.
-fn keep_polygon_order(mesh: &mut RawMesh, stored: &Mesh) {
-    let corner_set = |corners: &[u16]| {
-        let mut set = corners.to_vec();
-        set.sort_unstable();
-        set
-    };
-    let mut places: FastMap<Vec<u16>, std::collections::VecDeque<usize>> = FastMap::default();
-    for (i, p) in stored.polygons.iter().enumerate() {
-        places.entry(corner_set(p.corners())).or_default().push_back(i);
+impl Formed {
+    /// The polygon over vertices `corners` (one per corner), its UVs from the triangles.
+    pub fn raw(&self, triangles: &[Triangle], corners: Vec<u16>) -> RawPolygon {
+        let t = &triangles[self.triangle];
+        RawPolygon {
+            corners,
+            uvs: self
+                .corners
+                .iter()
+                .map(|&(t, k)| triangles[t].corners[k].uv)
+                .collect(),
+            image: t.image,
+            attributes: t.attributes,
+            unused: 0,
+        }
     }
-    let mut order: Vec<(usize, RawPolygon)> = std::mem::take(&mut mesh.polygons)
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let place = places
-                .get_mut(&corner_set(&p.corners))
-                .and_then(|q| q.pop_front());
-            (place.unwrap_or(stored.polygons.len() + i), p)
-        })
-        .collect();
-    order.sort_by_key(|(place, _)| *place);
-    mesh.polygons = order.into_iter().map(|(_, p)| p).collect();
 }
 
-/// Consecutive triangles that form a quad the game draws as exactly those two triangles become
-/// that quad; each polygon with the triangle it takes its image and attributes from.
-fn pair_into_quads(triangles: &[Triangle]) -> Vec<(Vec<Corner>, &Triangle)> {
-    let mut out = Vec::with_capacity(triangles.len());
+/// Consecutive triangles of `order` that form a quad the game draws as exactly those two
+/// triangles become that quad; `same` says whether two corners are one vertex.
+pub(super) fn pair_into_quads(
+    triangles: &[Triangle],
+    order: &[usize],
+    same: &dyn Fn(CornerRef, CornerRef) -> bool,
+) -> Vec<Formed> {
+    let mut out = Vec::with_capacity(order.len());
     let mut i = 0;
-    while i < triangles.len() {
-        let a = &triangles[i];
-        let quad = triangles.get(i + 1).and_then(|b| {
+    while i < order.len() {
+        let ta = order[i];
+        let a = &triangles[ta];
+        let quad = order.get(i + 1).and_then(|&tb| {
+            let b = &triangles[tb];
             let same_look = a.image == b.image && a.attributes == b.attributes;
-            same_look
-                .then(|| quad_of(&a.corners, &b.corners, a.image_size))
-                .flatten()
+            same_look.then(|| quad_of(triangles, ta, tb, same)).flatten()
         });
         match quad {
-            Some(quad) => {
-                out.push((quad, a));
+            Some(corners) => {
+                out.push(Formed {
+                    corners,
+                    triangle: ta,
+                });
                 i += 2;
             }
             None => {
-                out.push((a.corners.to_vec(), a));
+                out.push(Formed {
+                    corners: (0..3).map(|k| (ta, k)).collect(),
+                    triangle: ta,
+                });
                 i += 1;
             }
         }
@@ -291,40 +271,53 @@ fn pair_into_quads(triangles: &[Triangle]) -> Vec<(Vec<Corner>, &Triangle)> {
     out
 }
 
-/// Two triangles (TR order) as one quad whose `v0–v2` diagonal is their shared edge, when their
-/// UVs put the quad's corners on one sample rectangle in an arrangement the texture word can say
-/// with that diagonal kept (the quad's corners as listed, or shifted by two), or in any
-/// arrangement for a parallelogram.
-fn quad_of(a: &[Corner; 3], b: &[Corner; 3], image_size: Option<(u32, u32)>) -> Option<Vec<Corner>> {
-    let (w, h) = image_size?;
-    let same = |x: &Corner, y: &Corner| weld_key(x) == weld_key(y) && x.uv == y.uv;
+/// Triangles `ta` and `tb` (TR order) as one quad whose `v0–v2` diagonal is their shared edge,
+/// when their UVs put the quad's corners on one sample rectangle in an arrangement the texture
+/// word can say with that diagonal kept (the quad's corners as listed, or shifted by two), or in
+/// any arrangement for a parallelogram.
+fn quad_of(
+    triangles: &[Triangle],
+    ta: usize,
+    tb: usize,
+    same: &dyn Fn(CornerRef, CornerRef) -> bool,
+) -> Option<Vec<CornerRef>> {
+    let corner = |(t, k): CornerRef| &triangles[t].corners[k];
+    let one = |x: CornerRef, y: CornerRef| same(x, y) && corner(x).uv == corner(y).uv;
     for i in 0..3 {
         for j in 0..3 {
             // The edge a[i] → a[i+1] runs the other way in b: b[j] → b[j+1] = a[i+1] → a[i].
-            if same(&a[i], &b[(j + 1) % 3]) && same(&a[(i + 1) % 3], &b[j]) {
-                let quad = vec![a[(i + 1) % 3], a[(i + 2) % 3], a[i], b[(j + 2) % 3]];
-                let uvs: Vec<[f32; 2]> = quad.iter().map(|c| c.uv).collect();
-                let (_, points) = corners_from_uvs(&uvs, w, h)?;
-                // Shifting the corners by one moves the diagonal: allowed only where both
-                // diagonals draw one surface, a parallelogram (planar, and an affine mapping
-                // from its rectangle of texels).
-                let p = |k: usize| quad[k].position.map(i32::from);
-                let parallelogram = (0..3).all(|k| p(0)[k] + p(2)[k] == p(1)[k] + p(3)[k]);
-                let shifts: &[usize] = if parallelogram { &[0, 1, 2, 3] } else { &[0, 2] };
-                let legal = shifts.iter().any(|&r| {
-                    let shifted: Vec<_> = (0..4).map(|k| points[(k + r) % 4]).collect();
-                    recover_texture(&shifted, true).is_some()
-                });
-                return legal.then_some(quad);
+            if one((ta, i), (tb, (j + 1) % 3)) && one((ta, (i + 1) % 3), (tb, j)) {
+                let quad = vec![(ta, (i + 1) % 3), (ta, (i + 2) % 3), (ta, i), (tb, (j + 2) % 3)];
+                let uvs: Vec<[f32; 2]> = quad.iter().map(|&c| corner(c).uv).collect();
+                let positions = [0, 1, 2, 3].map(|k| corner(quad[k]).position);
+                let shift = texture_shift(&uvs, triangles[ta].image_size)?;
+                return keeps_its_diagonal(shift, positions).then_some(quad);
             }
         }
     }
     None
 }
 
+/// How far a quad's corners must be rotated for the texture word to map its UVs (as
+/// [`crate::texture::PolygonTextureOut::shift`] will), when they sit on a sample rectangle of
+/// the image in a legal arrangement; `None` when they do not.
+pub(super) fn texture_shift(uvs: &[[f32; 2]], image_size: Option<(u32, u32)>) -> Option<usize> {
+    let (w, h) = image_size?;
+    let (_, points) = corners_from_uvs(uvs, w, h)?;
+    recover_shifted_texture(&points, true).map(|(_, shift)| shift)
+}
+
+/// Whether a quad rotated by `shift` still splits along its own `v0–v2`: shifting by one moves
+/// the diagonal, which only a parallelogram allows (planar, and an affine mapping from its
+/// rectangle of texels), its two splits drawing one surface.
+pub(super) fn keeps_its_diagonal(shift: usize, positions: [[i16; 3]; 4]) -> bool {
+    let p = |k: usize| positions[k].map(i32::from);
+    shift % 2 == 0 || (0..3).all(|k| p(0)[k] + p(2)[k] == p(1)[k] + p(3)[k])
+}
+
 /// Zero normals stay zero on vertices the stored mesh has there with a zero normal, while the
 /// glTF normal is the one import wrote; the others get the built mesh's area-weighted normal.
-fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], stored: Option<&Mesh>) {
+pub(super) fn decide_zero_normals(mesh: &mut RawMesh, undecided: &[Option<[f64; 3]>], stored: Option<&Mesh>) {
     if undecided.iter().all(Option::is_none) {
         return;
     }
