@@ -4,7 +4,8 @@
 //! Objects are matched by kind and id. Everything the game reads of an object is compared in its
 //! stored order: a moveable's meshes in the moveable's mesh order, every vertex (used or not)
 //! with its normal or shade, every polygon with its corners, attribute byte and the texture as
-//! the game shows it (the sample's size, which sample corner each vertex maps, the texels); the
+//! the game shows it (the sample's size, which sample corner each vertex maps, the texels), the
+//! polygons aligned by their corners so that one added or removed does not shift the others; the
 //! links; every field of every animation, its state changes, dispatches, commands and keyframes,
 //! angles modulo a turn. A static's boxes, flags and mesh.
 //!
@@ -13,11 +14,13 @@
 //! its angles (one axis or three).
 //!
 //! - [`report`]: the result, per object, and how it reads as text.
-//! - `mesh` and `texture`: meshes, polygons and what their textures show.
+//! - `mesh` and `texture`: meshes, polygons and what their textures show; `align`: which
+//!   polygons are compared with which.
 //! - `animation`: links and animations.
 
 #![warn(clippy::too_many_lines)]
 
+mod align;
 mod animation;
 mod mesh;
 pub mod report;

@@ -1,9 +1,10 @@
-//! Meshes, value by value and in stored order: the bounding sphere, lighting kind, every vertex
-//! (used or not) with its normal or shade, and every polygon with its corners, attributes and
-//! the texture it shows.
+//! Meshes, value by value: the bounding sphere, lighting kind, every vertex (used or not, in
+//! stored order) with its normal or shade, and every polygon with its corners, attributes and
+//! the texture it shows, polygons aligned by their corners ([`crate::align`]).
 
 use wadforge_format::{Mesh, Page, Polygon, Sample, Shading, Wad};
 
+use crate::align::{align, key, Step};
 use crate::report::{at, Field, Recorder, Triple};
 use crate::texture::{arrangement, hex, sample_of, TexelCache};
 use crate::Options;
@@ -61,9 +62,37 @@ fn compare(r: &mut Recorder, inputs: &mut Inputs, place: &str, a: &Mesh, b: &Mes
     lighting(r, inputs.options.normal_tolerance, place, &a.shading, &b.shading);
 
     r.count(place, Field::PolygonCount, a.polygons.len(), b.polygons.len());
-    for (i, (pa, pb)) in a.polygons.iter().zip(&b.polygons).enumerate() {
-        polygon(r, inputs, &at(place, format_args!("polygon {i}")), pa, pb);
+    let keys = |m: &Mesh| m.polygons.iter().map(|p| key(p.corners())).collect::<Vec<_>>();
+    for step in align(&keys(a), &keys(b)) {
+        match step {
+            Step::Both(i, j) if i == j => polygon(
+                r,
+                inputs,
+                &at(place, format_args!("polygon {i}")),
+                &a.polygons[i],
+                &b.polygons[j],
+            ),
+            Step::Both(i, j) => {
+                let at_both = at(place, format_args!("polygon {i} (polygon {j} in B)"));
+                polygon(r, inputs, &at_both, &a.polygons[i], &b.polygons[j])
+            }
+            Step::OnlyA(i) => {
+                let only = at(place, format_args!("polygon {i}"));
+                r.differ(&only, Field::Polygon, corners(&a.polygons[i]), "none")
+            }
+            Step::OnlyB(j) => {
+                let only = at(place, format_args!("polygon {j} in B"));
+                r.differ(&only, Field::Polygon, "none", corners(&b.polygons[j]))
+            }
+        }
     }
+}
+
+/// A polygon by its kind and corners: `quad (0, 1, 5, 4)`.
+fn corners(p: &Polygon) -> String {
+    let listed: Vec<String> = p.corners().iter().map(u16::to_string).collect();
+    let kind = if p.is_quad { "quad" } else { "triangle" };
+    format!("{kind} ({})", listed.join(", "))
 }
 
 fn lighting(r: &mut Recorder, tolerance: i32, place: &str, a: &Shading, b: &Shading) {

@@ -83,6 +83,9 @@ pub enum Field {
     ShadeCount,
     Shade,
     PolygonCount,
+    /// A polygon over corners no polygon of the other mesh has, where no polygon of the other
+    /// mesh is left to compare it with.
+    Polygon,
     /// Triangle or quad.
     PolygonKind,
     /// The vertex a polygon corner uses.
@@ -151,6 +154,7 @@ impl fmt::Display for Field {
             ShadeCount => "shade count",
             Shade => "shade",
             PolygonCount => "polygon count",
+            Polygon => "polygon",
             PolygonKind => "polygon kind",
             VertexIndex => "vertex index",
             Attributes => "attributes",

@@ -111,6 +111,9 @@ fn cases(original: &Wad) -> Vec<Case> {
     let m = format!("mesh {MESH}");
     let q = format!("mesh {MESH}, polygon {quad}");
     let t = format!("mesh {MESH}, polygon {triangle}");
+    let last = mesh(&mut original.clone()).polygons.len() - 1;
+    let popped = format!("mesh {MESH}, polygon {last}");
+    let first = format!("mesh {MESH}, polygon 0");
     let a = format!("animation {ANIMATION}");
     let sc = format!("{a}, state change 0");
     let dispatch = format!("{sc}, dispatch 0");
@@ -161,9 +164,24 @@ fn cases(original: &Wad) -> Vec<Case> {
         case("sphere flag", croc, &[(&m, SphereFlag)], |w| {
             mesh(w).sphere.flag ^= 1
         }),
-        case("polygon count", croc, &[(&m, PolygonCount)], |w| {
-            mesh(w).polygons.pop();
-        }),
+        // The last polygon removed: the count, and that polygon, in A only.
+        case(
+            "polygon count",
+            croc,
+            &[(&m, PolygonCount), (&popped, Polygon)],
+            |w| {
+                mesh(w).polygons.pop();
+            },
+        ),
+        // The first removed: that polygon alone, not every other shifted by one.
+        case(
+            "first polygon removed",
+            croc,
+            &[(&m, PolygonCount), (&first, Polygon)],
+            |w| {
+                mesh(w).polygons.remove(0);
+            },
+        ),
         case(
             "polygon corner",
             croc,
