@@ -32,11 +32,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     refuse_companion_extension(args.out)?;
     refuse_writing_into(args.dir, args.out, args.pages)?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
-    let built = wadforge_build::build(
-        &manifests,
-        base.as_ref().map(|b| &b.model),
-        &mut |done, _, slot| progress.set(done as u64, slot),
-    )?;
+    // The base's references to other objects' animations count from its own table.
+    let base_starts = base.as_ref().map(|b| wadforge_build::Base {
+        model: &b.model,
+        starts: b.animation_starts(),
+    });
+    let built = wadforge_build::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
+        progress.set(done as u64, slot)
+    })?;
     progress.finish();
     // Everything is validated and built before anything is written.
     let is_wad2 = args
@@ -61,6 +64,10 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     };
     if let Some(dir) = args.pages {
         write_pages(dir, &built.wad)?;
+    }
+    // Warnings whatever --quiet says: each is a reference the output lost.
+    for warning in &built.warnings {
+        eprintln!("warning: {warning}");
     }
     if !args.quiet {
         for note in &built.notes {

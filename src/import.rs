@@ -94,6 +94,7 @@ fn import_objects(
         skewed,
         input_bytes: objects.file_bytes,
         wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
+        animation_starts: Some(objects.animation_starts()),
     };
     let count = model.moveables.len() + model.statics.len();
     // Over a collection the files go without a bar of their own.

@@ -20,6 +20,7 @@ mod memory;
 mod meshes;
 mod moveable;
 mod object;
+mod references;
 mod shared_meshes;
 mod static_object;
 mod textures;
@@ -43,6 +44,9 @@ pub struct BuildOutput {
     pub names: Vec<String>,
     /// Things worth telling the user (reordered bones, recomputed boxes, resampled textures).
     pub notes: Vec<String>,
+    /// What the user may not mean: references to other objects' animations that the output
+    /// does not have, now pointing at their own animation.
+    pub warnings: Vec<String>,
     /// Where the build's time went.
     pub phases: BuildPhases,
 }
@@ -102,6 +106,8 @@ struct PendingMoveable {
     meshes: Vec<MeshSlot>,
     links: Vec<wadforge_format::Link>,
     animations: Vec<wadforge_format::Animation>,
+    /// References to other objects' animations, pointed at them once the model is put together.
+    other_targets: Vec<crate::states::OtherTarget>,
     boxes: Vec<Vec<wadforge_manifests::BoxBounds>>,
     fingerprints: Vec<Option<String>>,
     dressed_by: Option<u32>,
@@ -132,10 +138,37 @@ struct Objects {
     samples: PolygonSamples,
 }
 
-/// Builds the model of `dir`, on top of `base` when given.
+/// The WAD a build patches, and where each of its moveables' animations started in its table
+/// ([`wadforge_format::Opened::animation_starts`]): its references to other objects'
+/// animations count from there.
+pub struct Base<'a> {
+    pub model: &'a Wad,
+    pub starts: Vec<usize>,
+}
+
+impl<'a> Base<'a> {
+    /// A base whose animation table lies one moveable after the other, as `wad::write` writes it.
+    pub fn canonical(model: &'a Wad) -> Self {
+        Base {
+            model,
+            starts: wadforge_format::references::canonical_starts(&model.moveables),
+        }
+    }
+}
+
+/// Builds the model of `dir`, on top of `base` (laid out as `wad::write` writes it) when given.
 pub fn build(
     dir: &ManifestDir,
     base: Option<&Wad>,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<BuildOutput, BuildError> {
+    build_on(dir, base.map(Base::canonical).as_ref(), progress)
+}
+
+/// Builds the model of `dir`, on top of `base` when given.
+pub fn build_on(
+    dir: &ManifestDir,
+    base: Option<&Base>,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<BuildOutput, BuildError> {
     let game = game(&dir.project.game);
@@ -167,23 +200,22 @@ pub fn build(
     memory::release_freed();
     let textures_started = Instant::now();
     let samples = std::mem::take(&mut objects.samples);
-    let textures = textures::texture_samples(&dir.root, base, &objects.meshes, samples)?;
+    let textures = textures::texture_samples(&dir.root, base.map(|b| b.model), &objects.meshes, samples)?;
     phases.textures += textures_started.elapsed();
     let assembly_started = Instant::now();
     notes.extend(textures::resampled_note(&textures));
-    let (wad, names) = assembly::assemble(
-        &dir.root,
-        base,
-        game,
-        objects,
-        textures,
-        (&mut notes, input_bytes),
-    )?;
+    let mut warnings = Vec::new();
+    let told = assembly::Told {
+        notes: &mut notes,
+        warnings: &mut warnings,
+    };
+    let (wad, names) = assembly::assemble(&dir.root, base, game, objects, textures, (told, input_bytes))?;
     phases.assembly = assembly_started.elapsed();
     Ok(BuildOutput {
         wad,
         names,
         notes,
+        warnings,
         phases,
     })
 }

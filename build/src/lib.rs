@@ -31,5 +31,5 @@ pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::
 /// A hash set as [`FastMap`].
 pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
-pub use build::{build, BuildOutput, BuildPhases};
+pub use build::{build, build_on, Base, BuildOutput, BuildPhases};
 pub use error::{BuildError, Place};

@@ -12,27 +12,65 @@
 //!   come back unchanged. This is the only value that wraps; every other value that does not fit
 //!   its field is an error naming the animation.
 //! - Targets (`next`, dispatches) named by animation resolve to that animation's index, and their
-//!   frame is relative to its `frame_start`. An [`AnimationName::Index`] is kept as the index;
-//!   when it names one of this moveable's animations its frame is relative to that animation's
-//!   `frame_start` too, otherwise (an index outside the list, as files pointing into another
-//!   object's animations have) the frame is taken as it stands on the timeline.
+//!   frame is relative to its `frame_start`. An [`AnimationName::Other`] (another object's
+//!   animation) is left to the assembly, which finds that object in the model it writes
+//!   ([`OtherTarget`]). An [`AnimationName::Index`] is kept as the index; when it names one of
+//!   this moveable's animations its frame is relative to that animation's `frame_start` too,
+//!   otherwise (an index outside the list, as directories of schema 1 and 2 hold for another
+//!   object's animation) the frame is taken as it stands on the timeline.
 //! - Dispatch ranges and the frames of sound and effect commands are relative to this animation's
 //!   `frame_start`.
 
 use std::collections::HashMap;
 
 use wadforge_format::{Animation, Command, Dispatch, Fixed16, StateChange};
-use wadforge_manifests::{AnimationManifest, AnimationName, CommandManifest, MoveableManifest, SoundPlace};
+use wadforge_manifests::{
+    AnimationManifest, AnimationName, CommandManifest, MoveableManifest, OtherAnimation, SoundPlace,
+};
 
 use crate::{BuildError, Place};
 
 /// Largest sound id a sound command holds (bits 14 and 15 of its word are the land/water flags).
 const MAX_SOUND_ID: u16 = 0x3FFF;
 
+/// Which reference of an animation: its next animation, or a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reference {
+    Next,
+    Dispatch { change: usize, dispatch: usize },
+}
+
+impl std::fmt::Display for Reference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reference::Next => f.write_str("next animation"),
+            Reference::Dispatch { change, dispatch } => {
+                write!(f, "state change {change}, dispatch {dispatch}")
+            }
+        }
+    }
+}
+
+/// A reference to another object's animation, for the assembly to point at it in the model it
+/// writes; until then the reference names its own animation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherTarget {
+    /// The animation holding the reference, and which of its references.
+    pub animation: usize,
+    pub reference: Reference,
+    pub target: OtherAnimation,
+    /// Frames after the target's first frame (modulo 65536, as the file's 16-bit frames).
+    pub frame: i32,
+}
+
 /// The moveable's animations as the model holds them (keyframes left empty: the glTF side fills
 /// them), from its manifest: names resolved to indices, relative frames back on the object's own
-/// timeline, commands typed.
-pub fn animations(m: &MoveableManifest, place: &Place) -> Result<Vec<Animation>, BuildError> {
+/// timeline, commands typed; and the references to other objects' animations, which the
+/// assembly resolves.
+pub fn animations(
+    m: &MoveableManifest,
+    place: &Place,
+) -> Result<(Vec<Animation>, Vec<OtherTarget>), BuildError> {
     let here = |a: &AnimationManifest| Some(format!("animation {}", a.name));
 
     let mut index_of: HashMap<&str, usize> = HashMap::with_capacity(m.animations.len());
@@ -73,11 +111,38 @@ pub fn animations(m: &MoveableManifest, place: &Place) -> Result<Vec<Animation>,
         index_of: &index_of,
         starts: &starts,
     };
-    m.animations
+    let animations = m
+        .animations
         .iter()
+        .enumerate()
         .zip(&starts)
-        .map(|(a, &start)| ctx.animation(a, start))
-        .collect()
+        .map(|((i, a), &start)| ctx.animation(i, a, start))
+        .collect::<Result<_, _>>()?;
+    Ok((animations, other_targets(m)))
+}
+
+/// Every reference of `m`'s animations to another object's animation.
+fn other_targets(m: &MoveableManifest) -> Vec<OtherTarget> {
+    let mut found = Vec::new();
+    for (animation, a) in m.animations.iter().enumerate() {
+        let mut add = |reference, name: &AnimationName, frame| {
+            if let AnimationName::Other(target) = *name {
+                found.push(OtherTarget {
+                    animation,
+                    reference,
+                    target,
+                    frame,
+                });
+            }
+        };
+        add(Reference::Next, &a.next.animation, a.next.frame);
+        for (change, c) in a.state_changes.iter().enumerate() {
+            for (dispatch, d) in c.dispatches.iter().enumerate() {
+                add(Reference::Dispatch { change, dispatch }, &d.animation, d.frame);
+            }
+        }
+    }
+    found
 }
 
 struct Context<'a> {
@@ -92,8 +157,9 @@ impl Context<'_> {
         self.place.error(Some(format!("animation {}", a.name)), message)
     }
 
-    fn animation(&self, a: &AnimationManifest, start: u16) -> Result<Animation, BuildError> {
-        let (next_animation, next_frame) = self.target(a, &a.next.animation, a.next.frame, "next ")?;
+    fn animation(&self, i: usize, a: &AnimationManifest, start: u16) -> Result<Animation, BuildError> {
+        let own = (i, start);
+        let (next_animation, next_frame) = self.target(a, own, &a.next.animation, a.next.frame, "next ")?;
         let state_changes = a
             .state_changes
             .iter()
@@ -110,7 +176,7 @@ impl Context<'_> {
                         let frame_end =
                             self.frame(a, start, dispatch.frames[1], &format!("{what}: frames[1]"))?;
                         let (next_animation, next_frame) =
-                            self.target(a, &dispatch.animation, dispatch.frame, &format!("{what}: "))?;
+                            self.target(a, own, &dispatch.animation, dispatch.frame, &format!("{what}: "))?;
                         Ok(Dispatch {
                             frame_start,
                             frame_end,
@@ -185,14 +251,18 @@ impl Context<'_> {
 
     /// The index of a target animation and its frame on the object's timeline; `what` prefixes
     /// `animation` and `frame` in messages (`next `, `state change 0 (state 3), dispatch 1: `).
+    /// Another object's animation is left to the assembly: until then the reference names `own`
+    /// (this animation's index and first frame).
     fn target(
         &self,
         a: &AnimationManifest,
+        own: (usize, u16),
         target: &AnimationName,
         frame: i32,
         what: &str,
     ) -> Result<(i32, u16), BuildError> {
         let (index, first) = match target {
+            AnimationName::Other(_) => return Ok((own.0 as i32, own.1)),
             AnimationName::Name(name) => {
                 let Some(&i) = self.index_of.get(name.as_str()) else {
                     return Err(self.error(
@@ -324,7 +394,7 @@ mod tests {
             5u16.wrapping_sub(10).wrapping_add(1),
             "A",
         )]);
-        let a = &animations(&m, &place()).unwrap()[0];
+        let a = &animations(&m, &place()).unwrap().0[0];
         assert_eq!((a.frame_start, a.frame_end), (10, 5));
     }
 
@@ -343,7 +413,7 @@ mod tests {
                 frame: 2,
             }],
         });
-        let out = animations(&moveable(vec![a]), &place()).unwrap();
+        let out = animations(&moveable(vec![a]), &place()).unwrap().0;
         assert_eq!((out[0].next_animation, out[0].next_frame), (-3, 4000));
         let d = out[0].state_changes[0].dispatches[0];
         assert_eq!(

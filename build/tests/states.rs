@@ -62,7 +62,7 @@ fn round_trip(wad: &Wad) -> usize {
             .find(|m| m.id == *id)
             .expect("moveable by id");
         let m = parse_moveable(path, text).unwrap();
-        let built = animations(&m, &place(path, &m)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (built, _) = animations(&m, &place(path, &m)).unwrap_or_else(|e| panic!("{path}: {e}"));
         let expected = without_keyframes(&original.animations);
         assert_eq!(built.len(), expected.len(), "{path}");
         for (i, (b, e)) in built.iter().zip(&expected).enumerate() {
@@ -246,7 +246,7 @@ fn without_first_frame_animations_follow_each_other() {
         .collect();
     let stripped = parse_moveable(&path, &edited).unwrap();
     assert!(stripped.animations.iter().all(|a| a.first_frame.is_none()));
-    let built = animations(&stripped, &place(&path, &m)).unwrap();
+    let (built, _) = animations(&stripped, &place(&path, &m)).unwrap();
     let mut next = 0u16;
     for (b, a) in built.iter().zip(&stripped.animations) {
         assert_eq!(b.frame_start, next, "{}", a.name);
@@ -254,7 +254,7 @@ fn without_first_frame_animations_follow_each_other() {
         next = b.frame_end + 1;
     }
     // Relative frames moved with their animations.
-    let original = animations(&m, &place(&path, &m)).unwrap();
+    let (original, _) = animations(&m, &place(&path, &m)).unwrap();
     for (b, o) in built.iter().zip(&original) {
         let shift = |x: u16, from: u16, to: u16| i32::from(x) - i32::from(from) + i32::from(to);
         for (bc, oc) in b.state_changes.iter().zip(&o.state_changes) {
@@ -279,7 +279,7 @@ fn without_first_frame_animations_follow_each_other() {
     // Mixed: one animation placed, the next ones after it.
     let mut mixed = stripped.clone();
     mixed.animations[1].first_frame = Some(500);
-    let built = animations(&mixed, &place(&path, &m)).unwrap();
+    let (built, _) = animations(&mixed, &place(&path, &m)).unwrap();
     assert_eq!(built[0].frame_start, 0);
     assert_eq!(built[1].frame_start, 500);
     assert_eq!(built[2].frame_start, 500 + mixed.animations[1].frames);

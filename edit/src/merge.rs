@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use wadforge_format::catalog::Game;
-use wadforge_format::{MeshIndex, Static, Wad};
+use wadforge_format::{Animation, MeshIndex, Static, Wad};
 
 use crate::references::{self, AnimationRef, Targets};
 use crate::texture::{self, TextureReport};
@@ -395,6 +395,24 @@ impl Sides<'_> {
         })
     }
 
+    /// Target `t` of an object of `entry`'s input, in that input.
+    fn animation_of(&self, entry: Entry, t: AnimationRef) -> &Animation {
+        let input = match entry {
+            Entry::Dest(_) => self.dest,
+            Entry::Src(..) => self.source(),
+        };
+        &input.wad.moveables[t.moveable].animations[t.animation]
+    }
+
+    /// Animation `p` of the output (positions in [`Sides::entries`]), in the input it comes from.
+    fn output(&self, p: AnimationRef) -> &Animation {
+        let m = match self.entries[p.moveable] {
+            Entry::Dest(i) => &self.dest.wad.moveables[i],
+            Entry::Src(j, _) => &self.source().wad.moveables[j],
+        };
+        &m.animations[p.animation]
+    }
+
     /// What target `t` of an object of `entry`'s input named, for people.
     fn name_target(&self, entry: Entry, t: Option<AnimationRef>) -> String {
         let Some(t) = t else {
@@ -412,18 +430,19 @@ impl Sides<'_> {
     }
 }
 
-/// Adds the moveables in the output's order, their references encoded for the output's table;
-/// returns the references whose target is not in the output (the first [`LISTED_BROKEN`], and
-/// how many more).
+/// Adds the moveables in the output's order, their references encoded for the output's table
+/// (each frame as far from its target's first frame as before, which the target's new numbering
+/// may move); returns the references whose target is not in the output (the first
+/// [`LISTED_BROKEN`], and how many more), which now loop to their own animation's first frame.
 fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<BrokenReference>, usize) {
     let dest_targets = references::resolve(&sides.dest.wad.moveables, &sides.dest.starts);
     let src_targets = sides
         .src
         .map(|s| references::resolve(&s.wad.moveables, &s.starts));
-    let (mut broken, mut unlisted) = (Vec::new(), 0);
+    let mut broken = Broken::default();
     let mut all_targets = Vec::with_capacity(sides.entries.len());
     for &entry in sides.entries {
-        let (moveable, targets, owner) = match entry {
+        let (mut moveable, targets, owner) = match entry {
             Entry::Dest(i) => {
                 let d = sides.dest;
                 let mut m = d.wad.moveables[i].clone();
@@ -445,30 +464,36 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
                 (m, targets, ObjectRef::Moveable(j).name(s.wad, s.game).to_string())
             }
         };
-        let mut relink = |a: usize, t: Option<AnimationRef>, reference: String| {
-            let placed = t.and_then(|t| sides.place_of(entry, t));
-            if placed.is_none() && broken.len() == LISTED_BROKEN {
-                unlisted += 1;
-            } else if placed.is_none() {
-                broken.push(BrokenReference {
-                    object: owner.clone(),
-                    animation: a,
-                    reference,
-                    target: sides.name_target(entry, t),
-                });
-            }
-            placed
-        };
         let mut new_targets = Vec::with_capacity(targets.len());
-        for (a, t) in targets.iter().enumerate() {
-            let next = relink(a, t.next, "next animation".into());
+        for (a, (animation, t)) in moveable.animations.iter_mut().zip(targets).enumerate() {
+            let own_first = animation.frame_start;
+            let mut relink = |t: Option<AnimationRef>, frame: &mut u16, reference: String| {
+                let placed = t.and_then(|t| sides.place_of(entry, t));
+                match (placed, t) {
+                    (Some(p), Some(t)) => {
+                        *frame =
+                            references::follow_frame(*frame, sides.animation_of(entry, t), sides.output(p));
+                    }
+                    _ => {
+                        *frame = own_first;
+                        broken.push(BrokenReference {
+                            object: owner.clone(),
+                            animation: a,
+                            reference,
+                            target: sides.name_target(entry, t),
+                        });
+                    }
+                }
+                placed
+            };
+            let next = relink(t.next, &mut animation.next_frame, "next animation".into());
             let mut dispatches = Vec::with_capacity(t.dispatches.len());
-            for (c, ds) in t.dispatches.iter().enumerate() {
-                let state = moveable.animations[a].state_changes[c].state;
-                let placed = ds
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &t)| relink(a, t, format!("state change {c} (state {state}), dispatch {k}")));
+            for (c, (change, ds)) in animation.state_changes.iter_mut().zip(&t.dispatches).enumerate() {
+                let state = change.state;
+                let placed = (change.dispatches.iter_mut().zip(ds).enumerate()).map(|(k, (d, &t))| {
+                    let reference = format!("state change {c} (state {state}), dispatch {k}");
+                    relink(t, &mut d.next_frame, reference)
+                });
                 dispatches.push(placed.collect());
             }
             new_targets.push(Targets { next, dispatches });
@@ -477,7 +502,24 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
         out.moveables.push(moveable);
     }
     references::encode(&mut out.moveables, &all_targets);
-    (broken, unlisted)
+    (broken.listed, broken.unlisted)
+}
+
+/// References that lost their target: the first [`LISTED_BROKEN`], and how many more.
+#[derive(Default)]
+struct Broken {
+    listed: Vec<BrokenReference>,
+    unlisted: usize,
+}
+
+impl Broken {
+    fn push(&mut self, b: BrokenReference) {
+        if self.listed.len() == LISTED_BROKEN {
+            self.unlisted += 1;
+        } else {
+            self.listed.push(b);
+        }
+    }
 }
 
 fn place_statics(out: &mut Wad, sides: &Sides, static_entries: &[Entry], meshes: &MeshMaps) {

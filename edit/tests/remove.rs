@@ -121,3 +121,71 @@ fn references_past_the_listed_ones_are_counted() {
     assert_eq!(removed.broken.len(), wadforge_edit::merge::LISTED_BROKEN);
     assert_eq!(removed.broken.len() + removed.broken_unlisted, 300);
 }
+
+/// Each weapon object's id and its references into LARA: (animation, LARA's animation, frame).
+type IntoLara = Vec<(u32, Vec<(usize, usize, u16)>)>;
+
+/// The standard fixture with TR4's weapon-animation objects, which dispatch into LARA's
+/// animations, and their references into LARA.
+fn with_weapons() -> (wadforge_format::Wad, IntoLara) {
+    let mut wad = wadforge_fixtures::standard();
+    wadforge_fixtures::weapons::add_weapon_animations(&mut wad);
+    let into_lara = weapons_into_lara(&wad);
+    (wad, into_lara)
+}
+
+fn weapons_into_lara(wad: &wadforge_format::Wad) -> IntoLara {
+    let targets = wadforge_edit::references::resolve(&wad.moveables, &canonical_starts(&wad.moveables));
+    let lara = wad.moveables.iter().position(|m| m.id == 0);
+    (wad.moveables.iter().zip(&targets))
+        .filter(|(m, _)| [2, 6, 12].contains(&m.id))
+        .map(|(m, ts)| {
+            let found = (m.animations.iter().zip(ts).enumerate())
+                .flat_map(|(a, (animation, t))| {
+                    let dispatches = animation.state_changes.iter().flat_map(|c| &c.dispatches);
+                    dispatches
+                        .zip(t.dispatches.iter().flatten())
+                        .filter_map(move |(d, t)| {
+                            let t = t.filter(|t| Some(t.moveable) == lara)?;
+                            Some((a, t.animation, d.next_frame))
+                        })
+                })
+                .collect();
+            (m.id, found)
+        })
+        .collect()
+}
+
+#[test]
+fn removing_an_object_before_them_leaves_the_weapons_dispatches_on_laras_animations() {
+    let (wad, before) = with_weapons();
+    let uzi = select(&wad, TR4, &["UZI_ANIM".into()]).unwrap();
+    let removed = remove(&Input::canonical(&wad, TR4), &uzi).unwrap();
+    assert!(removed.broken.is_empty(), "{:#?}", removed.broken);
+    let after = weapons_into_lara(&written(&removed.wad));
+    let kept: Vec<_> = before.into_iter().filter(|(id, _)| *id != 2).collect();
+    assert_eq!(after, kept);
+    assert!(kept.iter().all(|(_, refs)| refs.len() == 8));
+}
+
+#[test]
+fn references_into_a_removed_object_loop_to_their_own_animations_first_frame() {
+    let (wad, _) = with_weapons();
+    let lara = select(&wad, TR4, &["LARA".into()]).unwrap();
+    let removed = remove(&Input::canonical(&wad, TR4), &lara).unwrap();
+    assert_eq!(removed.broken.len(), 3 * 8, "{:#?}", removed.broken);
+    let out = written(&removed.wad);
+    for m in out.moveables.iter().filter(|m| [2, 6, 12].contains(&m.id)) {
+        for (a, animation) in m.animations.iter().enumerate() {
+            // State changes 1 and 2 named LARA's animations.
+            for d in animation.state_changes[1..].iter().flat_map(|c| &c.dispatches) {
+                assert_eq!(
+                    (d.next_animation, d.next_frame),
+                    (a as i32, animation.frame_start),
+                    "moveable {} animation {a}",
+                    m.id
+                );
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use crate::wad::Layout;
-use crate::{Moveable, Wad};
+use crate::{Animation, Moveable, Wad};
 
 /// An animation of a moveable: positions in a moveable list and in its animation list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,6 +102,18 @@ pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
                 .collect()
         })
         .collect()
+}
+
+/// The frame a reference names in animation `to` for the `frame` it named in `from`: as far
+/// from the first frame, so that a reference follows its animation when that animation's frames
+/// are numbered anew. A frame outside `from` (builders' files hold such, in references the game
+/// never takes) names no frame of it: it stays as it was.
+pub fn follow_frame(frame: u16, from: &Animation, to: &Animation) -> u16 {
+    if (from.frame_start..=from.frame_end).contains(&frame) {
+        to.frame_start.wrapping_add(frame - from.frame_start)
+    } else {
+        frame
+    }
 }
 
 /// Writes `targets` (in positions of `moveables`) into the moveables' animations for the

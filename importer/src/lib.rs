@@ -39,6 +39,7 @@ use wadforge_format::dressed_draws;
 use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::file_names::file_stems;
 use wadforge_format::level::SkewedCorners;
+use wadforge_format::references;
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
 use wadforge_format::{Limits, MeshIndex, ObjectKind, ObjectName, TooMuch, TooMuchAt, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
@@ -67,6 +68,10 @@ pub struct ImportOptions {
     /// What a Wad2 holds beyond the model ([`wadforge_format::wad2::detail_file`]): kept in the
     /// directory as [`manifests::WAD2_DETAIL_FILE`] for a Wad2 built from it.
     pub wad2_detail: Option<Vec<u8>>,
+    /// Where each moveable's animations started in the file's animation table
+    /// ([`wadforge_format::Opened::animation_starts`]), which references into another object's
+    /// animations count in; `None`: one after the other, as `wad::write` lays them out.
+    pub animation_starts: Option<Vec<usize>>,
 }
 
 impl ImportOptions {
@@ -85,6 +90,7 @@ impl ImportOptions {
             skewed: SkewedCorners::new(),
             input_bytes: 0,
             wad2_detail: None,
+            animation_starts: None,
         }
     }
 }
@@ -319,6 +325,9 @@ struct Importer<'a> {
     owners: Owners,
     images: atlas::Images,
     spill: Option<&'a std::path::Path>,
+    /// Where each animation's references point, in moveables of the file (another object's
+    /// animations are named by that object's id).
+    targets: Vec<Vec<references::Targets>>,
 }
 
 impl<'a> Importer<'a> {
@@ -338,6 +347,9 @@ impl<'a> Importer<'a> {
         let dressing = dressing::dressings(wad, game);
         let owners = plan_owners(wad, &dressing, &bones);
         let moveable_stems = file_stems(wad.moveables.iter().map(|m| m.id), &moveable_slots);
+        let starts = (options.animation_starts.clone())
+            .filter(|s| s.len() == wad.moveables.len())
+            .unwrap_or_else(|| references::canonical_starts(&wad.moveables));
         let static_stems = file_stems(wad.statics.iter().map(|s| s.id), &static_slots);
         Importer {
             wad,
@@ -354,6 +366,7 @@ impl<'a> Importer<'a> {
             owners,
             images: atlas::Images::default(),
             spill,
+            targets: references::resolve(&wad.moveables, &starts),
         }
     }
 
@@ -479,7 +492,7 @@ impl<'a> Importer<'a> {
                 placeholders: placeholders_name,
             }),
             bones: self.bone_manifests(i),
-            animations: manifest::animations(game, m, &animation_names),
+            animations: manifest::animations(game, (wad, i), &self.targets[i], &animation_names),
         });
         Ok((document, manifest))
     }

@@ -1,11 +1,13 @@
 //! Model → object manifests: everything glTF cannot carry, with frames relative to each
-//! animation's first frame and animations referred to by name.
+//! animation's first frame and animations referred to by name (another object's by that
+//! object's id and its place in that object's list).
 
 use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::pose::{AngleSets, Transform};
-use wadforge_format::{Animation, BoundingBox, Command, Mesh, Moveable, Rotation, Shading, Static};
+use wadforge_format::references::{AnimationRef, Targets};
+use wadforge_format::{Animation, BoundingBox, Command, Mesh, Rotation, Shading, Static, Wad};
 use wadforge_manifests::*;
 
 pub(crate) fn mesh_info(mesh: &Mesh, same_as: Option<MeshRef>) -> MeshInfo {
@@ -39,26 +41,47 @@ fn state(game: Game, moveable: u32, id: u16) -> StateRef {
     }
 }
 
-/// The animation named by `relative` (an index into the moveable's list), and the frame offset
-/// that makes its frames relative.
-fn target(animations: &[Animation], names: &[String], relative: i32) -> (AnimationName, i32) {
-    match usize::try_from(relative)
-        .ok()
-        .and_then(|i| animations.get(i).map(|a| (i, a)))
-    {
-        Some((i, a)) => (AnimationName::Name(names[i].clone()), a.frame_start as i32),
-        None => (AnimationName::Index(relative), 0),
+/// What a reference names in the manifest, and the first frame its frame counts from: one of
+/// this object's animations by name, another object's by that object's id and its place in that
+/// object's list (`t`, resolved in the file's table), or, naming no animation of the file, the
+/// index as stored (`relative`) with its frame as it stands.
+fn target(
+    (wad, owner): (&Wad, usize),
+    names: &[String],
+    relative: i32,
+    t: Option<AnimationRef>,
+) -> (AnimationName, i32) {
+    let Some(t) = t else {
+        return (AnimationName::Index(relative), 0);
+    };
+    let m = &wad.moveables[t.moveable];
+    let first = i32::from(m.animations[t.animation].frame_start);
+    if t.moveable == owner {
+        return (AnimationName::Name(names[t.animation].clone()), first);
     }
+    let other = OtherAnimation {
+        moveable: m.id,
+        index: u32::try_from(t.animation).unwrap_or(u32::MAX),
+    };
+    (AnimationName::Other(other), first)
 }
 
-pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<AnimationManifest> {
+/// The manifest animations of moveable `i` of `wad`, whose references point at `targets`.
+pub(crate) fn animations(
+    game: Game,
+    (wad, i): (&Wad, usize),
+    targets: &[Targets],
+    names: &[String],
+) -> Vec<AnimationManifest> {
+    let m = &wad.moveables[i];
     let mut sets_of = AngleSetsOf::default();
     m.animations
         .iter()
         .zip(names)
-        .map(|(a, name)| {
+        .zip(targets)
+        .map(|((a, name), t)| {
             let first = a.frame_start as i32;
-            let (next, next_first) = target(&m.animations, names, a.next_animation);
+            let (next, next_first) = target((wad, i), names, a.next_animation, t.next);
             AnimationManifest {
                 name: name.clone(),
                 state: state(game, m.id, a.state),
@@ -76,14 +99,15 @@ pub(crate) fn animations(game: Game, m: &Moveable, names: &[String]) -> Vec<Anim
                 state_changes: a
                     .state_changes
                     .iter()
-                    .map(|c| StateChangeManifest {
+                    .zip(&t.dispatches)
+                    .map(|(c, ts)| StateChangeManifest {
                         state: state(game, m.id, c.state),
                         dispatches: c
                             .dispatches
                             .iter()
-                            .map(|d| {
-                                let (animation, target_first) =
-                                    target(&m.animations, names, d.next_animation);
+                            .zip(ts)
+                            .map(|(d, &dt)| {
+                                let (animation, target_first) = target((wad, i), names, d.next_animation, dt);
                                 DispatchManifest {
                                     frames: [d.frame_start as i32 - first, d.frame_end as i32 - first],
                                     animation,

@@ -6,11 +6,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The version of this schema; [`Project::wadforge`] must equal it.
-pub const SCHEMA_VERSION: u32 = 2;
+/// The version of this schema, which import writes.
+pub const SCHEMA_VERSION: u32 = 3;
 /// The oldest layout this wadforge reads: 1 kept the exactness values of an animation beside the
 /// values people edit (`exact_angles`, `pose_fingerprint`, `keyframe_boxes`), 2 under
-/// `kept_exactly`.
+/// `kept_exactly`; 3 names another object's animation by that object's id
+/// ([`AnimationName::Other`]) where 1 and 2 kept an [`AnimationName::Index`] for it, which build
+/// still reads as it did.
 pub const OLDEST_SCHEMA_VERSION: u32 = 1;
 
 /// File name of the top-level manifest.
@@ -312,7 +314,8 @@ pub struct StateRef {
     pub name: Option<String>,
 }
 
-/// An animation of this object by name, and a frame relative to its first frame.
+/// An animation ([`AnimationName`]), and a frame relative to its first frame (an [`AnimationName::Index`]
+/// outside this object's animations: the frame on the target's timeline).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnimationTarget {
@@ -320,13 +323,27 @@ pub struct AnimationTarget {
     pub frame: i32,
 }
 
-/// An animation by name; files that point outside the object's own animations keep the index
-/// relative to the object's first animation.
+/// The animation a next animation or dispatch names: one of this object's by name, another
+/// object's by that object's id and its place in that object's list, or an index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum AnimationName {
     Name(String),
+    /// Another object's animation (real files name Lara's from weapon objects): build finds it
+    /// in the model it writes, so the reference follows it wherever the tables put it.
+    Other(OtherAnimation),
+    /// An index relative to this object's first animation in the file written: what import
+    /// writes for a reference that names no animation of its file, and what directories of
+    /// schema 1 and 2 hold for another object's animation.
     Index(i32),
+}
+
+/// Animation `index` (counted from 0) of the moveable of id `moveable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtherAnimation {
+    pub moveable: u32,
+    pub index: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

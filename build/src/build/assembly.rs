@@ -1,32 +1,49 @@
 //! The assembly, once for all objects: the model (the base WAD, or an empty one) takes the new
 //! samples, pages and meshes; each bone and static takes its mesh (shared ones resolved); the
 //! moveables get their keyframe boxes; the directory's objects replace the base's of the same
-//! id, or are added; and the slot names of the model's objects.
+//! id, or are added (on a base, before its first object of a higher id, as `copy` adds them);
+//! references across objects are pointed at their animations ([`super::references`]); and the
+//! slot names of the model's objects.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use wadforge_format::catalog::{self, Game};
+use wadforge_format::references::resolve;
 use wadforge_format::{BoundingBox, Moveable, ObjectKind, ObjectName, Static, Wad};
 
 use super::keyframe_boxes::with_keyframe_boxes;
 use super::meshes::add_meshes;
+use super::references::{relink, BaseTargets, Origin};
 use super::shared_meshes::SharedMeshes;
-use super::{Objects, PendingMoveable, PendingStatic};
+use super::{Base, Objects, PendingMoveable, PendingStatic};
 use crate::error::{BuildError, Place};
 use crate::texture::Textures;
 
+/// What the assembly tells the user: what it recomputed (notes), and references whose target
+/// the output does not have (warnings).
+pub(super) struct Told<'a> {
+    pub notes: &'a mut Vec<String>,
+    pub warnings: &'a mut Vec<String>,
+}
+
 /// The model of `objects` textured by `textures`, on top of `base` when given, and its slot
-/// names (moveables then statics); `root` is the directory, for errors; notes what it
-/// recomputed; `input_bytes`, the build's input, bounds its posing.
+/// names (moveables then statics); `root` is the directory, for errors; `input_bytes`, the
+/// build's input, bounds its posing.
 pub(super) fn assemble(
     root: &Path,
-    base: Option<&Wad>,
+    base: Option<&Base>,
     game: Game,
     objects: Objects,
     textures: Textures,
-    (notes, input_bytes): (&mut Vec<String>, u64),
+    (told, input_bytes): (Told, u64),
 ) -> Result<(Wad, Vec<String>), BuildError> {
+    // The base's references, resolved in its own table before its objects move.
+    let base_targets = base.map(|b| BaseTargets {
+        wad: b.model,
+        targets: resolve(&b.model.moveables, &b.starts),
+    });
+    let base = base.map(|b| b.model);
     let mut wad = base.cloned().unwrap_or(Wad {
         version: Wad::VERSION,
         ..Wad::default()
@@ -42,7 +59,7 @@ pub(super) fn assemble(
     }
     let (moveables, recomputed) = with_keyframe_boxes(&wad, &resolved, input_bytes)?;
     if recomputed > 0 {
-        notes.push(format!(
+        told.notes.push(format!(
             "{recomputed} keyframe bounding boxes were recomputed from the posed meshes (edited poses)"
         ));
     }
@@ -50,7 +67,15 @@ pub(super) fn assemble(
         .map(|s| finish_static(root, &shared, s))
         .collect::<Result<Vec<_>, _>>()?;
 
-    put_objects(&mut wad, moveables, statics);
+    let origins = put_objects(&mut wad, moveables, statics, base.is_some());
+    let warnings = relink(
+        &mut wad,
+        &origins,
+        base_targets.as_ref(),
+        &objects.moveables,
+        game,
+    );
+    told.warnings.extend(warnings);
     let names = slot_names(&wad, &objects.moveables, &objects.statics, game);
     Ok((wad, names))
 }
@@ -77,20 +102,54 @@ fn finish_static(root: &Path, shared: &SharedMeshes, s: &PendingStatic) -> Resul
     })
 }
 
-/// Objects of the directory replace the model's of the same id, or are added.
-fn put_objects(wad: &mut Wad, moveables: Vec<Moveable>, statics: Vec<Static>) {
-    for m in moveables {
-        match wad.moveables.iter_mut().find(|x| x.id == m.id) {
-            Some(existing) => *existing = m,
-            None => wad.moveables.push(m),
+/// Objects of the directory replace the model's of the same id, or are added: on a base
+/// (`by_id`), before its first object of a higher id, as `copy` adds them; otherwise in the
+/// directory's order. Where each moveable of the model came from.
+fn put_objects(wad: &mut Wad, moveables: Vec<Moveable>, statics: Vec<Static>, by_id: bool) -> Vec<Origin> {
+    let mut origins: Vec<Origin> = (0..wad.moveables.len()).map(Origin::Base).collect();
+    for (index, m) in moveables.into_iter().enumerate() {
+        match wad.moveables.iter().position(|x| x.id == m.id) {
+            Some(p) => {
+                let replaced = match origins[p] {
+                    Origin::Base(i) => Some(i),
+                    Origin::Directory { replaced, .. } => replaced,
+                };
+                wad.moveables[p] = m;
+                origins[p] = Origin::Directory { index, replaced };
+            }
+            None => {
+                let at = insertion_point(wad.moveables.iter().map(|x| x.id), m.id, by_id);
+                wad.moveables.insert(at, m);
+                origins.insert(
+                    at,
+                    Origin::Directory {
+                        index,
+                        replaced: None,
+                    },
+                );
+            }
         }
     }
     for s in statics {
         match wad.statics.iter_mut().find(|x| x.id == s.id) {
             Some(existing) => *existing = s,
-            None => wad.statics.push(s),
+            None => {
+                let at = insertion_point(wad.statics.iter().map(|x| x.id), s.id, by_id);
+                wad.statics.insert(at, s);
+            }
         }
     }
+    origins
+}
+
+/// Where an object of id `id` joins objects of `ids`: before the first of a higher id when
+/// `by_id`, else last.
+fn insertion_point(mut ids: impl ExactSizeIterator<Item = u32>, id: u32, by_id: bool) -> usize {
+    let count = ids.len();
+    if !by_id {
+        return count;
+    }
+    ids.position(|x| x > id).unwrap_or(count)
 }
 
 /// The slot name of every object of `wad` in file order, moveables then statics: the

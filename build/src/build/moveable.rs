@@ -50,7 +50,7 @@ pub(super) fn build_moveable(
     };
     let (skeleton, links) = build_skeleton(work, &files)?;
     let meshes = build_geometry(work, &files, &skeleton)?;
-    let animations = build_animations(&files, &skeleton, work.tr_units_per_metre)?;
+    let (animations, other_targets) = build_animations(&files, &skeleton, work.tr_units_per_metre)?;
     Ok(PendingMoveable {
         id: m.id,
         slot: m.slot.clone(),
@@ -68,6 +68,7 @@ pub(super) fn build_moveable(
             .map(|a| a.kept_exactly.pose_fingerprint.clone())
             .collect(),
         animations,
+        other_targets,
         dressed_by: m.dressed_by.as_ref().map(|d| d.body),
         place: files.place,
     })
@@ -125,16 +126,17 @@ fn build_geometry(
 }
 
 /// Animations: the state machine from the manifest, each animation's keyframes sampled from the
-/// glTF animation of its name (keyframe boxes are left to the assembly). Animations are sampled
-/// in parallel (Lara's are most of a build's); an error is the first in animation order.
+/// glTF animation of its name (keyframe boxes and references to other objects' animations are
+/// left to the assembly). Animations are sampled in parallel (Lara's are most of a build's); an
+/// error is the first in animation order.
 fn build_animations(
     files: &MoveableFiles,
     skeleton: &Skeleton,
     tr_units_per_metre: f64,
-) -> Result<Vec<Animation>, BuildError> {
+) -> Result<(Vec<Animation>, Vec<states::OtherTarget>), BuildError> {
     use rayon::prelude::*;
     let m = files.manifest;
-    let mut animations = states::animations(m, &files.place)?;
+    let (mut animations, other_targets) = states::animations(m, &files.place)?;
     let sampled: Vec<Result<(), BuildError>> = animations
         .par_iter_mut()
         .zip(&m.animations)
@@ -172,5 +174,5 @@ fn build_animations(
         })
         .collect();
     sampled.into_iter().collect::<Result<(), _>>()?;
-    Ok(animations)
+    Ok((animations, other_targets))
 }
