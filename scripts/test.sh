@@ -10,6 +10,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "== cargo doc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
 echo "== real clients: Blender 5.0.1 (bpy) and the Khronos glTF validator, under target/harness"
 bash tests/harness/setup.sh
 bash scripts/blender-extension.sh --validate  # Blender's `extension build` and `validate`: any error fails

@@ -238,7 +238,7 @@ pub struct TextureReport {
 /// index for each; an error names a wanted sample that is not on a page of `source`.
 ///
 /// New texels are brought sample by sample, except samples that overlap on their source page:
-/// the rectangle round them is brought once, each sample at its place in it ([`units`]). So a copy
+/// the rectangle round them is brought once, each sample at its place in it (`units`). So a copy
 /// brings at most the source's pages' texels, not the 8 times over that its samples may name
 /// ([`wadforge_format`] refuses more), and holds no more than that cut out at once.
 pub fn place(

@@ -2,7 +2,7 @@
 //! both directions share, so that they agree at compile time.
 //!
 //! - the custom vertex attributes and the UV set of TR vertex indices (here);
-//! - [`extras`]: the extras of materials, nodes, scenes and the document, as serde types.
+//! - `extras`: the extras of materials, nodes, scenes and the document, as serde types.
 
 mod extras;
 mod lenient;

@@ -2,7 +2,7 @@
 //! object beside its glTF.
 //!
 //! - [`schema`]: the serde types (parsing and meaning kept apart, as gltf-json does).
-//! - [`load`]: finds object manifests with `walkdir`, parses and validates them; errors give
+//! - [`load`](mod@load): finds object manifests with `walkdir`, parses and validates them; errors give
 //!   file:line:column for YAML mistakes and the object and field for impossible values.
 //! - [`write_yaml`]: the YAML text of a manifest, headed by a comment saying what the file is.
 //!

@@ -1,6 +1,6 @@
 //! The TRLE WAD format (version 129; 130 reads the same).
 //!
-//! [`read`] decodes a file into a [`Wad`] and the [`Layout`] it had; [`write`] encodes a model,
+//! [`read`] decodes a file into a [`Wad`] and the [`Layout`] it had; [`write`](fn@write) encodes a model,
 //! following a layout when given one (byte-identical round trip) and canonically otherwise
 //! (meshes deduplicated by content, link packs, keyframes and tables contiguous per object,
 //! every animation's keyframes its own, at offsets that increase in table order).
@@ -37,7 +37,7 @@ pub fn write(wad: &Wad, layout: Option<&Layout>) -> Result<Vec<u8>, WriteError> 
     Ok(encode(wad, layout)?.to_vec())
 }
 
-/// Encodes a model as [`write`] does, as parts to write out one by one (the texture pages are
+/// Encodes a model as [`write`](fn@write) does, as parts to write out one by one (the texture pages are
 /// not copied): a large WAD is never held in memory a second time. Every error comes from here,
 /// before anything is written.
 pub fn encode<'a>(wad: &'a Wad, layout: Option<&Layout>) -> Result<EncodedWad<'a>, WriteError> {

@@ -1,7 +1,7 @@
 //! Tomb Editor's Wad2 (`.wad2`) container: the header, signed LEB128 numbers and the chunk tree.
 //!
 //! [`read`] gives a file's top-level chunks with every chunk's exact bytes, [`children`] reads a
-//! parent's child stream on demand, and [`write`] gives an unmodified file back byte for byte.
+//! parent's child stream on demand, and [`write`](fn@write) gives an unmodified file back byte for byte.
 //! [`document`] says what the chunks mean: textures, moveables, meshes, animations, statics.
 
 mod chunks;
