@@ -15,7 +15,7 @@
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
-//!   table of `docs/format.md`), and back from corner points to shape and flip.
+//!   table of `docs/format-facts.md`), and back from corner points to shape and flip.
 //!
 //! No glTF and no YAML here: those belong to the importer, build and manifests crates.
 

@@ -1,6 +1,6 @@
 //! Where a polygon's corners sit on its sample, and back.
 //!
-//! The mapping is the one the widely used TRLE tools apply (`docs/format.md`,
+//! The mapping is the one the widely used TRLE tools apply (`docs/format-facts.md`,
 //! "Polygons and textures"), with `nw ne se sw` the corners of the sample rectangle
 //! `(x, y) (x+w, y) (x+w, y+h) (x, y+h)`:
 //!
@@ -239,7 +239,7 @@ mod tests {
         TexelPoint::new(x, y)
     }
 
-    /// The table of `docs/format.md`, spelled out on a 10×20 sample at (4, 8).
+    /// The table of `docs/format-facts.md`, spelled out on a 10×20 sample at (4, 8).
     #[test]
     fn corners_follow_the_format_facts_table() {
         let s = sample(4, 8, 10, 20);

@@ -5,7 +5,7 @@
 //! `u = x / 256` and `v = (p*256 + y) / (256n)`.
 //!
 //! UVs that went through Blender come back with V passed through `1 − v` twice in float32
-//! (`docs/format.md`, "Blender and the glTF"): U is exact, V may move by one float32 step. Going back,
+//! (`docs/format-facts.md`, "Blender and the glTF"): U is exact, V may move by one float32 step. Going back,
 //! every UV is therefore rounded to the nearest texel edge; [`texel_offset`] tells how far it
 //! was from one, so a caller can tell snapped UVs (float noise, well under 0.01 texel) from
 //! artist-made ones.

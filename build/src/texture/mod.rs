@@ -7,7 +7,7 @@
 //!   import writes: pages stacked vertically, 256 texels to a page edge, or that image scaled
 //!   uniformly; see [`wadforge_packer::uv`]) to within 0.01 texel, and the rounded corners sit
 //!   on the corners of an axis-aligned rectangle in one of the arrangements of
-//!   `docs/format.md` ([`wadforge_format::texture_corners::recover_texture`]), the
+//!   `docs/format-facts.md` ([`wadforge_format::texture_corners::recover_texture`]), the
 //!   image's pixels under that rectangle are the sample, copied texel for texel, with the
 //!   recovered shape and flip. A corner order that is a cyclic shift of a legal one (a texture
 //!   rotated on its polygon) is used as well, and [`PolygonTextureOut::shift`] says how far the

@@ -103,7 +103,7 @@ impl Samples {
 }
 
 /// The texture of a polygon whose corners lie on texel edges `points` of page `page`: the
-/// sample round them, and the arrangement (docs/format.md) that gives those corners with how
+/// sample round them, and the arrangement (docs/format-facts.md) that gives those corners with how
 /// far the vertex list must turn for it, when one does.
 pub(crate) fn corners_texture(
     points: &[[u16; 2]],

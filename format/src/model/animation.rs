@@ -309,7 +309,7 @@ impl Command {
 
 /// How far (TR units, on any side: [`super::BoundingBox::distance`]) a keyframe's box may lie
 /// from the box of its posed meshes and still count as that pose's box: real files' boxes differ
-/// from their poses by a few units (`docs/format.md`, "Angles and keyframes"), an edited pose moves them more. A build
+/// from their poses by a few units (`docs/format-facts.md`, "Angles and keyframes"), an edited pose moves them more. A build
 /// keeps a manifest's box within it; `check` notes boxes past it and `--fix` recomputes them.
 pub const KEYFRAME_BOX_TOLERANCE: i32 = 8;
 
