@@ -1,6 +1,7 @@
 """The scene side: a manifest directory's glTF files into one collection per object, and each
 collection back over its glTF file, with the settings wadforge's Blender round trip needs."""
 
+import contextlib
 import glob
 import json
 import os
@@ -115,7 +116,13 @@ def import_objects(operator, context, program, only):
 
 
 def import_one(context, directory, path):
-    """The glTF at `path` into a new collection named after it."""
+    """The glTF at `path` into a new collection named after it.
+
+    Beyond import_scene.gltf's arguments, this relies on its importer's behaviour (the glTF
+    add-on's, tested at Blender 5.0.1 by tests/blender_extension.rs): what it makes goes under the
+    active collection; the glTF scene's extras become custom properties of the Blender scene (the
+    default of its newer `import_scene_extras`); each block is named after its glTF name, with
+    Blender's `.001` suffixes where the name is taken."""
     collection = bpy.data.collections.new(os.path.splitext(os.path.basename(path))[0])
     context.scene.collection.children.link(collection)
     layer = context.view_layer.layer_collection.children[collection.name]
@@ -191,6 +198,7 @@ def export_objects(operator, context, program):
     wm = context.window_manager
     wm.progress_begin(0, len(collections) + 1)
     try:
+        # The glTF add-on's internals: its exporter's action filter (see `action_filter`).
         with action_filter() as keep:
             for done, collection in enumerate(collections):
                 export_one(context, directory, collection, keep)
@@ -221,37 +229,49 @@ def base_of(operator, scene):
     return None
 
 
-class action_filter:
+@contextlib.contextmanager
+def action_filter():
     """The glTF exporter's action filter, which keeps each export to its object's actions: with
-    one armature in an export, the exporter would take every armature action of the file. It is
-    the list the exporter's own "filter actions" option fills; emptied after."""
+    one armature in an export, the exporter would take every armature action of the file. Yields
+    `keep(actions)`, which makes the filter keep those actions only; emptied after.
 
-    def __enter__(self):
-        import io_scene_gltf2
+    The glTF add-on's internals, not its operators' arguments: the filter is the list its own
+    "filter actions" option fills, the property `Scene.gltf_action_filter` (registered by that
+    option, of the add-on's `io_scene_gltf2.GLTF2_filter_action` items: `action`, `keep`), which
+    the exporter reads on `bpy.data.scenes[0]`, whatever `export_action_filter` says, and skips the
+    actions whose `keep` is off. A glTF add-on that changes any of that breaks this: the round
+    trips of tests/blender_extension.rs (at Blender 5.0.1) are what would tell."""
+    import io_scene_gltf2
 
-        self.registered = not hasattr(bpy.types.Scene, "gltf_action_filter")
-        if self.registered:
-            kind = io_scene_gltf2.GLTF2_filter_action
-            bpy.types.Scene.gltf_action_filter = bpy.props.CollectionProperty(type=kind)
-        self.items = bpy.data.scenes[0].gltf_action_filter
-        return self.keep
+    registered = not hasattr(bpy.types.Scene, "gltf_action_filter")
+    if registered:
+        kind = io_scene_gltf2.GLTF2_filter_action
+        bpy.types.Scene.gltf_action_filter = bpy.props.CollectionProperty(type=kind)
+    items = bpy.data.scenes[0].gltf_action_filter
 
-    def keep(self, actions):
-        self.items.clear()
+    def keep(actions):
+        items.clear()
         for action in bpy.data.actions:
-            item = self.items.add()
+            item = items.add()
             item.action = action
             item.keep = action in actions
 
-    def __exit__(self, *_):
-        self.items.clear()
-        if self.registered:
+    try:
+        yield keep
+    finally:
+        items.clear()
+        if registered:
             del bpy.types.Scene.gltf_action_filter
-        return False
 
 
 def export_one(context, directory, collection, keep):
-    """`collection` back over its glTF file, with only its own actions."""
+    """`collection` back over its glTF file, with only its own actions.
+
+    Beyond export_scene.gltf's arguments, this relies on the glTF add-on's exporter: its action
+    filter (see `action_filter`, the add-on's internals); the names of Blender's blocks written as
+    the glTF names (see `glTF_names`); the scene's custom properties written as the glTF scene's
+    extras (see `scene_extras`); the actions of the objects' NLA tracks exported in ACTIONS mode
+    (see `own_actions`)."""
     path = os.path.join(directory, collection[GLTF])
     keep(own_actions(collection))
     layer = context.view_layer.layer_collection.children.get(collection.name)
@@ -264,68 +284,64 @@ def export_one(context, directory, collection, keep):
         raise runner.WadforgeError(f"Blender's glTF exporter could not write {path}")
 
 
-class glTF_names:
+@contextlib.contextmanager
+def glTF_names(collection, actions):
     """The blocks of a collection (objects, their meshes or armatures and materials, and
     `actions`) under their glTF names while its export runs (others of those names step aside
-    under temporary ones), then all under their names again."""
-
-    def __init__(self, collection, actions):
-        blocks = set(actions)
-        for obj in collection.all_objects:
-            blocks.add(obj)
-            if obj.data is not None:
-                blocks.add(obj.data)
-            for slot in getattr(obj, "material_slots", []):
-                if slot.material is not None:
-                    blocks.add(slot.material)
-        self.renamed = [b for b in blocks if b.get(GLTF_NAME)]
-
-    def __enter__(self):
-        self.names = []
+    under temporary ones), then all under their names again. The glTF exporter writes each
+    block's Blender name as its glTF name (its behaviour, not an argument), and build finds the
+    meshes, bones and animations by those names."""
+    blocks = set(actions)
+    for obj in collection.all_objects:
+        blocks.add(obj)
+        if obj.data is not None:
+            blocks.add(obj.data)
+        for slot in getattr(obj, "material_slots", []):
+            if slot.material is not None:
+                blocks.add(slot.material)
+    renamed = [b for b in blocks if b.get(GLTF_NAME)]
+    names = []
+    try:
         for kind in NAMED:
             of_kind = set(getattr(bpy.data, kind))
-            mine = [b for b in self.renamed if b in of_kind]
+            mine = [b for b in renamed if b in of_kind]
             wanted = {b[GLTF_NAME] for b in mine}
             aside = [b for b in getattr(bpy.data, kind) if b.name in wanted and b not in mine]
             for i, block in enumerate(aside + mine):
-                self.names.append((block, block.name))
+                names.append((block, block.name))
                 block.name = f"wadforge-aside-{kind}-{i}"
             for block in mine:
                 block.name = block[GLTF_NAME]
-        return self
-
-    def __exit__(self, *_):
-        for i, (block, _) in enumerate(self.names):
+        yield
+    finally:
+        for i, (block, _) in enumerate(names):
             block.name = f"wadforge-back-{i}"
-        for block, name in self.names:
+        for block, name in names:
             block.name = name
-        return False
 
 
-class scene_extras:
-    """The collection's glTF scene extras on the Blender scene while its export runs."""
-
-    def __init__(self, scene, collection):
-        self.scene = scene
-        self.extras = plain(collection.get(SCENE_EXTRAS, {}))
-
-    def __enter__(self):
-        self.before = {key: plain(self.scene[key]) for key in self.extras if key in self.scene}
-        for key, value in self.extras.items():
-            self.scene[key] = value
-        return self
-
-    def __exit__(self, *_):
-        for key in self.extras:
-            if key in self.before:
-                self.scene[key] = self.before[key]
-            elif key in self.scene:
-                del self.scene[key]
-        return False
+@contextlib.contextmanager
+def scene_extras(scene, collection):
+    """The collection's glTF scene extras on the Blender scene while its export runs (with
+    `export_extras`, the exporter writes the scene's custom properties as the glTF scene's extras,
+    as its importer made them of them: the add-on's documented behaviour, not its internals)."""
+    extras = plain(collection.get(SCENE_EXTRAS, {}))
+    before = {key: plain(scene[key]) for key in extras if key in scene}
+    try:
+        for key, value in extras.items():
+            scene[key] = value
+        yield
+    finally:
+        for key in extras:
+            if key in before:
+                scene[key] = before[key]
+            elif key in scene:
+                del scene[key]
 
 
 def own_actions(collection):
-    """The actions the collection's objects play: active, or on their NLA tracks."""
+    """The actions the collection's objects play: active, or on their NLA tracks (where the glTF
+    importer stashes each animation, and whence its exporter in ACTIONS mode takes them)."""
     actions = set()
     for obj in collection.all_objects:
         data = obj.animation_data
