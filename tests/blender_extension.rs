@@ -2,14 +2,15 @@
 //! bpy 5.0.1 as a user installs it and driven through its operators (tests/harness/
 //! blender_extension.py): the real level imported and exported unchanged is the level's objects;
 //! one bone turned in one keyframe changes that animation only; a real Wad2 comes back as itself
-//! but for its textures; no wadforge program gives a message, not a traceback.
+//! but for its textures; no wadforge program gives a message, not a traceback; a file dropped on
+//! the 3D viewport imports through the extension; Blender's own validator finds no error in the zip.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::files::repo;
+use common::files::{repo, write_wad};
 use common::{s, stdout, succeeds, wadforge};
 
 /// The extension's zip, made as a user makes it (once for the tests of this file).
@@ -24,6 +25,28 @@ fn extension_zip() -> PathBuf {
         repo().join("target/wadforge-blender.zip")
     })
     .clone()
+}
+
+/// Blender's command-line tool for extensions in the harness's bpy (what `blender --command
+/// extension` runs), and Blender's list of the extensions platform's tags, which that command gives it.
+fn blender_extension_tool(python: &Path) -> (PathBuf, PathBuf) {
+    const TOOL: &str = "addons_core/bl_pkg/cli/blender_ext.py";
+    let lib = python.parent().unwrap().parent().unwrap().join("lib");
+    let scripts = children(&lib)
+        .flat_map(|version| children(&version.join("site-packages/bpy")))
+        .map(|blender| blender.join("scripts"))
+        .find(|scripts| scripts.join(TOOL).is_file())
+        .unwrap_or_else(|| panic!("the harness's bpy under {} has no {TOOL}", lib.display()));
+    let tags = scripts.join("modules/_bpy_internal/extensions/tags.py");
+    (scripts.join(TOOL), tags)
+}
+
+fn children(dir: &Path) -> impl Iterator<Item = PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
 }
 
 /// Runs the extension script on `file` in `work` (a fresh Blender user folder in it); its report.
@@ -49,6 +72,66 @@ fn finished(report: &serde_json::Value, step: &str) {
         "{step}: {}",
         report[step]
     );
+}
+
+#[test]
+fn the_extension_passes_blenders_own_validator() {
+    let Some(python) = wadforge_fixtures::harness::python() else {
+        return;
+    };
+    let (tool, tags) = blender_extension_tool(&python);
+    let zip = extension_zip();
+    let out = Command::new(&python)
+        .arg(&tool)
+        .args(["validate", "--valid-tags", s(&tags), s(&zip)])
+        .output()
+        .unwrap();
+    let said = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    // The zip's path aside, which could hold any word.
+    let words = said.replace(s(&zip), "ZIP").to_lowercase();
+    assert!(
+        out.status.success() && words.contains("success") && !words.contains("error"),
+        "Blender's extension validator on {}:\n{said}",
+        zip.display()
+    );
+}
+
+#[test]
+fn a_file_dropped_on_the_viewport_imports_through_the_extension() {
+    let Some(python) = wadforge_fixtures::harness::python() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // Upper case, as TRLE's files often are: Blender's file handlers match extensions in any case.
+    let model = wadforge_fixtures::standard();
+    let file = write_wad(&tmp.path().join("STANDARD.WAD"), &model);
+    let report = run_extension(&python, &file, tmp.path(), "drop", &[]);
+    let handler = &report["file_handler"];
+    assert_eq!(handler["operator"], "import_scene.wadforge", "{handler}");
+    let extensions: Vec<&str> = handler["extensions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the extension registers no file handler: {report}"))
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert_eq!(extensions, [".wad", ".wad2", ".phd", ".tr2", ".tr4"]);
+    // The 3D viewport and the Outliner take a drop, as the glTF add-on's do; other areas do not.
+    let poll = &handler["poll"];
+    assert_eq!(poll["VIEW_3D"], true, "{poll}");
+    assert_eq!(poll["OUTLINER"], true, "{poll}");
+    assert_eq!(poll["PROPERTIES"], false, "{poll}");
+    // The drop imports as File > Import does: every object, into FILE_wadforge beside the file.
+    finished(&report, "drop");
+    let scene = &report["scene"];
+    assert_eq!(
+        scene["collections"].as_array().unwrap().len(),
+        model.moveables.len() + model.statics.len(),
+        "{scene}"
+    );
+    assert_eq!(scene["armatures"], model.moveables.len());
+    let directory = tmp.path().join("STANDARD_wadforge");
+    assert_eq!(report["directories"], serde_json::json!([s(&directory)]));
+    assert_eq!(report["source"], s(&file));
 }
 
 #[test]

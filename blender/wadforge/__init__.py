@@ -1,4 +1,5 @@
-"""wadforge inside Blender: File > Import and File > Export > Tomb Raider objects.
+"""wadforge inside Blender: File > Import and File > Export > Tomb Raider objects, and a file
+dropped on the 3D viewport (or the Outliner) imported.
 
 Import runs `wadforge import` into a manifest directory and brings each object's glTF into its own
 collection, with the settings wadforge's round trip needs; export writes each object's glTF back
@@ -12,6 +13,8 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import runner, scene_io
 
+# The files import takes, by extension (Blender's file handlers match them in any case).
+EXTENSIONS = (".wad", ".wad2", ".phd", ".tr2", ".tr4")
 FILE_KINDS = "*.wad;*.wad2;*.phd;*.tr2;*.tr4;*.WAD;*.WAD2;*.PHD;*.TR2;*.TR4;*.Wad2"
 
 
@@ -57,6 +60,15 @@ class ImportTombRaider(bpy.types.Operator, ImportHelper):
 
     objects: CollectionProperty(type=FileObject, options={"SKIP_SAVE"})
     listed: StringProperty(options={"HIDDEN", "SKIP_SAVE"})
+
+    def invoke(self, context, event):
+        # A file dropped on the viewport (ImportTombRaiderDrop) comes with its path: the options
+        # and the file's objects in a dialog, as the glTF importer does, rather than the browser.
+        if self.properties.is_property_set("filepath"):
+            self.check(context)
+            return context.window_manager.invoke_props_dialog(
+                self, title=bpy.path.basename(self.filepath), confirm_text="Import")
+        return super().invoke(context, event)
 
     def check(self, context):
         # The file browser calls this as the chosen file changes: list that file's objects.
@@ -126,6 +138,26 @@ class ExportTombRaider(bpy.types.Operator, ExportHelper):
             return {"CANCELLED"}
 
 
+class ImportTombRaiderDrop(bpy.types.FileHandler):
+    """A WAD, Wad2 or level dropped on the 3D viewport, or on the Outliner's view layer, imported
+    by import_scene.wadforge (as the glTF add-on's IO_FH_gltf2 does for .glb and .gltf)."""
+
+    bl_idname = "WADFORGE_FH_import"
+    bl_label = "Tomb Raider objects"
+    bl_import_operator = ImportTombRaider.bl_idname
+    bl_file_extensions = ";".join(EXTENSIONS)
+
+    @classmethod
+    def poll_drop(cls, context):
+        # The rule of bpy_extras.io_utils.poll_file_object_drop (newer than Blender 4.2).
+        area = context.area
+        if area is None:
+            return False
+        if area.type == "VIEW_3D":
+            return True
+        return area.type == "OUTLINER" and area.spaces.active.display_mode == "VIEW_LAYER"
+
+
 def menu_import(self, context):
     self.layout.operator(ImportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2, .phd, .tr2, .tr4)")
 
@@ -134,7 +166,7 @@ def menu_export(self, context):
     self.layout.operator(ExportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2)")
 
 
-CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider)
+CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider, ImportTombRaiderDrop)
 
 
 def register():

@@ -1,13 +1,16 @@
 """The wadforge Blender extension, installed and used as a user would, in bpy 5.0.1.
 
     python blender_extension.py EXTENSION.zip WADFORGE FILE WORKDIR EXT [OBJECT ANIMATION BONE]
+    python blender_extension.py EXTENSION.zip WADFORGE FILE WORKDIR drop
 
 Installs EXTENSION.zip (Blender's own "Install from Disk"), imports FILE with
 import_scene.wadforge, exports it unchanged with export_scene.wadforge into WORKDIR/unchanged.EXT
 (.wad or .wad2), and, given OBJECT (its collection's name prefix, e.g. 000_), ANIMATION (an index)
 and BONE, turns that bone in the second key of that animation and exports WORKDIR/edited.EXT;
-then asks for an import with no wadforge program to be found. WADFORGE is the program (put on
-PATH for the run).
+then asks for an import with no wadforge program to be found. With `drop` instead of EXT: drops
+FILE on the 3D viewport (wm.drop_import_file, what Blender runs for a drag and drop) and reports
+the extension's file handler and what the drop imported. WADFORGE is the program (put on PATH for
+the run).
 Prints one JSON document: what Blender holds after the import, the exports' paths, the animation
 edited, and the messages Blender gave.
 """
@@ -75,12 +78,56 @@ def try_operator(op, **kw):
         return {"result": None, "message": str(e)}
 
 
+def file_handler():
+    """The extension's file handler: its operator, extensions, and whether a drop on each kind of
+    area of the Layout workspace would reach it."""
+    handler = getattr(bpy.types, "WADFORGE_FH_import", None)
+    if handler is None:
+        return None
+    window = bpy.context.window
+    poll = {}
+    for area in window.screen.areas:
+        with bpy.context.temp_override(window=window, area=area):
+            poll[area.type] = handler.poll_drop(bpy.context)
+    return {
+        "operator": handler.bl_import_operator,
+        "extensions": handler.bl_file_extensions.split(";"),
+        "poll": poll,
+    }
+
+
+def drop_on_viewport(path):
+    """`path` dropped on the 3D viewport (of the Layout workspace, the factory settings' first):
+    Blender's wm.drop_import_file finds the file handler whose extensions and poll take it and
+    runs its import operator (without a user interface, straight to execute: the dialog of its
+    invoke is not shown)."""
+    window = bpy.context.window
+    area = next(a for a in window.screen.areas if a.type == "VIEW_3D")
+    region = next(r for r in area.regions if r.type == "WINDOW")
+    with bpy.context.temp_override(window=window, area=area, region=region):
+        return try_operator(bpy.ops.wm.drop_import_file, directory=os.path.dirname(path),
+                            files=[{"name": os.path.basename(path)}])
+
+
+def drop_main(path, emit):
+    report = {"file_handler": file_handler()}
+    report["drop"] = drop_on_viewport(path)
+    report["scene"] = scene_counts()
+    report["directories"] = sorted({c.get("wadforge_directory") for c in bpy.data.collections
+                                    if c.get("wadforge_gltf")})
+    report["source"] = bpy.context.scene.get("wadforge_source")
+    emit(report)
+
+
 def main(argv):
     zip_path, wadforge, level, work, ext = argv[1:6]
     edit = argv[6:9]
     os.environ["PATH"] = os.path.dirname(os.path.abspath(wadforge)) + os.pathsep + os.environ.get("PATH", "")
     with json_stdout() as emit:
         install(zip_path)
+        if ext == "drop":
+            drop_main(os.path.abspath(level), emit)
+            return 0
         report = {"settings_match": settings_match()}
         directory = os.path.join(work, "level")
         report["import"] = try_operator(bpy.ops.import_scene.wadforge, filepath=level,
