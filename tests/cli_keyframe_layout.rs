@@ -248,3 +248,33 @@ fn every_file_written_from_a_core_made_wad_reads_right_in_every_tool_and_keeps_w
         "{report}"
     );
 }
+
+#[test]
+fn objects_added_to_a_file_go_before_the_object_whose_keyframes_run_past_the_data() {
+    // ANIMATING6's last animations play past the keyframe data: the game reads on into what
+    // follows. A crocodile copied in as ANIMATING7 (439, a higher id) goes before it, so
+    // ANIMATING6's keyframes stay the file's last and it plays what it played.
+    let tmp = tempfile::tempdir().unwrap();
+    let source = quirk_file(tmp.path(), "as_core_design_wrote_it");
+    let mut enemies = wadforge_fixtures::standard();
+    enemies.moveables.iter_mut().find(|m| m.id == 51).unwrap().id = 439;
+    let enemies = common::files::write_wad(&tmp.path().join("enemies.wad"), &enemies);
+    let copied = tmp.path().join("copied.wad");
+    succeeds(&["copy", s(&enemies), s(&source), "-o", s(&copied), "--only", "439"]);
+    // The same through build --base, from a manifest directory of the crocodile.
+    let dir = tmp.path().join("croc");
+    succeeds(&["import", "-q", s(&enemies), "-o", s(&dir), "--only", "439"]);
+    let built = tmp.path().join("built.wad");
+    succeeds(&["build", "-q", s(&dir), "-o", s(&built), "--base", s(&source)]);
+    for written in [&copied, &built] {
+        assert_read_as_the_game(written);
+        assert_eq!(
+            differing_objects(&source, written),
+            ["ANIMATING7"],
+            "{}",
+            written.display()
+        );
+        let ids: Vec<u32> = read(written).moveables.iter().map(|m| m.id).collect();
+        assert_eq!(ids[ids.len() - 2..], [439, 437], "{}", written.display());
+    }
+}

@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use wadforge_format::catalog::Game;
-use wadforge_format::{Animation, MeshIndex, Static, Wad};
+use wadforge_format::{Animation, MeshIndex, Moveable, Static, Wad};
 
 use crate::references::{self, AnimationRef, Targets};
 use crate::texture::{self, TextureReport};
@@ -95,15 +95,27 @@ pub fn merge(
     let d = dest.wad;
     let incoming: &[(ObjectRef, u32)] = src.map_or(&[], |(_, objects)| objects);
     let dropped: HashSet<ObjectRef> = drop.iter().copied().collect();
+    let src_moveables: &[Moveable] = src.map_or(&[], |(s, _)| &s.wad.moveables);
     let moveable_entries = entries(
         d.moveables.iter().map(|m| m.id),
         |i| dropped.contains(&ObjectRef::Moveable(i)),
         &incoming_of_kind(incoming, true),
+        Keyframes {
+            stay_last: &|e| match *e {
+                Entry::Dest(i) => d.moveables[i].keyframes_stay_last(),
+                Entry::Src(j, _) => src_moveables[j].keyframes_stay_last(),
+            },
+            stored: &|j| src_moveables[j].has_keyframe_words(),
+        },
     );
     let static_entries = entries(
         d.statics.iter().map(|s| s.id),
         |i| dropped.contains(&ObjectRef::Static(i)),
         &incoming_of_kind(incoming, false),
+        Keyframes {
+            stay_last: &|_| false,
+            stored: &|_| false,
+        },
     );
     let kept = Kept::new(d, &moveable_entries, &static_entries);
     let mut out = kept.destination(d);
@@ -544,12 +556,23 @@ fn place_statics(out: &mut Wad, sides: &Sides, static_entries: &[Entry], meshes:
     }
 }
 
+/// What decides where joining moveables go beside keyframes that stay the file's last
+/// ([`wadforge_format::moveable_insertion_point`]); nothing for statics.
+struct Keyframes<'a> {
+    /// Whether an entry's keyframes stay the file's last.
+    stay_last: &'a dyn Fn(&Entry) -> bool,
+    /// Whether incoming object `j` of the source stores keyframe words.
+    stored: &'a dyn Fn(usize) -> bool,
+}
+
 /// The output's object list for one kind: destination objects in order, a replacing incoming
-/// object where the first object of its id was, the others before the first higher id.
+/// object where the first object of its id was, the others before the first higher id (and a
+/// moveable with keyframes before one whose keyframes stay last).
 fn entries(
     dest_ids: impl Iterator<Item = u32>,
     dropped: impl Fn(usize) -> bool,
     incoming: &[(usize, u32)],
+    keyframes: Keyframes,
 ) -> Vec<Entry> {
     let dest_ids: Vec<u32> = dest_ids.collect();
     let mut placed = vec![false; incoming.len()];
@@ -572,7 +595,8 @@ fn entries(
     };
     for (n, &(j, id)) in incoming.iter().enumerate() {
         if !placed[n] {
-            let at = list.iter().position(|e| id_of(e) > id).unwrap_or(list.len());
+            let placed = list.iter().map(|e| (id_of(e), (keyframes.stay_last)(e)));
+            let at = wadforge_format::moveable_insertion_point(placed, id, (keyframes.stored)(j));
             list.insert(at, Entry::Src(j, id));
         }
     }

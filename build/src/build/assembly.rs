@@ -103,8 +103,9 @@ fn finish_static(root: &Path, shared: &SharedMeshes, s: &PendingStatic) -> Resul
 }
 
 /// Objects of the directory replace the model's of the same id, or are added: on a base
-/// (`by_id`), before its first object of a higher id, as `copy` adds them; otherwise in the
-/// directory's order. Where each moveable of the model came from.
+/// (`by_id`), before its first object of a higher id, as `copy` adds them (and a moveable with
+/// keyframes before one whose keyframes stay last, [`wadforge_format::moveable_insertion_point`]);
+/// otherwise in the directory's order. Where each moveable of the model came from.
 fn put_objects(wad: &mut Wad, moveables: Vec<Moveable>, statics: Vec<Static>, by_id: bool) -> Vec<Origin> {
     let mut origins: Vec<Origin> = (0..wad.moveables.len()).map(Origin::Base).collect();
     for (index, m) in moveables.into_iter().enumerate() {
@@ -118,7 +119,12 @@ fn put_objects(wad: &mut Wad, moveables: Vec<Moveable>, statics: Vec<Static>, by
                 origins[p] = Origin::Directory { index, replaced };
             }
             None => {
-                let at = insertion_point(wad.moveables.iter().map(|x| x.id), m.id, by_id);
+                let at = if by_id {
+                    let placed = wad.moveables.iter().map(|x| (x.id, x.keyframes_stay_last()));
+                    wadforge_format::moveable_insertion_point(placed, m.id, m.has_keyframe_words())
+                } else {
+                    wad.moveables.len()
+                };
                 wad.moveables.insert(at, m);
                 origins.insert(
                     at,

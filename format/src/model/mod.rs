@@ -14,7 +14,7 @@ pub use animation::{
     UndecodableKeyframes, KEYFRAME_BOX_TOLERANCE, KEYFRAME_HEADER_WORDS,
 };
 pub use mesh::{has_no_area, Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
-pub use object::{bind_origins, BoundingBox, Link, Moveable, Static};
+pub use object::{bind_origins, moveable_insertion_point, BoundingBox, Link, Moveable, Static};
 pub use texture::{Page, Sample, PAGE_BYTES, PAGE_SIZE};
 
 /// Index of a mesh in [`Wad::meshes`].

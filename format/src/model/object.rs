@@ -68,6 +68,48 @@ impl Moveable {
             .ok()
             .map(|ops| crate::links::stack_depth(&ops))
     }
+
+    /// Whether some animation plays keyframes past the keyframe data of the file it came from
+    /// (its own words decode, the rest are past the data's end: [`super::Undecodable::RunsPastTheData`]).
+    /// The game reads on past its words into whatever follows, so its keyframes stay the file's
+    /// last: objects added to a file go before it.
+    pub fn keyframes_stay_last(&self) -> bool {
+        let meshes = self.meshes.len();
+        (self.animations.iter()).any(|a| {
+            (a.undecodable_keyframes.as_ref())
+                .is_some_and(|u| u.kind(meshes) == super::Undecodable::RunsPastTheData)
+        })
+    }
+
+    /// Whether it stores keyframe words: decoded keyframes or words kept as stored.
+    pub fn has_keyframe_words(&self) -> bool {
+        let meshes = self.meshes.len();
+        (self.animations.iter()).any(|a| {
+            !a.keyframes.is_empty()
+                || a.undecodable_keyframes
+                    .as_ref()
+                    .is_some_and(|u| u.owns_words(meshes))
+        })
+    }
+}
+
+/// Where a moveable of id `id` joins a file's moveables, given as (id, whether its keyframes stay
+/// last) in file order: before the first of a higher id, as TRLE's WADs order them; but one that
+/// stores keyframe words (`keyframes`) goes before a moveable whose keyframes stay the file's last
+/// ([`Moveable::keyframes_stay_last`]), so that what the game reads past them stays as it was.
+pub fn moveable_insertion_point(
+    moveables: impl IntoIterator<Item = (u32, bool)>,
+    id: u32,
+    keyframes: bool,
+) -> usize {
+    let mut count = 0;
+    for (n, (other, stays_last)) in moveables.into_iter().enumerate() {
+        if other > id || (keyframes && stays_last) {
+            return n;
+        }
+        count = n + 1;
+    }
+    count
 }
 
 /// The bind-pose pivot of each of `meshes` meshes hung by `links` (see [`Moveable::bind_origins`]);
