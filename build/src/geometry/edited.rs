@@ -276,33 +276,32 @@ impl Shown<'_> {
     }
 
     /// The triangle over `wanted` (vertex indices, TR order) for a half of `p`: neither taken
-    /// nor one of `halves` already found; of the first [`LOOKED_AT`], the first that looks like
-    /// the polygon so far (the first half's image and attributes, or the stored attributes),
-    /// else the first.
+    /// nor one of `halves` already found; of the first [`LOOKED_AT`] not yet taken in order, the
+    /// first that looks like the polygon so far (the first half's image and attributes, or the
+    /// stored attributes), else the first. Only those can be taken out of order, so the
+    /// triangles taken past the first not taken stay few.
     fn half(&mut self, wanted: [u16; 3], p: &Polygon, halves: &[usize]) -> Option<usize> {
         let candidates = self.by_key.get_mut(&triangle_key(wanted))?;
         let taken = &self.taken;
         while candidates.list.get(candidates.start).is_some_and(|&t| taken[t]) {
             candidates.start += 1;
         }
-        let list = &candidates.list[candidates.start..];
-        let free = || {
-            list.iter()
-                .copied()
-                .filter(|&t| !taken[t] && !halves.contains(&t))
-        };
+        let window = &candidates.list[candidates.start..];
+        let free = |t: &usize| !taken[*t] && !halves.contains(t);
         let triangles = self.triangles;
-        let looks = |t: usize| {
-            let t = &triangles[t];
+        let looks = |t: &usize| {
+            let t = &triangles[*t];
             match halves.first().map(|&f| &triangles[f]) {
                 Some(f) => (t.image, t.attributes) == (f.image, f.attributes),
                 None => t.attributes == p.attributes,
             }
         };
-        free()
+        let first = window
+            .iter()
             .take(LOOKED_AT)
-            .find(|&t| looks(t))
-            .or_else(|| free().next())
+            .filter(|t| free(t))
+            .find(|t| looks(t));
+        first.or_else(|| window.iter().find(|t| free(t))).copied()
     }
 
     /// Whether a kept quad's texture still maps along its own `v0–v2` (see
@@ -537,15 +536,50 @@ mod tests {
     }
 
     #[test]
-    fn a_stored_polygon_past_the_stored_vertices_is_not_kept() {
+    fn polygons_laid_over_one_another_take_the_triangles_that_look_like_them() {
+        // Two faces over the same corners, the second shiny, as glTF lists them: by material,
+        // the shiny one first.
         let mut mesh = quad_and_pair();
-        let triangles = shown(&mesh, &mesh.vertices);
-        mesh.polygons.push(Polygon::triangle(
-            [0, 1, 900],
-            PolygonTexture::default(),
-            Attributes::default(),
-        ));
+        let shiny = Attributes {
+            shine_intensity: 9,
+            ..Attributes::default()
+        };
+        let mut twin = mesh.polygons[0];
+        twin.attributes = shiny;
+        mesh.polygons.push(twin);
+        let mut triangles = shown(&mesh, &mesh.vertices);
+        triangles.rotate_right(2);
         let built = build(&triangles, &mesh).unwrap();
-        assert_eq!(built.polygons.len(), 3);
+        let looks: Vec<(Vec<u16>, Attributes)> = (built.polygons.iter())
+            .map(|p| (p.corners.clone(), p.attributes))
+            .collect();
+        let stored: Vec<(Vec<u16>, Attributes)> = (mesh.polygons.iter())
+            .map(|p| (p.corners().to_vec(), p.attributes))
+            .collect();
+        assert_eq!(looks, stored);
+    }
+
+    #[test]
+    fn a_damaged_stored_polygon_leaves_the_others_as_stored() {
+        // A stored polygon naming vertices the stored mesh does not have (a damaged file), one
+        // of them the index a new vertex takes.
+        let mut mesh = quad_and_pair();
+        let mut triangles = shown(&mesh, &mesh.vertices);
+        for damaged in [[0, 1, 900], [0, 1, 8]] {
+            let none = PolygonTexture::default();
+            mesh.polygons
+                .insert(0, Polygon::triangle(damaged, none, Attributes::default()));
+        }
+        let mut new = triangles[0];
+        new.corners[2] = Corner {
+            tr_vertex: None,
+            ..corner([5, 5, 90], UP, [0.0, -1.0, 0.0], [0.0, 0.0], 0)
+        };
+        triangles.push(new);
+        let built = build(&triangles, &mesh).unwrap();
+        assert_eq!(
+            kinds_and_corners(&built.polygons),
+            [vec![0, 1, 8], vec![0, 1, 2, 3], vec![5, 6, 4], vec![7, 4, 6]]
+        );
     }
 }
