@@ -286,3 +286,16 @@ fn copying_lara_numbered_anew_moves_the_weapons_frames_with_her_animations() {
         "one dispatch an animation names a frame of LARA's"
     );
 }
+
+#[test]
+fn check_finds_no_error_in_weapon_objects_whose_state_changes_the_game_never_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, wad) = weapons_wad(tmp.path());
+    let o = wadforge(&["check", s(&wad)]);
+    let report = common::stdout(&o);
+    assert!(o.status.success(), "{report}{}", stderr(&o));
+    assert!(
+        report.contains("weapons.wad: 0 errors, 0 warnings, 36 notes"),
+        "{report}"
+    );
+}

@@ -90,6 +90,7 @@ pub fn check(
         dressings,
         findings: Vec::new(),
         check_boxes: true,
+        unread: None,
     };
     if let Err(too_much) = Limits::DEFAULT.posing.check(posing, input_bytes) {
         c.check_boxes = false;
@@ -175,6 +176,9 @@ struct Checker<'a> {
     findings: Vec<Finding>,
     /// Whether posing every keyframe's body fits in the file's budget.
     check_boxes: bool,
+    /// Why the engine never runs the state machine of the moveable being checked, where it
+    /// does not ([`catalog::state_machine_unread`]).
+    unread: Option<&'static str>,
 }
 
 /// The vertex poses checking or fixing every keyframe box of `wad` takes: each keyframe times
@@ -212,6 +216,29 @@ impl Checker<'_> {
             fix: fix.to_string(),
             more: 0,
         });
+    }
+
+    /// A finding about the state machine (next animations, state changes, commands) of the
+    /// moveable being checked: a note saying why where the engine never runs it (builders' and
+    /// Core's weapon objects hold garbage there that the game never reads), else as given.
+    fn push_state(
+        &mut self,
+        severity: Severity,
+        rule: &'static str,
+        place: String,
+        message: String,
+        fix: &str,
+    ) {
+        match self.unread {
+            Some(why) => self.push(
+                Severity::Note,
+                rule,
+                place,
+                format!("{message}; harmless here: {why}"),
+                "nothing to do: the game never reads it",
+            ),
+            None => self.push(severity, rule, place, message, fix),
+        }
     }
 
     fn moveable_name(&self, id: u32) -> String {
@@ -383,6 +410,7 @@ impl Checker<'_> {
             );
         }
         self.link_stack(m, &name);
+        self.unread = catalog::state_machine_unread(self.game, m.id);
         let body = body_meshes(self.wad, m, self.dressings[i]);
         for (a, (animation, t)) in m.animations.iter().zip(targets).enumerate() {
             let place = format!("{name}, animation {a}");
@@ -450,7 +478,7 @@ impl Checker<'_> {
 
     fn next_animation(&mut self, i: usize, animation: &Animation, next: Option<AnimationRef>, place: &str) {
         let Some(next) = next else {
-            self.push(
+            self.push_state(
                 Severity::Error,
                 "next-animation",
                 place.to_string(),
@@ -496,7 +524,7 @@ impl Checker<'_> {
                     } else {
                         "so the engine never takes it"
                     };
-                    self.push(
+                    self.push_state(
                         Severity::Warning,
                         "dispatch-range",
                         here.clone(),
@@ -511,7 +539,7 @@ impl Checker<'_> {
                 // A dispatch the engine never takes never jumps: where it would lead is a note.
                 let severity = if taken { Severity::Error } else { Severity::Note };
                 match *target {
-                    None => self.push(
+                    None => self.push_state(
                         severity,
                         "dispatch-target",
                         here,
@@ -548,7 +576,7 @@ impl Checker<'_> {
             return;
         }
         if target.moveable == owner {
-            self.push(
+            self.push_state(
                 Severity::Error,
                 rule,
                 place,
@@ -581,7 +609,7 @@ impl Checker<'_> {
             if frame < first || frame > last {
                 // The engines fire a sound or effect when the frame equals the command's, which
                 // a frame outside the animation never does (shipped files hold such commands).
-                self.push(
+                self.push_state(
                     Severity::Warning,
                     "command-frame",
                     format!("{place}, command {k}"),

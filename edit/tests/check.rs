@@ -314,3 +314,77 @@ fn what_shipped_files_hold_is_no_error() {
     assert_eq!(severity("dispatch-frame"), None);
     assert!(!has_errors(&f), "{f:#?}");
 }
+
+#[test]
+fn weapon_objects_state_changes_the_engine_never_reads_are_notes_saying_why() {
+    let mut wad = wadforge_fixtures::standard();
+    wadforge_fixtures::weapons::add_weapon_animations(&mut wad);
+    let f = findings(&wad, TR4);
+    assert!(!has_errors(&f), "{f:#?}");
+    let weapons = ["UZI_ANIM", "SIXSHOOTER_ANIM", "LARA_REVOLVER_LASER"];
+    let on_weapons: Vec<&Finding> = f
+        .iter()
+        .filter(|f| weapons.iter().any(|w| f.place.starts_with(w)))
+        .collect();
+    // Each animation: a dispatch to its own object's animation at frame 65464, one into LARA's
+    // at 65464, and a sound past its end.
+    let count = |rule: &str| on_weapons.iter().filter(|f| f.rule == rule).count();
+    assert_eq!(
+        (count("dispatch-frame"), count("command-frame")),
+        (3 * 4 * 2, 3 * 4)
+    );
+    for finding in on_weapons
+        .iter()
+        .filter(|f| f.message.contains("65464 is outside its"))
+    {
+        assert_eq!(finding.severity, Severity::Note, "{finding}");
+        let why = if finding.place.starts_with("LARA_REVOLVER_LASER") {
+            "only swaps this object's meshes onto Lara and never plays its animations"
+        } else {
+            "steps Lara's arms through this object's animations by frame numbers of its own and never reads"
+        };
+        assert!(finding.message.contains(why), "{finding}");
+    }
+    let laser = on_weapons
+        .iter()
+        .find(|f| f.place.starts_with("LARA_REVOLVER_LASER") && f.rule == "command-frame")
+        .unwrap();
+    assert_eq!(laser.severity, Severity::Note);
+    assert!(
+        laser
+            .message
+            .contains("only swaps this object's meshes onto Lara"),
+        "{laser}"
+    );
+
+    // The same garbage on objects the engine runs stays an error: SHOTGUN_ANIM runs as an item
+    // of its own, the crocodile as an enemy.
+    for id in [3, 51] {
+        let mut wad = wadforge_fixtures::standard();
+        wadforge_fixtures::weapons::add_weapon_animations(&mut wad);
+        if id == 3 {
+            let mut shotgun = moveable(&mut wad, 2).clone();
+            shotgun.id = 3;
+            let at = wad.moveables.iter().position(|m| m.id == 6).unwrap();
+            wad.moveables.insert(at, shotgun);
+            // The shotgun's own references into LARA moved with the table: drop them.
+            for a in &mut moveable(&mut wad, 3).animations {
+                a.state_changes.truncate(1);
+            }
+        } else {
+            let croc = moveable(&mut wad, 51);
+            let a = croc
+                .animations
+                .iter_mut()
+                .find(|a| !a.state_changes.is_empty())
+                .unwrap();
+            a.state_changes[0].dispatches[0].next_frame = 65464;
+        }
+        let f = findings(&wad, TR4);
+        let errors: Vec<&Finding> = f.iter().filter(|f| f.severity == Severity::Error).collect();
+        assert!(!errors.is_empty(), "moveable {id}: {f:#?}");
+        assert!(errors
+            .iter()
+            .all(|f| f.rule == "dispatch-frame" && !f.place.starts_with("UZI_ANIM")));
+    }
+}

@@ -567,6 +567,38 @@ pub fn lara_mesh_use(game: Game, moveable_id: u32) -> Option<LaraMeshUse> {
     })
 }
 
+/// Why the engine never runs this slot's state machine (its next animations, state changes and
+/// sound and effect commands), for the slots whose animations no item plays; `None` for the
+/// others. From TR4's own code, as reconstructed (docs/check-rules.md, Finding 5): Lara's arms
+/// step through the two-gun weapons', the flare's and the torch's animations by frame numbers of
+/// their own, and of the laser sights, holsters, heads, crowbar and pour meshes only meshes are
+/// swapped onto Lara. SHOTGUN_ANIM, CROSSBOW_ANIM and GRENADE_GUN_ANIM are not among them (each
+/// runs as an item of its own), nor VEHICLE_EXTRA (Lara plays its animations).
+pub fn state_machine_unread(game: Game, moveable_id: u32) -> Option<&'static str> {
+    if game != Game::Tr4 {
+        return None;
+    }
+    let name = moveable_name(game, moveable_id)?;
+    match name {
+        "PISTOLS_ANIM" | "UZI_ANIM" | "SIXSHOOTER_ANIM" | "FLARE_ANIM" | "TORCH_ANIM" => Some(
+            "TR4 steps Lara's arms through this object's animations by frame numbers of its own and never \
+             reads its next animations, state changes or commands",
+        ),
+        "LARA_REVOLVER_LASER"
+        | "LARA_CROSSBOW_LASER"
+        | "CROWBAR_ANIM"
+        | "LARA_SCREAM"
+        | "LARA_WATER_MESH"
+        | "LARA_PETROL_MESH"
+        | "LARA_DIRT_MESH" => Some(MESHES_ONLY),
+        n if n.starts_with("LARA_HOLSTERS") || n.starts_with("LARA_SPEECH_HEAD") => Some(MESHES_ONLY),
+        _ => None,
+    }
+}
+
+/// [`state_machine_unread`]'s reason for the slots TR4 takes meshes from.
+const MESHES_ONLY: &str = "TR4 only swaps this object's meshes onto Lara and never plays its animations";
+
 /// Bone names in TR mesh order, where known (Lara-like skeletons).
 ///
 /// Known for Lara, for the moveable that dresses her (TR3's `LARA_TRUE_APPEARANCE`, TR4's
@@ -686,6 +718,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_state_machines_tr4_never_runs_are_its_arm_poses_and_mesh_sources() {
+        let unread = |name: &str| state_machine_unread(Game::Tr4, moveable_id(Game::Tr4, name).unwrap());
+        for name in [
+            "UZI_ANIM",
+            "SIXSHOOTER_ANIM",
+            "PISTOLS_ANIM",
+            "FLARE_ANIM",
+            "TORCH_ANIM",
+        ] {
+            assert!(
+                unread(name).is_some_and(|why| why.contains("frame numbers")),
+                "{name}"
+            );
+        }
+        for name in [
+            "LARA_REVOLVER_LASER",
+            "LARA_HOLSTERS_UZIS",
+            "LARA_SPEECH_HEAD2",
+            "CROWBAR_ANIM",
+        ] {
+            assert!(unread(name).is_some_and(|why| why.contains("meshes")), "{name}");
+        }
+        // Items of their own, or Lara's: the engine runs their state changes.
+        for name in [
+            "LARA",
+            "SHOTGUN_ANIM",
+            "CROSSBOW_ANIM",
+            "GRENADE_GUN_ANIM",
+            "VEHICLE_EXTRA",
+            "CROCODILE",
+        ] {
+            assert_eq!(unread(name), None, "{name}");
+        }
+        assert_eq!(
+            state_machine_unread(Game::Ten, 2),
+            None,
+            "TEN's weapons are not described"
+        );
     }
 
     #[test]
