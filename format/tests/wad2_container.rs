@@ -1,11 +1,10 @@
 //! The Wad2 container codec over Tomb Editor's real files (GPL-3.0, read from `../shared/wad2/`
 //! and never copied here): every chunk down to the leaves parses, and writing gives the input back.
 
-mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::wad2_walk::{real_files, visit};
+use crate::common::wad2_walk::{real_files, visit};
 use wadforge_format::wad2::{self, leb128, Chunk, Wad2Error, Wad2File};
 
 /// What a walk found in one file.

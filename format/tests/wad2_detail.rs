@@ -2,10 +2,9 @@
 //! the model of a real file, given its own file as the base, is that file but for its textures;
 //! an edit keeps the detail of what it left alone.
 
-mod common;
 
-use common::wad2_built::document_with_every_kind;
-use common::wad2_walk::real_files;
+use crate::common::wad2_built::document_with_every_kind;
+use crate::common::wad2_walk::real_files;
 use wadforge_fixtures::wad2_compare::same_but_textures;
 use wadforge_format::catalog::Game;
 use wadforge_format::wad2::document::{Document, Image, Polygon, VertexColour};

@@ -1,10 +1,9 @@
 //! The typed Wad2 layer over Tomb Editor's real files (read from `../shared/wad2/`, never copied
 //! here) and over files built to hold every legacy chunk and unknown chunks.
 
-mod common;
 
-use common::wad2_built::document_with_every_kind;
-use common::wad2_walk::real_files;
+use crate::common::wad2_built::document_with_every_kind;
+use crate::common::wad2_walk::real_files;
 use wadforge_format::wad2::document::*;
 use wadforge_format::wad2::{self, leb128, Chunk, Document, LossKind, Wad2Problem};
 

@@ -3,14 +3,13 @@
 //! must agree with counts and sums taken from the Rust container layer, it must read the Rust
 //! writer's compressed form of each file the same, and it must refuse hostile files cleanly.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::wad2_built::document_with_every_kind;
-use common::wad2_walk::{real_file_paths, visit};
+use crate::common::wad2_built::document_with_every_kind;
+use crate::common::wad2_walk::{real_file_paths, visit};
 use serde_json::{json, Value};
 use wadforge_format::wad2::document::{Animation, AnimationVersion, Mesh, VertexColour};
 use wadforge_format::wad2::{self, leb128, Chunk, Document, Wad2File};

@@ -1,0 +1,7 @@
+//! The crate's integration tests as one binary (one link of the workspace, not one per file):
+//! each file of this folder is a module.
+
+mod animations;
+mod gltf_json;
+mod manifest_size;
+mod real_clients;
