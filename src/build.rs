@@ -6,10 +6,10 @@ use anyhow::{bail, Context};
 use wadforge_files::resolved;
 use wadforge_format::catalog::Game;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::{wad, wad2, FileKind, Opened, Wad, PAGE_SIZE};
+use wadforge_format::{wad, wad2, FileKind, Opened, OutputKind, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
-use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically};
+use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically, written_kind};
 use crate::progress::Progress;
 
 pub struct BuildArgs<'a> {
@@ -42,11 +42,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     })?;
     progress.finish();
     // Everything is validated and built before anything is written.
-    let is_wad2 = args
-        .out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wad2"));
-    let size = if is_wad2 {
+    let size = if written_kind(args.out) == OutputKind::Wad2 {
         let detail = Detail {
             dir: dir_detail(&manifests)?,
             base: base.as_ref().and_then(|b| b.wad2.as_ref()),

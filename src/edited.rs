@@ -6,10 +6,10 @@ use std::path::Path;
 
 use anyhow::Context;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::{wad, wad2, Opened, Wad};
+use wadforge_format::{wad, wad2, Opened, OutputKind, Wad};
 
 use crate::build::{copy_companions, kept_note};
-use crate::output::{write_atomically, write_slot_names, write_wad_atomically};
+use crate::output::{write_atomically, write_slot_names, write_wad_atomically, written_kind};
 
 /// How the edited model is written.
 pub struct Edited<'a> {
@@ -25,16 +25,11 @@ pub struct Edited<'a> {
     pub quiet: bool,
 }
 
-/// Whether `out` names a Wad2 (`.wad2`); anything else is written as a classic WAD.
-pub fn is_wad2(out: &Path) -> bool {
-    out.extension().is_some_and(|e| e.eq_ignore_ascii_case("wad2"))
-}
-
 impl Edited<'_> {
     /// Writes `model` (everything checked and assembled before anything is written); returns the
     /// size of the file written.
     pub fn write(&self, model: &Wad) -> anyhow::Result<u64> {
-        if is_wad2(self.out) {
+        if written_kind(self.out) == OutputKind::Wad2 {
             return self.write_wad2(model);
         }
         let encoded = wad::encode(model, None).context("the result cannot be written as a WAD")?;

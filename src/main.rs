@@ -90,8 +90,8 @@ struct ConvertCommand {
     #[arg(short, long)]
     out: Option<PathBuf>,
     /// The kind of file to write of each file of a collection.
-    #[arg(long, value_enum)]
-    to: Option<convert::OutputFormat>,
+    #[arg(long, value_parser = convert::output_kinds())]
+    to: Option<wadforge_format::OutputKind>,
     /// Write into an output folder that already holds files (same-named files are replaced).
     #[arg(long)]
     force: bool,

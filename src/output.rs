@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
+use wadforge_format::OutputKind;
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
@@ -28,6 +29,12 @@ pub fn write_slot_names(out: &Path, model: &wadforge_format::Wad) -> anyhow::Res
         .map(|n| format!("{n}\r\n"))
         .collect();
     write_atomically(&out.with_extension("was"), names.as_bytes())
+}
+
+/// The kind of file `out` is written as by `build`, `copy`, `remove` and `check --fix`: a Wad2
+/// when it ends in .wad2, else a classic WAD.
+pub fn written_kind(out: &Path) -> OutputKind {
+    OutputKind::from_path(out).unwrap_or(OutputKind::Wad)
 }
 
 /// Checks that `dir` is new or empty, or that the user allowed writing into it.

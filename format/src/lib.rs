@@ -11,7 +11,8 @@
 //!   the files they make of objects: their names, how many, what they may draw.
 //! - [`level`]: the TR1–TR4 level readers, into the same model.
 //! - [`limits`]: what a tool may spend on an input, in one table ([`Limits`]).
-//! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]).
+//! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]);
+//!   [`OutputKind`]: the kind of file a path asks to be written (WAD or Wad2), known by its extension.
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
@@ -36,6 +37,7 @@ mod mesh_draws;
 pub mod model;
 mod object_name;
 mod open;
+mod output_kind;
 pub mod pose;
 mod records;
 pub mod references;
@@ -51,4 +53,5 @@ pub use limits::{Bound, Limits, TooMuch, TooMuchAt};
 pub use model::*;
 pub use object_name::{ObjectKind, ObjectName};
 pub use open::{open, OpenError, Opened};
+pub use output_kind::OutputKind;
 pub use too_much_work::TooMuchWork;

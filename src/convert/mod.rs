@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, Opened, Wad};
+use wadforge_format::{wad, wad2, Opened, OutputKind, Wad};
 
 use crate::collection::{
     each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
@@ -26,7 +26,7 @@ pub struct ConvertArgs<'a> {
     pub paths: &'a [PathBuf],
     pub out: Option<&'a Path>,
     /// The kind of file to write of each file of a folder.
-    pub to: Option<OutputFormat>,
+    pub to: Option<OutputKind>,
     /// Write into an output folder that already holds files.
     pub force: bool,
     /// Convert only these objects (slot names or ids).
@@ -40,22 +40,14 @@ pub struct ConvertArgs<'a> {
     pub quiet: bool,
 }
 
-/// The kinds of file convert writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutputFormat {
-    /// A classic TRLE WAD.
-    Wad,
-    /// A Tomb Editor Wad2.
-    Wad2,
-}
-
-impl OutputFormat {
-    fn extension(self) -> &'static str {
-        match self {
-            OutputFormat::Wad => "wad",
-            OutputFormat::Wad2 => "wad2",
-        }
-    }
+/// `--to wad|wad2`: the kinds of file convert writes, named by their extensions.
+pub fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new(OutputKind::Wad.extension()).help("A classic TRLE WAD"),
+        PossibleValue::new(OutputKind::Wad2.extension()).help("A Tomb Editor Wad2"),
+    ])
+    .map(|extension| OutputKind::from_extension(extension).expect("each possible value names a kind"))
 }
 
 /// What converting one file gave.
@@ -107,7 +99,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
 fn convert_file(
     input: &Path,
     out: &Path,
-    output: OutputFormat,
+    output: OutputKind,
     args: &ConvertArgs,
     only_held: bool,
 ) -> anyhow::Result<Option<Converted>> {
@@ -194,15 +186,10 @@ fn run_collection(args: &ConvertArgs, out: &Path) -> anyhow::Result<()> {
 }
 
 /// The kind of file to write, by `out`'s extension.
-fn output_kind(out: &Path) -> anyhow::Result<OutputFormat> {
-    match out
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .as_deref()
-    {
-        Some("wad") => Ok(OutputFormat::Wad),
-        Some("wad2") => Ok(OutputFormat::Wad2),
-        _ => bail!(
+fn output_kind(out: &Path) -> anyhow::Result<OutputKind> {
+    match OutputKind::from_path(out) {
+        Some(kind) => Ok(kind),
+        None => bail!(
             "{}: name the output .wad (a classic WAD) or .wad2 (a Tomb Editor Wad2)",
             out.display()
         ),
@@ -215,7 +202,7 @@ fn convert(
     opened: &mut Opened,
     args: &ConvertArgs,
     only: Option<&[String]>,
-    output: OutputFormat,
+    output: OutputKind,
 ) -> anyhow::Result<(Option<wad2::Document>, Vec<String>)> {
     // A Wad2 that names no game holds the ids of the one asked for.
     let names_no_game = opened.wad2.as_ref().is_some_and(|d| d.game_version.is_none());
@@ -232,13 +219,13 @@ fn convert(
         keep_only(opened, &chosen, output)?;
     }
     let to = match output {
-        OutputFormat::Wad => Game::Tr4,
-        OutputFormat::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
+        OutputKind::Wad => Game::Tr4,
+        OutputKind::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
     };
     // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's.
     let by_name = match output {
-        OutputFormat::Wad => opened.game == Game::Ten,
-        OutputFormat::Wad2 => (opened.game == Game::Ten) != (to == Game::Ten),
+        OutputKind::Wad => opened.game == Game::Ten,
+        OutputKind::Wad2 => (opened.game == Game::Ten) != (to == Game::Ten),
     };
     let mut lost = Vec::new();
     if by_name || !args.as_slots.is_empty() {
@@ -246,7 +233,7 @@ fn convert(
         lost.extend(ids::move_ids(opened, to, by_name, &args.as_slots)?);
     }
     let document = match output {
-        OutputFormat::Wad => {
+        OutputKind::Wad => {
             lost.extend(model_losses);
             if skewed > 0 {
                 lost.push(format!(
@@ -256,7 +243,7 @@ fn convert(
             }
             None
         }
-        OutputFormat::Wad2 => {
+        OutputKind::Wad2 => {
             let mut made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
             lost.extend(made.losses.iter().map(ToString::to_string));
             match &opened.wad2 {
@@ -276,12 +263,12 @@ fn convert(
 /// Drops every object `only` does not name, as import's `--only` chooses. A WAD written drops
 /// with them what only they used (meshes, samples, pages: `remove`); a Wad2 writes only what
 /// its objects use.
-fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputFormat) -> anyhow::Result<()> {
+fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputKind) -> anyhow::Result<()> {
     let dropped: Vec<ObjectRef> = all_objects(&opened.model)
         .filter(|o| !chosen.contains(o))
         .collect();
     match output {
-        OutputFormat::Wad => {
+        OutputKind::Wad => {
             let input = wadforge_edit::Input {
                 wad: &opened.model,
                 game: opened.game,
@@ -291,7 +278,7 @@ fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputFormat) ->
             opened.model = removed.wad;
             opened.skewed = Default::default();
         }
-        OutputFormat::Wad2 => {
+        OutputKind::Wad2 => {
             // Mesh indices stay, so each polygon's skewed corners still find it.
             let model = &mut opened.model;
             let mut keep = (0..model.moveables.len()).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
