@@ -476,3 +476,55 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
     );
     assert!(!sizes(&after_summary).contains(&serde_json::json!([256, 256])));
 }
+
+/// The standard fixture with a vertex inside LARA_SKIN_JOINTS' mesh `k` (its first triangle
+/// split in three around a point in its middle) that no LARA_SKIN vertex meets.
+fn with_a_vertex_inside_joint(k: usize) -> Wad {
+    let mut wad = wadforge_fixtures::standard();
+    let joints = wad.moveables.iter().position(|m| m.id == 9).unwrap();
+    let mut mesh = wad.meshes[wad.moveables[joints].meshes[k]].clone();
+    let p = mesh.polygons[0];
+    let corners = [0, 1, 2].map(|i| mesh.vertices[usize::from(p.vertices[i])]);
+    let middle = [0, 1, 2].map(|i| (corners.iter().map(|c| i32::from(c[i])).sum::<i32>() / 3) as i16);
+    let m = mesh.vertices.len() as u16;
+    mesh.vertices.push(middle);
+    if let wadforge_format::Shading::Normals(n) = &mut mesh.shading {
+        n.push(n[0]);
+    }
+    let [a, b, c] = [p.vertices[0], p.vertices[1], p.vertices[2]];
+    for (i, corners) in [[a, b, m], [b, c, m], [c, a, m]].into_iter().enumerate() {
+        let mut q = p;
+        q.vertices[..3].copy_from_slice(&corners);
+        if i == 0 {
+            mesh.polygons[0] = q;
+        } else {
+            mesh.polygons.push(q);
+        }
+    }
+    wad.meshes.push(mesh);
+    wad.moveables[joints].meshes[k] = wad.meshes.len() - 1;
+    wad
+}
+
+#[test]
+fn check_warns_of_a_joint_vertex_joined_to_no_body_vertex_only_where_the_game_shows_a_seam() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A knee: TR4 draws it halfway between thigh and shin, bending the vertex inside with it.
+    let knee = write_wad(&tmp.path().join("knee.wad"), &with_a_vertex_inside_joint(2));
+    let o = wadforge(&["check", s(&knee)]);
+    assert!(
+        stdout(&o).contains("0 errors, 0 warnings, 0 notes"),
+        "{}",
+        stdout(&o)
+    );
+    // An ankle: drawn by a matrix that is not the joint's, the seam tears.
+    let ankle = write_wad(&tmp.path().join("ankle.wad"), &with_a_vertex_inside_joint(3));
+    let o = wadforge(&["check", s(&ankle)]);
+    let report = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "a warning: {report}");
+    assert!(
+        report.contains("0 errors, 1 warnings, 0 notes")
+            && report.contains("warning [skin-joints] LARA_SKIN_JOINTS (moveable 9), mesh 3"),
+        "{report}"
+    );
+}

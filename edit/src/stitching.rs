@@ -1,7 +1,12 @@
 //! Lara's seams as TR4's engine makes them (docs/lara-stitching.md). At level load it joins each
 //! vertex of a LARA_SKIN_JOINTS mesh to the LARA_SKIN vertices within 1 unit of it and records
 //! their indices; while drawing, it copies those body vertices, by index, from the mesh Lara
-//! wears there (a swapped head too) over the joint's. The hair hangs from head vertices 37–40.
+//! wears there (a swapped head too) over the joint's. A joint vertex joined to none is drawn by
+//! a matrix of its own: at the knees and elbows the lower bone's turned back by half the bend, so
+//! such vertices inside the joint bend it smoothly and only those on its edge open a seam; at
+//! the other joints a matrix that is not the joint's. The hair hangs from head vertices 37–40.
+
+use std::collections::HashMap;
 
 use wadforge_format::catalog::{self, Game, LARA_MESHES as BONES, SKIN_JOINT_SIDES};
 use wadforge_format::{Mesh, Moveable, ObjectKind, ObjectName, Wad};
@@ -18,6 +23,9 @@ const HEAD: usize = 14;
 const NEAREST_LISTED: usize = 4;
 /// The head vertices the adult hair hangs from (TR4's `HairSkinVertNums`).
 const HAIR_ROOT: [usize; 4] = [37, 38, 39, 40];
+/// The knees and elbows: joint meshes TR4 draws by the lower bone's matrix turned back by half
+/// the angle between the two bones (`DrawLara`'s `SkinUseMatrix`).
+const HALF_ANGLE_JOINTS: [usize; 4] = [2, 5, 9, 12];
 
 /// One finding of the seam rules, for the checker to list.
 pub(crate) struct SeamFinding {
@@ -44,10 +52,11 @@ pub(crate) fn seam_findings(wad: &Wad, game: Game) -> Vec<SeamFinding> {
         let Some(joint) = wad.meshes.get(joints.meshes[k]) else {
             continue;
         };
-        let seams = JointSeams::of(&body, joint, joint_origins[k], sides);
+        let drawn = Drawn::of(joint, HALF_ANGLE_JOINTS.contains(&k));
+        let seams = JointSeams::of(&body, (joint, &drawn), joint_origins[k], sides);
         seam_vertices.extend(&seams.head_vertices);
         let place = format!("{}, mesh {k}", moveable_name(game, joints.id));
-        findings.extend(seams.findings(&place, joint.vertices.len(), sides));
+        findings.extend(seams.findings(&place, joint.vertices.len(), (sides, drawn.half_angle)));
     }
     let hair = wad
         .moveables
@@ -66,10 +75,62 @@ pub(crate) fn seam_findings(wad: &Wad, game: Game) -> Vec<SeamFinding> {
 /// A body vertex near a point: (mesh, vertex, distance in whole units).
 type Nearest = (usize, usize, i64);
 
+/// Which vertices of a joint mesh a free vertex opens a seam at, as TR4 draws the joint.
+struct Drawn {
+    /// Drawn halfway between the two bones (a knee or an elbow).
+    half_angle: bool,
+    /// Per vertex: on an edge only one of the joint's polygons has (where the joint meets the
+    /// body), inside the joint, or on no polygon.
+    place: Vec<Place>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Edge,
+    Inside,
+    Unused,
+}
+
+impl Drawn {
+    fn of(joint: &Mesh, half_angle: bool) -> Self {
+        let mut uses: HashMap<(u16, u16), usize> = HashMap::new();
+        for p in &joint.polygons {
+            let corners = p.corners();
+            for (i, &a) in corners.iter().enumerate() {
+                let b = corners[(i + 1) % corners.len()];
+                *uses.entry((a.min(b), a.max(b))).or_default() += 1;
+            }
+        }
+        let mut place = vec![Place::Unused; joint.vertices.len()];
+        for (&(a, b), &n) in &uses {
+            for v in [a, b] {
+                if let Some(at) = place.get_mut(usize::from(v)) {
+                    if n == 1 {
+                        *at = Place::Edge;
+                    } else if *at == Place::Unused {
+                        *at = Place::Inside;
+                    }
+                }
+            }
+        }
+        Drawn { half_angle, place }
+    }
+
+    /// Whether joint vertex `j`, joined to no body vertex, opens a seam: one no polygon uses is
+    /// not drawn; at a knee or an elbow one inside the joint bends with it, halfway.
+    fn opens_seam(&self, j: usize) -> bool {
+        match self.place[j] {
+            Place::Unused => false,
+            Place::Inside => !self.half_angle,
+            Place::Edge => true,
+        }
+    }
+}
+
 /// How TR4 joins one joint mesh to the body at load.
 struct JointSeams {
-    /// Joint vertices meeting no recorded body vertex, each with the body vertex nearest it
-    /// (mesh, vertex, distance).
+    /// Joint vertices meeting no recorded body vertex where that opens a seam ([`Drawn`]), each
+    /// with the body vertex nearest it (mesh, vertex, distance).
     free: Vec<(usize, Option<Nearest>)>,
     /// Body vertices met that TR4 never records, named.
     unrecorded: Vec<String>,
@@ -80,7 +141,12 @@ struct JointSeams {
 }
 
 impl JointSeams {
-    fn of(body: &Body, joint: &Mesh, origin: [i64; 3], (above, below): (usize, usize)) -> Self {
+    fn of(
+        body: &Body,
+        (joint, drawn): (&Mesh, &Drawn),
+        origin: [i64; 3],
+        (above, below): (usize, usize),
+    ) -> Self {
         let at = |v: &[i16; 3]| [0, 1, 2].map(|i| i64::from(v[i]) + origin[i]);
         let mut seams = JointSeams {
             free: Vec::new(),
@@ -109,7 +175,7 @@ impl JointSeams {
                     }
                 }
             }
-            if !met {
+            if !met && drawn.opens_seam(j) {
                 // Only the first few are named with their nearest body vertex.
                 let nearest =
                     (seams.free.len() < NEAREST_LISTED).then(|| body.nearest([above, below], at(v)));
@@ -119,7 +185,12 @@ impl JointSeams {
         seams
     }
 
-    fn findings(&self, place: &str, vertices: usize, (above, below): (usize, usize)) -> Vec<SeamFinding> {
+    fn findings(
+        &self,
+        place: &str,
+        vertices: usize,
+        ((above, below), half_angle): ((usize, usize), bool),
+    ) -> Vec<SeamFinding> {
         let mut findings = Vec::new();
         let between = format!("between {} and {}", BONES[above], BONES[below]);
         if !self.free.is_empty() {
@@ -137,13 +208,22 @@ impl JointSeams {
             if self.free.len() > NEAREST_LISTED {
                 nearest.push_str("; …");
             }
+            let drawn = if half_angle {
+                format!(
+                    "on the joint's edge, where it meets the body, meet no LARA_SKIN vertex within {REACH} unit, \
+                     so TR4 and TRNG draw them halfway between the two bones, away from the body's, and the seam \
+                     opens where the joint bends"
+                )
+            } else {
+                format!(
+                    "meet no LARA_SKIN vertex within {REACH} unit, so TR4 and TRNG draw them by a matrix that is \
+                     not this joint's (the view's, or the last knee's or elbow's) and the seam tears"
+                )
+            };
             findings.push(SeamFinding {
                 rule: "skin-joints",
                 place: place.to_string(),
-                message: format!(
-                    "joint vertices {listed} ({between}) meet no LARA_SKIN vertex within {REACH} unit, so TR4 and \
-                     TRNG move them with the joint alone and the seam opens where the body bends (nearest: {nearest})"
-                ),
+                message: format!("joint vertices {listed} ({between}) {drawn} (nearest: {nearest})"),
                 fix: "keep the body's seam vertices where the joint's are (or move the joint's with them)",
             });
         }

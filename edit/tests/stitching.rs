@@ -132,3 +132,101 @@ fn a_swapped_head_keeps_the_seam_at_lara_skins_indices() {
     );
     assert!(f.message.contains(&seam.to_string()), "{}", f.message);
 }
+
+/// `wad` with LARA_SKIN_JOINTS' mesh `k` replaced by `edit` of it (a mesh of its own).
+fn with_joint(mut wad: Wad, k: usize, edit: impl FnOnce(&mut Mesh)) -> Wad {
+    let joints = wad
+        .moveables
+        .iter()
+        .position(|m| m.id == LARA_SKIN_JOINTS)
+        .unwrap();
+    let mut mesh = wad.meshes[wad.moveables[joints].meshes[k]].clone();
+    edit(&mut mesh);
+    wad.meshes.push(mesh);
+    wad.moveables[joints].meshes[k] = wad.meshes.len() - 1;
+    wad
+}
+
+/// A vertex in the middle of the joint's first triangle, off every body vertex, that no body
+/// vertex meets: the triangle split in three around it, so it lies inside the joint.
+fn vertex_inside(mesh: &mut Mesh) {
+    let p = mesh.polygons[0];
+    let [a, b, c] = [0, 1, 2].map(|i| mesh.vertices[usize::from(p.vertices[i])]);
+    let middle = [0, 1, 2].map(|i| ((i32::from(a[i]) + i32::from(b[i]) + i32::from(c[i])) / 3) as i16);
+    let m = mesh.vertices.len() as u16;
+    mesh.vertices.push(middle);
+    match &mut mesh.shading {
+        wadforge_format::Shading::Normals(n) => n.push(n[0]),
+        wadforge_format::Shading::Shades(s) => s.push(s[0]),
+    }
+    let [a, b, c] = [p.vertices[0], p.vertices[1], p.vertices[2]];
+    let split = |corners: [u16; 3]| {
+        let mut q = p;
+        q.vertices[..3].copy_from_slice(&corners);
+        q
+    };
+    let (first, second, third) = (split([a, b, m]), split([b, c, m]), split([c, a, m]));
+    mesh.polygons[0] = first;
+    mesh.polygons.extend([second, third]);
+}
+
+/// A vertex of LARA_SKIN's mesh `body` that joint mesh `k` lies on (both on one pivot):
+/// (body vertex, joint vertex).
+fn seam_vertex(wad: &Wad, k: usize, body: usize) -> (usize, usize) {
+    let joint = &wad.meshes[moveable(wad, LARA_SKIN_JOINTS).meshes[k]];
+    let body = &wad.meshes[moveable(wad, LARA_SKIN).meshes[body]];
+    joint
+        .vertices
+        .iter()
+        .enumerate()
+        .find_map(|(j, v)| Some((body.vertices.iter().position(|h| h == v)?, j)))
+        .expect("the joint lies on the body mesh")
+}
+
+#[test]
+fn a_knee_or_elbow_bends_the_vertices_inside_it_halfway_and_only_its_edge_opens_a_seam() {
+    let wad = wadforge_fixtures::tr4_shaped();
+    // Knees (2, 5) and elbows (9, 12): TR4 draws a vertex joined to no body vertex halfway
+    // between the two bones, so one inside the joint bends it smoothly.
+    for k in [2, 5, 9, 12] {
+        let findings = seam_findings(&with_joint(wad.clone(), k, vertex_inside));
+        assert!(findings.is_empty(), "joint {k}: {findings:#?}");
+    }
+    // At an ankle it is drawn by a matrix that is not the joint's: the seam tears.
+    let findings = seam_findings(&with_joint(wad.clone(), 3, vertex_inside));
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].place, "LARA_SKIN_JOINTS (moveable 9), mesh 3");
+    assert!(
+        findings[0].message.contains("not this joint's"),
+        "{}",
+        findings[0]
+    );
+    // A vertex no polygon uses is not drawn at all.
+    let loose = with_joint(wad.clone(), 3, |mesh| {
+        mesh.vertices.push([900, 900, 900]);
+        match &mut mesh.shading {
+            wadforge_format::Shading::Normals(n) => n.push(n[0]),
+            wadforge_format::Shading::Shades(s) => s.push(s[0]),
+        }
+    });
+    assert!(seam_findings(&loose).is_empty());
+
+    // The knee's edge, where it meets the shin (LEFT_SHIN, mesh 2, on the joint's pivot), moved
+    // off it: that vertex is drawn halfway, away from the shin's.
+    let (shin_vertex, joint_vertex) = seam_vertex(&wad, 2, 2);
+    let mut moved = wad.clone();
+    let k = moveable(&moved, LARA_SKIN).meshes[2];
+    moved.meshes[k].vertices[shin_vertex][0] += 5;
+    let findings = seam_findings(&moved);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].place, "LARA_SKIN_JOINTS (moveable 9), mesh 2");
+    assert!(
+        findings[0]
+            .message
+            .contains(&format!("joint vertices {joint_vertex} "))
+            && findings[0].message.contains("on the joint's edge")
+            && findings[0].message.contains("halfway between the two bones"),
+        "{}",
+        findings[0]
+    );
+}
