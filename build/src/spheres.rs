@@ -14,16 +14,21 @@ use wadforge_format::BoundingSphere;
 use wadforge_manifests::Sphere;
 
 /// The manifest's sphere when it still encloses every vertex (exactly: squared integer distance ≤
-/// radius²), otherwise a tight enclosing sphere (Welzl) with the centre rounded to integers and the
-/// radius rounded up so that it encloses every vertex from the rounded centre. The flag word is
-/// kept from the manifest. A mesh without vertices keeps the manifest sphere, and so does a
-/// sphere of radius 0: that is how a WAD turns a mesh's collision off.
+/// radius²) but those where the mesh as stored had them (`stored`, by index; empty for a mesh
+/// without a stored copy): an edit that moves a vertex within the sphere keeps it, even one
+/// that never enclosed its mesh (real files hold such). Otherwise a tight enclosing sphere
+/// (Welzl) with the centre rounded to integers and the radius rounded up so that it encloses
+/// every vertex from the rounded centre. The flag word is kept from the manifest. A mesh without
+/// vertices keeps the manifest sphere, and so does a sphere of radius 0: that is how a WAD turns
+/// a mesh's collision off.
 ///
 /// The radius is clamped to `u16::MAX`. That cannot happen for `i16` vertices (the minimal
 /// sphere's radius is at most half the diagonal of the ±32768 cube, about 56 755); the clamp only
 /// keeps the conversion total.
-pub fn bounding_sphere(vertices: &[[i16; 3]], manifest: &Sphere) -> BoundingSphere {
-    if manifest.radius == 0 || encloses(vertices, manifest.center, manifest.radius) {
+pub fn bounding_sphere(vertices: &[[i16; 3]], manifest: &Sphere, stored: &[[i16; 3]]) -> BoundingSphere {
+    let r2 = i64::from(manifest.radius) * i64::from(manifest.radius);
+    let kept = |(i, v): (usize, &[i16; 3])| stored.get(i) == Some(v) || distance2(*v, manifest.center) <= r2;
+    if manifest.radius == 0 || vertices.iter().enumerate().all(kept) {
         return BoundingSphere {
             center: manifest.center,
             radius: manifest.radius,
@@ -331,7 +336,7 @@ mod tests {
     #[test]
     fn surface_points_count_as_inside() {
         let v = [[3, 4, 0], [-5, 0, 0], [0, 0, 5]];
-        let s = bounding_sphere(&v, &sphere([0; 3], 5, 1));
+        let s = bounding_sphere(&v, &sphere([0; 3], 5, 1), &[]);
         assert_eq!((s.center, s.radius, s.flag), ([0; 3], 5, 1));
     }
 
@@ -351,7 +356,29 @@ mod tests {
 
     #[test]
     fn single_point() {
-        let s = bounding_sphere(&[[7, -8, 9]], &sphere([0; 3], 1, 0));
+        let s = bounding_sphere(&[[7, -8, 9]], &sphere([0; 3], 1, 0), &[]);
         assert_eq!((s.center, s.radius), ([7, -8, 9], 0));
+    }
+
+    #[test]
+    fn an_edit_within_a_sphere_that_never_enclosed_its_mesh_keeps_it() {
+        // Vertex 2 lay outside the stored sphere (real files hold such spheres).
+        let stored = [[0, 0, 0], [10, 0, 0], [40, 0, 0]];
+        let manifest = sphere([0; 3], 20, 1);
+        let moved_within = [[0, 5, 0], [10, 0, 0], [40, 0, 0]];
+        let s = bounding_sphere(&moved_within, &manifest, &stored);
+        assert_eq!((s.center, s.radius, s.flag), ([0; 3], 20, 1));
+        // Moved out of it, or the outside vertex moved: rebuilt around every vertex.
+        for edited in [
+            [[0, 30, 0], [10, 0, 0], [40, 0, 0]],
+            [[0, 0, 0], [10, 0, 0], [41, 0, 0]],
+        ] {
+            let s = bounding_sphere(&edited, &manifest, &stored);
+            assert!(encloses(&edited, s.center, s.radius), "{s:?}");
+            assert_ne!((s.center, s.radius), ([0; 3], 20));
+        }
+        // Without a stored copy, a vertex outside rebuilds it.
+        let s = bounding_sphere(&stored, &manifest, &[]);
+        assert_ne!((s.center, s.radius), ([0; 3], 20));
     }
 }

@@ -412,7 +412,7 @@ fn fixture_spheres_are_kept() {
     for wad in [wadforge_fixtures::standard(), wadforge_fixtures::largest()] {
         for (i, mesh) in wad.meshes.iter().enumerate() {
             let s = mesh.sphere;
-            let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, s.radius, s.flag));
+            let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, s.radius, s.flag), &[]);
             assert_eq!(built, s, "mesh {i}");
         }
     }
@@ -427,7 +427,7 @@ fn fixture_meshes_rebuilt_from_scratch() {
     let mut rebuilt = 0;
     for (i, mesh) in wad.meshes.iter().enumerate() {
         let s = mesh.sphere;
-        let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, 1, s.flag));
+        let built = bounding_sphere(&mesh.vertices, &manifest_sphere(s.center, 1, s.flag), &[]);
         assert!(encloses(&mesh.vertices, built.center, built.radius), "mesh {i}");
         assert!(
             built.radius <= s.radius + 2,
@@ -446,11 +446,11 @@ fn enclosing_sphere_is_kept() {
     let vertices = [[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10], [-10, -10, -10]];
     // Generous, off-centre and flagged: kept as it is.
     let m = manifest_sphere([5, 5, 5], 40, 1);
-    let s = bounding_sphere(&vertices, &m);
+    let s = bounding_sphere(&vertices, &m, &[]);
     assert_eq!((s.center, s.radius, s.flag), ([5, 5, 5], 40, 1));
     // Exactly touching the farthest vertex (|(-15,-15,-15)|² = 675 ≤ 26² = 676).
     let m = manifest_sphere([5, 5, 5], 26, 0);
-    assert_eq!(bounding_sphere(&vertices, &m).radius, 26);
+    assert_eq!(bounding_sphere(&vertices, &m, &[]).radius, 26);
 }
 
 #[test]
@@ -458,9 +458,9 @@ fn moved_vertex_rebuilds_the_sphere() {
     let mut vertices = vec![[0, 0, 0], [100, 0, 0], [0, 100, 0], [0, 0, 100], [100, 100, 100]];
     let m = manifest_sphere([50, 50, 50], 87, 1);
     assert!(encloses(&vertices, m.center, m.radius));
-    assert_eq!(bounding_sphere(&vertices, &m).radius, 87);
+    assert_eq!(bounding_sphere(&vertices, &m, &[]).radius, 87);
     vertices[4] = [300, 100, 100];
-    let s = bounding_sphere(&vertices, &m);
+    let s = bounding_sphere(&vertices, &m, &[]);
     assert_ne!((s.center, s.radius), (m.center, m.radius));
     assert_eq!(s.flag, 1, "the flag word is kept");
     assert!(encloses(&vertices, s.center, s.radius));
@@ -471,7 +471,7 @@ fn moved_vertex_rebuilds_the_sphere() {
 #[test]
 fn empty_mesh_keeps_the_manifest_sphere() {
     let m = manifest_sphere([1, -2, 3], 0, 1);
-    let s = bounding_sphere(&[], &m);
+    let s = bounding_sphere(&[], &m, &[]);
     assert_eq!((s.center, s.radius, s.flag), ([1, -2, 3], 0, 1));
 }
 
@@ -483,7 +483,7 @@ fn rebuilt_spheres_enclose_and_are_tight_on_small_sets() {
         let half = [5, 60, 900, 12_000][trial % 4];
         let vertices = rng.points(n, half);
         // A manifest sphere far away from every vertex: certainly rebuilt.
-        let s = bounding_sphere(&vertices, &manifest_sphere([i16::MIN; 3], 1, 0));
+        let s = bounding_sphere(&vertices, &manifest_sphere([i16::MIN; 3], 1, 0), &[]);
         assert!(
             encloses(&vertices, s.center, s.radius),
             "trial {trial}: {vertices:?}"
@@ -593,6 +593,6 @@ fn rebuilt_spheres_are_tight_on_large_sets() {
 #[test]
 fn a_sphere_of_radius_zero_keeps_collision_off() {
     let vertices = [[0, 0, 0], [100, 0, 0], [0, -300, 40]];
-    let s = bounding_sphere(&vertices, &manifest_sphere([0, -100, 0], 0, 0));
+    let s = bounding_sphere(&vertices, &manifest_sphere([0, -100, 0], 0, 0), &[]);
     assert_eq!((s.center, s.radius), ([0, -100, 0], 0));
 }

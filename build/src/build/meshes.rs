@@ -35,7 +35,7 @@ pub(super) fn add_meshes(
                 polygons,
                 ..Mesh::default()
             };
-            mesh.sphere = bounding_sphere(&mesh, &info);
+            mesh.sphere = bounding_sphere(&mesh, &info, &raw.stored_vertices);
             mesh.shading = shading(&mesh, &info, raw);
             mesh
         })
@@ -69,8 +69,9 @@ fn textured_polygons(raw: &RawMesh, textures: &[PolygonTextureOut]) -> Vec<Polyg
 }
 
 /// The manifest's sphere while the mesh is unedited (even one that never enclosed it), else
-/// the manifest's while it encloses the mesh, else one rebuilt tight.
-fn bounding_sphere(mesh: &Mesh, info: &MeshInfo) -> BoundingSphere {
+/// the manifest's while it encloses every vertex that moved (`stored`: the stored copy's
+/// positions, see [`spheres::bounding_sphere`]), else one rebuilt tight.
+fn bounding_sphere(mesh: &Mesh, info: &MeshInfo, stored: &[[i16; 3]]) -> BoundingSphere {
     let unedited = info.fingerprint.as_deref() == Some(&format!("{:016x}", mesh.positions_fingerprint()));
     if unedited {
         BoundingSphere {
@@ -79,7 +80,7 @@ fn bounding_sphere(mesh: &Mesh, info: &MeshInfo) -> BoundingSphere {
             flag: info.sphere.flag,
         }
     } else {
-        spheres::bounding_sphere(&mesh.vertices, &info.sphere)
+        spheres::bounding_sphere(&mesh.vertices, &info.sphere, stored)
     }
 }
 

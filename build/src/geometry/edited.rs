@@ -55,6 +55,7 @@ pub(crate) fn build(triangles: &[Triangle], stored: &Mesh) -> Result<RawMesh, St
         shades: placed.shades,
         polygons,
         removed_vertices: placed.removed,
+        stored_vertices: stored.vertices.clone(),
         ..RawMesh::default()
     };
     welded::decide_zero_normals(&mut mesh, &placed.undecided, Some(stored));

@@ -124,6 +124,7 @@ pub(crate) fn rebuild(stored: &Mesh, triangles: &[Triangle]) -> Option<RawMesh> 
         shades,
         polygons,
         removed_vertices: Vec::new(),
+        stored_vertices: Vec::new(),
     })
 }
 

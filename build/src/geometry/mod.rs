@@ -36,6 +36,9 @@ pub(crate) struct RawMesh {
     /// Vertices of the stored mesh's polygons that no glTF vertex comes from any more (removed
     /// in Blender): kept, unused, at their indices, so that the others keep theirs.
     pub removed_vertices: Vec<u16>,
+    /// An edited mesh's stored copy's vertex positions, by index (empty without one): a vertex
+    /// still there has not moved, so the stored sphere need not take it in anew.
+    pub stored_vertices: Vec<[i16; 3]>,
 }
 
 impl RawMesh {
