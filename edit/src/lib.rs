@@ -9,6 +9,8 @@
 //! - [`check::check`] / [`check::fix`]: the rules TRLE and the TR4 engine depend on; recomputing
 //!   spheres, keyframe boxes and normal lengths.
 //! - [`select()`]: which objects a list of slot names or ids means.
+//! - [`move_ids()`]: objects from one game's ids to another's, by slot name or as told
+//!   (`wadforge convert`).
 //! - [`sounds`]: which sound ids a WAD's `.sfx`/`.sam` define.
 //!
 //! Both edits go through [`merge::merge`]: the destination's other objects keep their content
@@ -19,6 +21,7 @@
 
 pub mod check;
 pub mod copy;
+mod ids;
 pub mod merge;
 pub use wadforge_format::references;
 pub mod remove;
@@ -28,6 +31,7 @@ mod stitching;
 pub mod texture;
 
 pub use copy::{copy, Copied, CopiedObject};
+pub use ids::move_ids;
 pub use merge::{BrokenReference, Input};
 pub use remove::{remove, Removed};
 pub use select::{select, slot_id};
@@ -76,4 +80,15 @@ pub enum EditError {
     },
     #[error("cannot pack the new samples onto pages: {0}")]
     Pack(String),
+    #[error("--as {0}: write NAME=SLOT (slot names or ids), e.g. --as LASER_BEAM=ANIMATING1")]
+    AsRule(String),
+    #[error("--as {object}={slot}: the input has no object of that slot name or id")]
+    AsFindsNoObject { object: String, slot: String },
+    #[error("{first} and {second} would both be {kind} {id} in the output; give one another slot with --as")]
+    SameId {
+        first: String,
+        second: String,
+        kind: wadforge_format::ObjectKind,
+        id: u32,
+    },
 }

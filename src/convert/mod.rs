@@ -1,8 +1,6 @@
 //! `wadforge convert`: any file of objects (a TRLE WAD, a TR1–TR4 level, a Tomb Editor Wad2) into
 //! a classic WAD or a Wad2, in one step, saying what the output cannot hold.
 
-mod ids;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -18,7 +16,6 @@ use crate::collection::{
 use crate::output::{
     prepare_output_dir, refuse_companion_extension, write_atomically, write_slot_names, write_wad_atomically,
 };
-pub use ids::TargetGame;
 
 pub struct ConvertArgs<'a> {
     /// The file to convert and the file to write (`OUT` named as the last path, or by `-o`),
@@ -48,6 +45,36 @@ pub fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind
         PossibleValue::new(OutputKind::Wad2.extension()).help("A Tomb Editor Wad2"),
     ])
     .map(|extension| OutputKind::from_extension(extension).expect("each possible value names a kind"))
+}
+
+/// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TargetGame {
+    /// TRLE: TR4's ids, W2SuggestedGameVersion 4.
+    Trle,
+    /// TRNG: TR4's ids, version 16.
+    Trng,
+    /// Tomb Engine: its own ids, version 18.
+    Ten,
+}
+
+impl TargetGame {
+    /// The catalogue whose ids the game's objects hold.
+    pub fn catalogue(self) -> Game {
+        match self {
+            TargetGame::Trle | TargetGame::Trng => Game::Tr4,
+            TargetGame::Ten => Game::Ten,
+        }
+    }
+
+    /// Its W2SuggestedGameVersion.
+    pub fn wad2_version(self) -> i64 {
+        match self {
+            TargetGame::Trle => 4,
+            TargetGame::Trng => 16,
+            TargetGame::Ten => 18,
+        }
+    }
 }
 
 /// What converting one file gave.
@@ -230,7 +257,15 @@ fn convert(
     let mut lost = Vec::new();
     if by_name || !args.as_slots.is_empty() {
         let to = if by_name { to } else { opened.game };
-        lost.extend(ids::move_ids(opened, to, by_name, &args.as_slots)?);
+        let from = opened.game;
+        lost.extend(wadforge_edit::move_ids(
+            &mut opened.model,
+            from,
+            to,
+            by_name,
+            &args.as_slots,
+        )?);
+        opened.game = to;
     }
     let document = match output {
         OutputKind::Wad => {
