@@ -4,9 +4,8 @@
 //!
 //! Needs the harness (`bash tests/harness/setup.sh`; scripts/test.sh runs it).
 
-mod blender_harness;
 
-use blender_harness::*;
+use crate::blender_harness::*;
 use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};
 use wadforge_format::catalog::Game;

@@ -1,8 +1,7 @@
 //! `copy`: objects come across exactly; the destination's others stay as they were.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use wadforge_diff::ObjectKind;
 use wadforge_edit::references::{canonical_starts, resolve, AnimationRef};
 use wadforge_edit::{copy, remove, select, Input, ObjectRef};

@@ -1,8 +1,7 @@
 //! `remove`: objects go with what only they used; everything else stays.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use wadforge_edit::references::canonical_starts;
 use wadforge_edit::{remove, select, Input, ObjectRef};
 

@@ -1,0 +1,10 @@
+//! The crate's integration tests as one binary (one link of the workspace, not one per file):
+//! each file of this folder is a module.
+
+mod blender_harness;
+mod blender;
+mod dressing;
+mod from_scratch;
+mod round_trip;
+mod states;
+mod texture;
