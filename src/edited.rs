@@ -1,15 +1,71 @@
-//! Writing what `copy`, `remove` and `check --fix` made: a classic WAD (OUT.was with the slot
-//! names, the edited file's .swd, .sam and .sfx beside it) or, for `-o OUT.wad2`, a Tomb Editor
-//! Wad2 that keeps the Tomb Editor detail of every object it came with.
+//! What `copy`, `remove` and `check --fix` share about the file they edit: reading it (a WAD or
+//! a Wad2, not a level), refusing an output that would replace an input, and writing what they
+//! made: a classic WAD (OUT.was with the slot names, the edited file's .swd, .sam and .sfx beside
+//! it) or, for `-o OUT.wad2`, a Tomb Editor Wad2 that keeps the Tomb Editor detail of every object
+//! it came with.
 
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
+use wadforge_edit::Input;
 use wadforge_format::level::SkewedCorners;
-use wadforge_format::{wad, wad2, Opened, OutputKind, Wad};
+use wadforge_format::{wad, wad2, FileKind, Opened, OutputKind, Wad};
 
-use crate::build::{copy_companions, kept_note};
-use crate::output::{write_atomically, write_slot_names, write_wad_atomically, written_kind};
+use crate::output::{
+    copy_companions, kept_note, same_file, write_atomically, write_slot_names, write_wad_atomically,
+    written_kind,
+};
+
+/// A WAD or a Wad2, refusing levels: a level's objects are edited by converting them first.
+pub fn read_editable(path: &Path) -> anyhow::Result<Opened> {
+    let objects = crate::input::read(path)?;
+    if !editable(&objects) {
+        bail!(
+            "{} is a {}; only a WAD or a Wad2 can be edited (a level can be the source of `wadforge \
+             copy`, or `wadforge convert` makes a WAD of it)",
+            path.display(),
+            objects.description()
+        );
+    }
+    Ok(objects)
+}
+
+/// Whether `objects` can be edited: a WAD's or a Wad2's.
+pub fn editable(objects: &Opened) -> bool {
+    matches!(objects.kind, FileKind::Wad | FileKind::Wad2)
+}
+
+/// The objects of a file as the edit crate takes them.
+pub fn edit_input(o: &Opened) -> Input<'_> {
+    Input {
+        wad: &o.model,
+        game: o.game,
+        starts: o.animation_starts(),
+    }
+}
+
+/// Refuses an output that is an input, or that shares a name (and so the `.was`, `.swd`, `.sam`
+/// and `.sfx`) with one.
+pub fn refuse_overwrite(out: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    crate::output::refuse_companion_extension(out)?;
+    for input in inputs {
+        let stem = |p: &Path| p.with_extension("");
+        if out == *input
+            || same_file(out, input)
+            || stem(out) == stem(input)
+            || (out.exists() && same_file(&stem(out), &stem(input)))
+            || same_file(&out.with_extension("was"), &input.with_extension("was"))
+        {
+            bail!(
+                "{} would overwrite the input {} (or the files beside it); write into another file \
+                 (wadforge never writes over its inputs)",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
 
 /// How the edited model is written.
 pub struct Edited<'a> {

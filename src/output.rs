@@ -1,10 +1,11 @@
 //! Writing outputs safely: every file is written atomically (`wadforge_files`), errors name the
-//! file, and a directory that already holds files is only written into when the user says so.
+//! file, a directory that already holds files is only written into when the user says so, and
+//! what is written beside a WAD (its slot names, the base's sprites and sounds) never replaces it.
 
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use wadforge_format::OutputKind;
+use wadforge_format::{wad2, OutputKind};
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
@@ -76,4 +77,45 @@ pub fn refuse_companion_extension(out: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `a` and `b` name the same existing file (through links, `./`, `..`).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Copies `base`'s sprite and sound files (`.swd`, `.sam`, `.sfx`), where it has them, beside `out`
+/// so that TRLE finds them.
+pub fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
+    for ext in ["swd", "sam", "sfx"] {
+        let from = base.with_extension(ext);
+        let to = out.with_extension(ext);
+        if from.is_file() && !same_file(&from, &to) {
+            let data = wadforge_files::input::read(&from)
+                .with_context(|| format!("cannot read {}", from.display()))?;
+            write_atomically(&to, &data)?;
+        }
+    }
+    Ok(())
+}
+
+/// What a Wad2 written kept of the Tomb Editor detail of `from`.
+pub fn kept_note(kept: &wad2::KeptDetail, from: &str) -> String {
+    let mut note = format!(
+        "kept the Tomb Editor detail of {} objects from {from}",
+        kept.objects
+    );
+    if kept.edited_meshes + kept.edited_animations > 0 {
+        note.push_str(&format!(
+            " ({} edited meshes and {} edited animations keep it where the edit left them as they were)",
+            kept.edited_meshes, kept.edited_animations
+        ));
+    }
+    for dropped in &kept.dropped {
+        note.push_str(&format!("; dropped: {dropped}"));
+    }
+    note
 }

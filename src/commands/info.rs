@@ -9,6 +9,19 @@ use wadforge_format::catalog;
 
 use wadforge_format::Opened;
 
+/// Summarise a WAD or level: version, texture pages, samples, meshes, every moveable and static.
+#[derive(clap::Args)]
+#[command(after_help = "Example: wadforge info tut1.wad --json > tut1.json")]
+pub struct Args {
+    /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to read (never modified); several
+    /// files, or folders (walked, files known by their first bytes), give a row per file.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Serialize)]
 struct Summary {
     file: String,
@@ -39,8 +52,9 @@ struct StaticSummary {
     polygons: usize,
 }
 
-/// Summarises the file of `paths`, or each file of a collection (a row each).
-pub fn run(paths: &[PathBuf], json: bool) -> anyhow::Result<()> {
+/// Summarises the file named, or each file of a collection (a row each).
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let (paths, json) = (&args.files, args.json);
     if crate::collection::is_collection(paths) {
         return run_collection(paths, json);
     }

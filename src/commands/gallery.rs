@@ -1,5 +1,8 @@
 //! `wadforge gallery`: a WAD or level → a static page with a picture of every object and its
-//! animations, and the texture pages (see `wadforge_render::gallery`).
+//! animations, and the texture pages (see `wadforge_render::gallery`); of folders or several
+//! files, a gallery each and one index page over them (`folder`).
+
+mod folder;
 
 use std::path::{Path, PathBuf};
 
@@ -9,21 +12,38 @@ use wadforge_render::gallery::{Options, Source, WrittenFile};
 
 use crate::output::prepare_output_dir;
 
-pub struct GalleryArgs<'a> {
-    /// One file, or the files and folders of a collection.
-    pub files: &'a [PathBuf],
-    pub out: &'a Path,
-    pub quiet: bool,
-    pub force: bool,
+/// Write a page that shows what a WAD or level holds: a picture of every moveable and static
+/// (Lara dressed), every animation playing, every texture page with its samples outlined.
+/// Open DIR/index.html in any browser; no server needed.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Example: wadforge gallery tut1.wad -o tut1_gallery && xdg-open tut1_gallery/index.html"
+)]
+pub struct Args {
+    /// The .wad, .wad2 or TR1–TR4 level to show (never modified); several files, or folders
+    /// (walked, files known by their first bytes), give a gallery each and one index page over
+    /// them all, with a filter box.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The directory to write: new or empty (see --force); the gallery of a folder may be
+    /// written again into its own directory, and then draws only the files that changed.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// No summary.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Write into a directory that already holds files (same-named files are replaced).
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
-    if crate::collection::is_collection(args.files) {
-        return crate::gallery_collection::run(&args);
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if crate::collection::is_collection(&args.files) {
+        return folder::run(args);
     }
     let file = &args.files[0];
     let objects = crate::input::read(file)?;
-    prepare_output_dir(args.out, args.force)?;
+    prepare_output_dir(&args.out, args.force)?;
     let file_name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -35,7 +55,7 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
         file_name: &file_name,
         description: objects.description(),
     };
-    let files = draw_into(&source, &Default::default(), args.out)
+    let files = draw_into(&source, &Default::default(), &args.out)
         .with_context(|| format!("cannot make the gallery of {}", file.display()))?;
     if !args.quiet {
         let bytes: usize = files.iter().map(|f| f.bytes).sum();
@@ -54,7 +74,7 @@ pub fn run(args: GalleryArgs) -> anyhow::Result<()> {
 
 /// Draws the gallery of `source` into the folder `out`. Each picture is written as soon as it is
 /// drawn; index.html comes last: a page that exists has its pictures.
-pub fn draw_into(source: &Source, options: &Options, out: &Path) -> std::io::Result<Vec<WrittenFile>> {
+fn draw_into(source: &Source, options: &Options, out: &Path) -> std::io::Result<Vec<WrittenFile>> {
     let write = |file: wadforge_files::OutputFile| {
         let path = out.join(&file.path);
         wadforge_files::write_atomically(&path, &file.bytes)

@@ -9,28 +9,44 @@ use wadforge_format::level::SkewedCorners;
 use wadforge_format::{wad, wad2, FileKind, Opened, OutputKind, Wad, PAGE_SIZE};
 use wadforge_render::pages;
 
-use crate::output::{refuse_companion_extension, write_atomically, write_wad_atomically, written_kind};
+use crate::output::{
+    copy_companions, kept_note, refuse_companion_extension, same_file, write_atomically,
+    write_wad_atomically, written_kind,
+};
 use crate::progress::Progress;
 
-pub struct BuildArgs<'a> {
-    pub dir: &'a Path,
-    pub out: &'a Path,
-    pub base: Option<&'a Path>,
-    pub pages: Option<&'a Path>,
-    pub quiet: bool,
+/// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names).
+#[derive(clap::Args)]
+#[command(after_help = "Example: wadforge build tut1 -o tut1_outfit.wad --base tut1.wad")]
+pub struct Args {
+    /// The manifest directory (made by `wadforge import`, edited in Blender).
+    dir: PathBuf,
+    /// The WAD to write; never one of the inputs.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// Start from this WAD: the directory's objects replace the same ids or are added, every
+    /// other object keeps its exact content; its .swd, .sam and .sfx are copied beside OUT.
+    #[arg(long)]
+    base: Option<PathBuf>,
+    /// Also write every packed texture page as PNG, and a copy with each sample outlined.
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
-pub fn run(args: BuildArgs) -> anyhow::Result<()> {
-    let manifests = wadforge_manifests::load(args.dir)?;
-    let base = match args.base {
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let manifests = wadforge_manifests::load(&args.dir)?;
+    let base = match args.base.as_deref() {
         Some(path) => {
-            refuse_overwrite(args.out, path)?;
+            refuse_overwrite(&args.out, path)?;
             Some(read_base(path)?)
         }
         None => None,
     };
-    refuse_companion_extension(args.out)?;
-    refuse_writing_into(args.dir, args.out, args.pages)?;
+    refuse_companion_extension(&args.out)?;
+    refuse_writing_into(&args.dir, &args.out, args.pages.as_deref())?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
     // The base's references to other objects' animations count from its own table.
     let base_starts = base.as_ref().map(|b| wadforge_build::Base {
@@ -42,23 +58,23 @@ pub fn run(args: BuildArgs) -> anyhow::Result<()> {
     })?;
     progress.finish();
     // Everything is validated and built before anything is written.
-    let size = if written_kind(args.out) == OutputKind::Wad2 {
+    let size = if written_kind(&args.out) == OutputKind::Wad2 {
         let detail = Detail {
             dir: dir_detail(&manifests)?,
             base: base.as_ref().and_then(|b| b.wad2.as_ref()),
         };
-        write_wad2(&built.wad, &manifests.project.game, &detail, &args)?
+        write_wad2(&built.wad, &manifests.project.game, &detail, args)?
     } else {
         let encoded = wad::encode(&built.wad, None).context("the built model cannot be written as a WAD")?;
-        write_wad_atomically(args.out, &encoded)?;
+        write_wad_atomically(&args.out, &encoded)?;
         let was: String = built.names.iter().map(|n| format!("{n}\r\n")).collect();
         write_atomically(&args.out.with_extension("was"), was.as_bytes())?;
-        if let Some(base) = args.base {
-            copy_companions(base, args.out)?;
+        if let Some(base) = &args.base {
+            copy_companions(base, &args.out)?;
         }
         encoded.size()
     };
-    if let Some(dir) = args.pages {
+    if let Some(dir) = &args.pages {
         write_pages(dir, &built.wad)?;
     }
     // Warnings whatever --quiet says: each is a reference the output lost.
@@ -126,7 +142,7 @@ fn dir_detail(manifests: &wadforge_manifests::ManifestDir) -> anyhow::Result<Opt
 
 /// Writes the built objects as a Tomb Editor Wad2 for the directory's game, with the detail of
 /// the base and of the directory kept; returns its size.
-fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &BuildArgs) -> anyhow::Result<u64> {
+fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &Args) -> anyhow::Result<u64> {
     let game = Game::from_name(game).unwrap_or(Game::Tr4);
     let mut made = wad2::from_model(model, &SkewedCorners::new(), game)?;
     let mut kept = Vec::new();
@@ -142,7 +158,7 @@ fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &BuildArgs) -> any
         kept.push((from_dir, "the manifest directory"));
     }
     let bytes = wad2::write_document(&made.document);
-    write_atomically(args.out, &bytes)?;
+    write_atomically(&args.out, &bytes)?;
     if !args.quiet {
         for loss in &made.losses {
             eprintln!("note: {loss}");
@@ -152,31 +168,6 @@ fn write_wad2(model: &Wad, game: &str, detail: &Detail, args: &BuildArgs) -> any
         }
     }
     Ok(bytes.len() as u64)
-}
-
-/// What a Wad2 build kept of the detail of `from`.
-pub(crate) fn kept_note(kept: &wad2::KeptDetail, from: &str) -> String {
-    let mut note = format!(
-        "kept the Tomb Editor detail of {} objects from {from}",
-        kept.objects
-    );
-    if kept.edited_meshes + kept.edited_animations > 0 {
-        note.push_str(&format!(
-            " ({} edited meshes and {} edited animations keep it where the edit left them as they were)",
-            kept.edited_meshes, kept.edited_animations
-        ));
-    }
-    for dropped in &kept.dropped {
-        note.push_str(&format!("; dropped: {dropped}"));
-    }
-    note
-}
-
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 /// Refuses outputs that could replace a file of the manifest directory `dir`: the WAD named as
@@ -215,21 +206,6 @@ fn refuse_overwrite(out: &Path, input: &Path) -> anyhow::Result<()> {
             "{} is the base WAD; build into another file (wadforge never writes over its inputs)",
             out.display()
         );
-    }
-    Ok(())
-}
-
-/// Copies `base`'s sprite and sound files (`.swd`, `.sam`, `.sfx`), where it has them, beside `out`
-/// so that TRLE finds them.
-pub(crate) fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
-    for ext in ["swd", "sam", "sfx"] {
-        let from = base.with_extension(ext);
-        let to = out.with_extension(ext);
-        if from.is_file() && !same_file(&from, &to) {
-            let data = wadforge_files::input::read(&from)
-                .with_context(|| format!("cannot read {}", from.display()))?;
-            write_atomically(&to, &data)?;
-        }
     }
     Ok(())
 }

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use anyhow::bail;
 use wadforge_diff::Report;
 
+use super::{json_objects, naming_game, slot, Args, LINES_PER_OBJECT};
 use crate::collection::{each_file, folder_files, ObjectFile, Outcome};
-use crate::diff::{json_objects, naming_game, slot, DiffArgs, LINES_PER_OBJECT};
 
 /// A relative path and the file it names in each folder (`None`: absent there).
 struct Pair {
@@ -28,7 +28,7 @@ struct Compared {
 
 /// Compares the folders; `Ok(true)` when every file is in both and their objects are the same.
 /// A file that cannot be read is an error of the run (exit code 2), after the report.
-pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
+pub fn run(args: &Args) -> anyhow::Result<bool> {
     if !(args.a.is_dir() && args.b.is_dir()) {
         bail!(
             "{} and {}: compare a folder with a folder (files are matched by their paths inside them), or a file \
@@ -37,7 +37,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
             args.b.display()
         );
     }
-    let pairs = pairs(&args)?;
+    let pairs = pairs(args)?;
     // Each pair as a file of the run: the one in A (else B), whose size orders the work.
     let files: Vec<ObjectFile> = pairs
         .iter()
@@ -51,10 +51,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
         })
         .collect();
     let outcomes = each_file(files, "comparing", args.json, |file| {
-        compare(&pairs[&file.relative], &args)
+        compare(&pairs[&file.relative], args)
     });
     let printed = if args.json {
-        print_json(&args, &pairs, &outcomes)
+        print_json(args, &pairs, &outcomes)
     } else {
         print_text(&pairs, &outcomes)
     };
@@ -80,9 +80,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<bool> {
 }
 
 /// Every object file of either folder, by its path inside it.
-fn pairs(args: &DiffArgs) -> anyhow::Result<BTreeMap<PathBuf, Pair>> {
+fn pairs(args: &Args) -> anyhow::Result<BTreeMap<PathBuf, Pair>> {
     let mut pairs: BTreeMap<PathBuf, Pair> = BTreeMap::new();
-    for file in folder_files(args.a)? {
+    for file in folder_files(&args.a)? {
         pairs.insert(
             file.relative,
             Pair {
@@ -91,13 +91,13 @@ fn pairs(args: &DiffArgs) -> anyhow::Result<BTreeMap<PathBuf, Pair>> {
             },
         );
     }
-    for file in folder_files(args.b)? {
+    for file in folder_files(&args.b)? {
         pairs.entry(file.relative).or_insert(Pair { a: None, b: None }).b = Some(file.path);
     }
     Ok(pairs)
 }
 
-fn compare(pair: &Pair, args: &DiffArgs) -> anyhow::Result<Compared> {
+fn compare(pair: &Pair, args: &Args) -> anyhow::Result<Compared> {
     let (a, b) = match (&pair.a, &pair.b) {
         (Some(a), Some(b)) => (a, b),
         (a, _) => {
@@ -113,7 +113,7 @@ fn compare(pair: &Pair, args: &DiffArgs) -> anyhow::Result<Compared> {
     let a = crate::input::read(a)?;
     let b = crate::input::read(b)?;
     let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
-    let report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options);
+    let report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options());
     let game = naming_game(&a, &b);
     let differing = Report {
         objects: report
@@ -180,7 +180,7 @@ fn print_text(pairs: &BTreeMap<PathBuf, Pair>, outcomes: &[Outcome<Compared>]) -
 }
 
 fn print_json(
-    args: &DiffArgs,
+    args: &Args,
     pairs: &BTreeMap<PathBuf, Pair>,
     outcomes: &[Outcome<Compared>],
 ) -> io::Result<()> {

@@ -14,30 +14,51 @@ use crate::collection::{
 use crate::output::prepare_output_dir;
 use crate::progress::Progress;
 
-pub struct ImportArgs<'a> {
-    pub files: &'a [PathBuf],
-    pub out: &'a Path,
-    pub only: Option<Vec<String>>,
-    pub tr_units_per_metre: f64,
-    pub separate_gltf: bool,
-    pub quiet: bool,
-    pub force: bool,
+/// Turn every moveable and static of a WAD or a TR1–TR4 level into a manifest directory:
+/// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests.
+#[derive(clap::Args)]
+#[command(after_help = "Example: wadforge import tut1.wad -o tut1 --only LARA_SKIN,CROCODILE")]
+pub struct Args {
+    /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to import (never modified); several
+    /// files, or folders (walked, files known by their first bytes), give a manifest directory
+    /// each under OUT, the folders' tree mirrored.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The manifest directory to write (of several files: the folder of their directories):
+    /// new or empty (see --force).
+    #[arg(short, long)]
+    out: PathBuf,
+    /// Import only these objects: slot names or ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    only: Option<Vec<String>>,
+    /// TR units per glTF metre (a sector is 1024 units).
+    #[arg(long, default_value_t = wadforge_importer::DEFAULT_TR_UNITS_PER_METRE, allow_negative_numbers = true)]
+    scale: f64,
+    /// Write .gltf + .bin + .png files instead of one .glb per object.
+    #[arg(long)]
+    gltf: bool,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Write into a directory that already holds files (same-named files are replaced).
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn run(args: ImportArgs) -> anyhow::Result<()> {
-    if !(args.tr_units_per_metre.is_finite() && args.tr_units_per_metre > 0.0) {
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if !(args.scale.is_finite() && args.scale > 0.0) {
         bail!(
             "--scale must be a positive number of TR units per metre, not {}",
-            args.tr_units_per_metre
+            args.scale
         );
     }
-    if is_collection(args.files) {
-        return run_collection(&args);
+    if is_collection(&args.files) {
+        return run_collection(args);
     }
     let file = &args.files[0];
     let objects = crate::input::read(file)?;
-    prepare_output_dir(args.out, args.force)?;
-    let imported = import_objects(file, objects, args.out, &args, args.only.clone())?;
+    prepare_output_dir(&args.out, args.force)?;
+    let imported = import_objects(file, objects, &args.out, args, args.only.clone())?;
     if !args.quiet {
         for note in &imported.notes {
             eprintln!("note: {note}");
@@ -68,7 +89,7 @@ fn import_objects(
     file: &Path,
     mut objects: Opened,
     out: &Path,
-    args: &ImportArgs,
+    args: &Args,
     only: Option<Vec<String>>,
 ) -> anyhow::Result<Imported> {
     let notes = crate::input::notes(&objects);
@@ -76,8 +97,8 @@ fn import_objects(
     let model = &objects.model;
     let options = ImportOptions {
         game: objects.game,
-        tr_units_per_metre: args.tr_units_per_metre,
-        format: if args.separate_gltf {
+        tr_units_per_metre: args.scale,
+        format: if args.gltf {
             GltfFormat::Separate
         } else {
             GltfFormat::Glb
@@ -98,7 +119,11 @@ fn import_objects(
     };
     let count = model.moveables.len() + model.statics.len();
     // Over a collection the files go without a bar of their own.
-    let progress = Progress::new(count as u64, "importing", args.quiet || is_collection(args.files));
+    let progress = Progress::new(
+        count as u64,
+        "importing",
+        args.quiet || is_collection(&args.files),
+    );
     // Each object's files are written as soon as it is made: memory holds only the objects in hand.
     let (files, _) = wadforge_importer::import_into(model, &options, out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
@@ -119,10 +144,10 @@ fn import_objects(
 
 /// Imports every object file of the folders and files named, each into its own manifest
 /// directory under `out`, the folders' tree mirrored (`enemies/croc.wad` → `OUT/enemies/croc/`).
-fn run_collection(args: &ImportArgs) -> anyhow::Result<()> {
-    let files = object_files(args.files)?;
-    refuse_output_inside_inputs(args.out, args.files)?;
-    prepare_output_dir(args.out, args.force)?;
+fn run_collection(args: &Args) -> anyhow::Result<()> {
+    let files = object_files(&args.files)?;
+    refuse_output_inside_inputs(&args.out, &args.files)?;
+    prepare_output_dir(&args.out, args.force)?;
     let dirs = mirrored(&files, None)?;
     let dir_of: HashMap<PathBuf, PathBuf> = files
         .iter()

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use wadforge_render::gallery::collection::{collection_page, file_card, FileCard, Unreadable};
 use wadforge_render::gallery::{self, Options, Source};
 
+use super::{draw_into, Args};
 use crate::collection::{each_file, failed_files, mirrored, object_files, report_failures, ObjectFile};
-use crate::gallery::GalleryArgs;
 
 /// What a gallery of many files remembers of them, in its folder.
 pub const STATE_FILE: &str = "wadforge-gallery.json";
@@ -57,9 +57,9 @@ impl Shown {
     }
 }
 
-pub fn run(args: &GalleryArgs) -> anyhow::Result<()> {
-    let files = object_files(args.files)?;
-    let previous = previous_state(args.out, args.force)?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let files = object_files(&args.files)?;
+    let previous = previous_state(&args.out, args.force)?;
     let dirs: Vec<String> = mirrored(&files, None)?
         .iter()
         .map(|d| format!("{FILES_DIR}/{}", slashed(d)))
@@ -78,7 +78,7 @@ pub fn run(args: &GalleryArgs) -> anyhow::Result<()> {
             file,
             dir,
             before.get(slashed(&file.relative).as_str()).copied(),
-            args.out,
+            &args.out,
             threads,
         )
     });
@@ -90,7 +90,7 @@ pub fn run(args: &GalleryArgs) -> anyhow::Result<()> {
             .map(|s| s.drawn().clone())
             .collect(),
     };
-    remove_gone(args.out, &previous, &state)?;
+    remove_gone(&args.out, &previous, &state)?;
     let cards: Vec<FileCard> = state.files.iter().map(|d| d.card.clone()).collect();
     let unreadable: Vec<Unreadable> = outcomes
         .iter()
@@ -198,7 +198,7 @@ fn show(
         threads,
         ..Options::default()
     };
-    let written = crate::gallery::draw_into(&source_view, &options, &folder)?;
+    let written = draw_into(&source_view, &options, &folder)?;
     let card = file_card(&source_view, &file_name, dir, metadata.len(), &written);
     Ok(Shown::Drawn(Drawn {
         source,

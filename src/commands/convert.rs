@@ -14,31 +14,52 @@ use crate::collection::{
     report_failures,
 };
 use crate::output::{
-    prepare_output_dir, refuse_companion_extension, write_atomically, write_slot_names, write_wad_atomically,
+    prepare_output_dir, refuse_companion_extension, same_file, write_atomically, write_slot_names,
+    write_wad_atomically,
 };
 
-pub struct ConvertArgs<'a> {
-    /// The file to convert and the file to write (`OUT` named as the last path, or by `-o`),
-    /// or the files and folders to convert, each into a file under the folder `-o` names.
-    pub paths: &'a [PathBuf],
-    pub out: Option<&'a Path>,
-    /// The kind of file to write of each file of a folder.
-    pub to: Option<OutputKind>,
-    /// Write into an output folder that already holds files.
-    pub force: bool,
-    /// Convert only these objects (slot names or ids).
-    pub only: Option<Vec<String>>,
-    /// The game of a Wad2 that names none, and of a Wad2 written.
-    pub game: Option<TargetGame>,
-    /// `NAME=SLOT`: the slot an object takes in the output where its name finds none.
-    pub as_slots: Vec<String>,
-    /// Refuse, writing nothing, when the output cannot hold everything.
-    pub strict: bool,
-    pub quiet: bool,
+/// Convert a WAD, TR1–TR4 level or Wad2 into a classic WAD (OUT.wad) or a Tomb Editor Wad2
+/// (OUT.wad2) in one step; what OUT cannot hold is listed (`lost: ...`), or with --strict
+/// refused. A Tomb Engine Wad2's objects move to the TR4 slots of the same names in a WAD.
+#[derive(clap::Args)]
+#[command(after_help = "Example: wadforge convert TEN_Pulley.wad2 pulley.wad")]
+pub struct Args {
+    /// IN OUT: the .wad, TR1–TR4 level or .wad2 to convert (never modified) and the file to write
+    /// (.wad or .wad2; never the input). With -o DIR --to KIND: files and folders to convert
+    /// (folders walked, files known by their first bytes), each into DIR, the tree mirrored.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// The file to write, or the folder to write the files of a collection into (new or empty,
+    /// see --force).
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+    /// The kind of file to write of each file of a collection.
+    #[arg(long, value_parser = output_kinds())]
+    to: Option<OutputKind>,
+    /// Write into an output folder that already holds files (same-named files are replaced).
+    #[arg(long)]
+    force: bool,
+    /// Convert only these objects: slot names or ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    only: Option<Vec<String>>,
+    /// The game of a Wad2 written (its ids and W2SuggestedGameVersion), and of a Wad2 read that
+    /// names none. Tomb Engine's ids differ from TRLE's and TRNG's: objects move by slot name.
+    #[arg(long, value_enum)]
+    game: Option<TargetGame>,
+    /// NAME=SLOT: the slot an object takes in OUT where its slot name finds none there (names
+    /// or ids; repeat or separate with commas), e.g. --as LASER_BEAM=ANIMATING1.
+    #[arg(long = "as", value_delimiter = ',', value_name = "NAME=SLOT")]
+    as_slots: Vec<String>,
+    /// Write nothing, and fail, when OUT cannot hold everything of the input.
+    #[arg(long)]
+    strict: bool,
+    /// No summary and no list of what was lost.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// `--to wad|wad2`: the kinds of file convert writes, named by their extensions.
-pub fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind> {
+fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     PossibleValuesParser::new([
         PossibleValue::new(OutputKind::Wad.extension()).help("A classic TRLE WAD"),
@@ -49,7 +70,7 @@ pub fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind
 
 /// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TargetGame {
+enum TargetGame {
     /// TRLE: TR4's ids, W2SuggestedGameVersion 4.
     Trle,
     /// TRNG: TR4's ids, version 16.
@@ -60,7 +81,7 @@ pub enum TargetGame {
 
 impl TargetGame {
     /// The catalogue whose ids the game's objects hold.
-    pub fn catalogue(self) -> Game {
+    fn catalogue(self) -> Game {
         match self {
             TargetGame::Trle | TargetGame::Trng => Game::Tr4,
             TargetGame::Ten => Game::Ten,
@@ -68,7 +89,7 @@ impl TargetGame {
     }
 
     /// Its W2SuggestedGameVersion.
-    pub fn wad2_version(self) -> i64 {
+    fn wad2_version(self) -> i64 {
         match self {
             TargetGame::Trle => 4,
             TargetGame::Trng => 16,
@@ -85,9 +106,9 @@ struct Converted {
     statics: usize,
 }
 
-pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
-    let (input, out) = match (args.paths, args.out) {
-        (paths, Some(out)) if is_collection(paths) => return run_collection(&args, out),
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let (input, out) = match (args.paths.as_slice(), args.out.as_deref()) {
+        (paths, Some(out)) if is_collection(paths) => return run_collection(args, out),
         ([input], Some(out)) => (input, out),
         ([input, out], None) if !input.is_dir() => (input, out.as_path()),
         ([input], None) if input.is_dir() => {
@@ -103,7 +124,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
             output.extension()
         );
     }
-    let converted = convert_file(input, out, output, &args, false)?.expect("one file converts or fails");
+    let converted = convert_file(input, out, output, args, false)?.expect("one file converts or fails");
     if !args.quiet {
         for line in &converted.lost {
             eprintln!("lost: {line}");
@@ -127,11 +148,11 @@ fn convert_file(
     input: &Path,
     out: &Path,
     output: OutputKind,
-    args: &ConvertArgs,
+    args: &Args,
     only_held: bool,
 ) -> anyhow::Result<Option<Converted>> {
     refuse_companion_extension(out)?;
-    if crate::build::same_file(input, out) || input == out {
+    if same_file(input, out) || input == out {
         bail!(
             "{} is the input; convert into another file (wadforge never writes over its inputs)",
             out.display()
@@ -168,12 +189,12 @@ fn convert_file(
 
 /// Converts every object file of the folders and files named into a file of the kind `--to`
 /// under `out`, the folders' tree mirrored (`enemies/croc.wad` → `OUT/enemies/croc.wad2`).
-fn run_collection(args: &ConvertArgs, out: &Path) -> anyhow::Result<()> {
+fn run_collection(args: &Args, out: &Path) -> anyhow::Result<()> {
     let Some(to) = args.to else {
         bail!("converting several files: name the kind to write with --to wad or --to wad2");
     };
-    let files = object_files(args.paths)?;
-    refuse_output_inside_inputs(out, args.paths)?;
+    let files = object_files(&args.paths)?;
+    refuse_output_inside_inputs(out, &args.paths)?;
     prepare_output_dir(out, args.force)?;
     let outputs = mirrored(&files, Some(to.extension()))?;
     let output_of: HashMap<PathBuf, PathBuf> = files
@@ -227,7 +248,7 @@ fn output_kind(out: &Path) -> anyhow::Result<OutputKind> {
 /// what the output cannot hold of them, as lines; `None` for a WAD, which is `opened.model`.
 fn convert(
     opened: &mut Opened,
-    args: &ConvertArgs,
+    args: &Args,
     only: Option<&[String]>,
     output: OutputKind,
 ) -> anyhow::Result<(Option<wad2::Document>, Vec<String>)> {

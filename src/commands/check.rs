@@ -1,0 +1,127 @@
+//! `wadforge check`: a file checked against the rules TRLE and the TR4 engine depend on, each
+//! finding naming the object and what to do, and with `--fix` repaired; over folders or several
+//! files, each file's findings and a summary table (`folder`).
+
+mod folder;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use wadforge_format::wad;
+
+use crate::collection::is_collection;
+use crate::edited::{edit_input, editable, refuse_overwrite, Edited};
+
+/// Check a WAD or level against the rules TRLE and the TR4 engine depend on; each finding
+/// names the object, animation, mesh or polygon and what to do. Exit code 1 when an error is
+/// found, 0 when only warnings and notes (or nothing), 2 when the file cannot be read.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .wad, TR1–TR4 level or .wad2 to check (never modified); several files, or folders
+    /// (walked, files known by their first bytes), give each file's findings and a summary table.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Recompute what can be recomputed (bounding spheres, keyframe boxes, normal lengths) and
+    /// write the result to OUT; nothing else changes.
+    #[arg(long, requires = "out")]
+    fix: bool,
+    /// The repaired file (with --fix): a Wad2 when it ends in .wad2, else a WAD; never the input.
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+}
+
+/// Exit code 1 when an error is found, 2 when a file cannot be read.
+pub fn run(args: &Args) -> ExitCode {
+    if is_collection(&args.files) {
+        if args.fix {
+            eprintln!("wadforge: error: --fix repairs one file; name one WAD");
+            return ExitCode::from(2);
+        }
+        return folder::run(&args.files, args.json).unwrap_or_else(|e| {
+            eprintln!("wadforge: error: {e:#}");
+            ExitCode::from(2)
+        });
+    }
+    crate::answered(check_file(&args.files[0], args))
+}
+
+/// Checks `file` and prints the findings (with `--fix`, writes the repaired file); returns
+/// whether an error was found (exit code 1).
+fn check_file(file: &Path, args: &Args) -> anyhow::Result<bool> {
+    let out = args.out.as_deref();
+    if args.fix != out.is_some() {
+        bail!("--fix needs -o OUT (the repaired WAD or Wad2), and -o is only for --fix");
+    }
+    if let Some(out) = out {
+        refuse_overwrite(out, &[file])?;
+    }
+    let objects = crate::input::read(file)?;
+    let input = edit_input(&objects);
+    let findings = wadforge_edit::check::check(
+        &objects.model,
+        objects.game,
+        &input.starts,
+        objects.layout.as_ref(),
+        objects.file_bytes,
+    );
+    let errors = wadforge_edit::check::has_errors(&findings);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&findings)?);
+    } else {
+        for f in &findings {
+            println!("{f}");
+        }
+        let count = |s| -> usize {
+            findings
+                .iter()
+                .filter(|f| f.severity == s)
+                .map(|f| f.count())
+                .sum()
+        };
+        use wadforge_edit::check::Severity;
+        println!(
+            "{}: {} errors, {} warnings, {} notes",
+            file.display(),
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Note)
+        );
+    }
+    if let Some(out) = out {
+        if !editable(&objects) {
+            bail!(
+                "--fix repairs a WAD or a Wad2, and {} is a {}: `wadforge convert` makes a WAD of it",
+                file.display(),
+                objects.description()
+            );
+        }
+        let mut model = objects.model.clone();
+        let fixed = wadforge_edit::check::fix(&mut model, objects.game, objects.file_bytes)
+            .with_context(|| format!("cannot recompute the keyframe boxes of {}", file.display()))?;
+        Edited {
+            out,
+            base: (file, &objects),
+            copied_detail: None,
+            model_losses: objects.losses.iter().map(ToString::to_string).collect(),
+            quiet: false,
+        }
+        .write(&model)?;
+        // The canonical layout gives every animation keyframe words of its own.
+        let relaid = (objects.layout.as_ref()).map_or(0, |layout| {
+            wad::miscounted_animations(&objects.model, layout).len()
+        });
+        eprintln!(
+            "fixed {} bounding spheres, {} keyframe boxes, {} normals, the keyframe layout of {relaid} \
+             animations; wrote {}",
+            fixed.spheres,
+            fixed.keyframe_boxes,
+            fixed.normals,
+            out.display()
+        );
+    }
+    Ok(errors)
+}

@@ -1,0 +1,201 @@
+//! `wadforge copy`: objects of a WAD, Wad2 or level into a WAD or Wad2, exactly, replacing the
+//! objects of the same ids or joining them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use wadforge_edit::sounds::SoundTable;
+use wadforge_format::catalog::Game;
+use wadforge_format::selection::ObjectRef;
+use wadforge_format::{wad2, Opened};
+
+use crate::edited::{edit_input, read_editable, refuse_overwrite, Edited};
+
+/// Copy objects (meshes, links, animations, keyframes, texels; statics' boxes and flags) from
+/// a WAD, Wad2 or TR1–TR4 level into a WAD or Wad2, exactly: each replaces the object of the
+/// same id or joins. Only the samples they use come along, reusing texels DEST has; beside a
+/// WAD written, DEST's .swd, .sam and .sfx are copied.
+#[derive(clap::Args)]
+#[command(after_help = "Example: wadforge copy enemies.wad mylevel.wad -o mylevel_new.wad --only CROCODILE")]
+pub struct Args {
+    /// The .wad, .wad2 or TR1–TR4 level to copy from (never modified).
+    src: PathBuf,
+    /// The WAD or Wad2 to copy into (never modified).
+    dest: PathBuf,
+    /// The file to write: a Wad2 when it ends in .wad2, else a WAD; never one of the inputs.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// The objects to copy: slot names (of SRC's game) or ids, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    only: Vec<String>,
+    /// Put the (single) object into this slot of DEST instead: a TR4 slot name or an id.
+    #[arg(long = "as", value_name = "SLOT")]
+    as_slot: Option<String>,
+    /// No summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    refuse_overwrite(&args.out, &[args.src.as_path(), args.dest.as_path()])?;
+    let src = crate::input::read(&args.src)?;
+    let dest = read_editable(&args.dest)?;
+    let selection = wadforge_edit::select(&src.model, src.game, &args.only)?;
+    let as_id = args
+        .as_slot
+        .as_deref()
+        .map(|name| {
+            let moveable = matches!(selection.first(), Some(wadforge_edit::ObjectRef::Moveable(_)));
+            wadforge_edit::slot_id(dest.game, moveable, name)
+        })
+        .transpose()?;
+    let copied = wadforge_edit::copy(&edit_input(&src), &selection, &edit_input(&dest), as_id)?;
+    let model_losses = copied_losses(&src, &dest, &copied.objects);
+    let size = Edited {
+        out: &args.out,
+        base: (&args.dest, &dest),
+        copied_detail: src.wad2.as_ref().map(|document| {
+            let ids = selection
+                .iter()
+                .map(|o| as_id.unwrap_or_else(|| o.id(&src.model)));
+            copied_detail(document, &selection, ids)
+        }),
+        model_losses,
+        quiet: args.quiet,
+    }
+    .write(&copied.wad)?;
+    if args.quiet {
+        return Ok(());
+    }
+    for o in &copied.objects {
+        let how = if o.replaced { "replaced" } else { "added" };
+        eprintln!("copied {} -> {} ({how})", o.from, o.to);
+        let slot = |d: &str| d.split(" (").next().unwrap_or_default().to_string();
+        if src.game != dest.game && args.as_slot.is_none() && slot(&o.from) != slot(&o.to) {
+            eprintln!(
+                "note: the id of {} ({}) is {} in {}; pass --as to put it into another slot",
+                o.from,
+                src.game.name(),
+                slot(&o.to),
+                match dest.game {
+                    Game::Tr4 => "a TR4 WAD".to_string(),
+                    game => format!("a {} file", game.name()),
+                }
+            );
+        }
+    }
+    let t = copied.textures;
+    eprintln!(
+        "samples: {} reused (same texels), {} in free page space, {} on {} new pages",
+        t.reused, t.in_free_space, t.on_new_pages, t.new_pages
+    );
+    for b in &copied.broken {
+        eprintln!("warning: {b}");
+    }
+    if copied.broken_unlisted > 0 {
+        eprintln!(
+            "warning: {} more references lost their target and now point at their own animation (not listed)",
+            copied.broken_unlisted
+        );
+    }
+    report_sounds(&args.dest, &copied.sounds);
+    eprintln!(
+        "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
+        args.out.display(),
+        copied.wad.moveables.len(),
+        copied.wad.statics.len(),
+        copied.wad.pages.len(),
+        copied.wad.samples.len(),
+    );
+    Ok(())
+}
+
+/// What the model could not hold of the objects a copy writes (from Wad2 inputs): the
+/// destination's but those replaced, and the copied objects'.
+fn copied_losses(src: &Opened, dest: &Opened, copied: &[wadforge_edit::CopiedObject]) -> Vec<String> {
+    let replaced: Vec<&str> = (copied.iter())
+        .filter(|o| o.replaced)
+        .map(|o| o.to.as_str())
+        .collect();
+    let copied_from: Vec<&str> = copied.iter().map(|o| o.from.as_str()).collect();
+    (dest.losses.iter())
+        .filter(|l| !replaced.contains(&l.object.as_str()))
+        .chain((src.losses.iter()).filter(|l| copied_from.contains(&l.object.as_str())))
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The Tomb Editor detail of the `selection` of a Wad2 (its document's objects, one for each
+/// of the model's, in order), under the ids `ids` they take in the output.
+fn copied_detail(
+    document: &wad2::Document,
+    selection: &[ObjectRef],
+    ids: impl Iterator<Item = u32>,
+) -> wad2::Document {
+    // Its textures, which the objects' polygons name by number (those left unused are left out).
+    let mut detail = wad2::Document {
+        textures: document.textures.clone(),
+        ..wad2::Document::default()
+    };
+    for (object, id) in selection.iter().zip(ids) {
+        match *object {
+            ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i).map(|m| {
+                let mut m = m.clone();
+                m.id = i64::from(id);
+                m
+            })),
+            ObjectRef::Static(i) => detail.statics.extend(document.statics.get(i).map(|s| {
+                let mut s = s.clone();
+                s.id = i64::from(id);
+                s
+            })),
+        }
+    }
+    detail
+}
+
+/// Lists the sound ids the copied animations play that the destination's `.sfx` does not define.
+fn report_sounds(dest: &Path, sounds: &BTreeMap<u16, BTreeSet<String>>) {
+    if sounds.is_empty() {
+        return;
+    }
+    let list = |ids: &[(&u16, &BTreeSet<String>)]| {
+        ids.iter()
+            .map(|(id, who)| format!("{id} ({})", who.iter().cloned().collect::<Vec<_>>().join(", ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sfx_path = dest.with_extension("sfx");
+    let table = wadforge_files::input::read(&sfx_path).ok().map(|sfx| {
+        let sam = wadforge_files::input::read_to_string(&dest.with_extension("sam")).ok();
+        SoundTable::read(&sfx, sam.as_deref())
+    });
+    let all: Vec<_> = sounds.iter().collect();
+    match table {
+        Some(Some(table)) => {
+            let missing: Vec<_> = sounds.iter().filter(|(id, _)| !table.defines(**id)).collect();
+            if missing.is_empty() {
+                eprintln!(
+                    "sounds: every sound the copied animations play is defined in {}",
+                    sfx_path.display()
+                );
+            } else {
+                eprintln!(
+                    "sounds the copied animations play that {} does not define (add them to the level's sounds): {}",
+                    sfx_path.display(),
+                    list(&missing)
+                );
+            }
+        }
+        Some(None) => eprintln!(
+            "sounds the copied animations play (not checked: {} is not a sound map wadforge can read): {}",
+            sfx_path.display(),
+            list(&all)
+        ),
+        None => eprintln!(
+            "sounds the copied animations play (not checked: the destination has no {}): {}",
+            sfx_path.display(),
+            list(&all)
+        ),
+    }
+}
