@@ -1,7 +1,7 @@
 //! Keyframe rotations: three-axis (two words, 10 bits per axis, 1024 per turn) or one-axis
 //! (one word, axis in the top two bits, 4096 per turn).
 
-use crate::model::{AngleEncoding, Rotation};
+use wadforge_model::{AngleEncoding, Rotation};
 
 const AXIS_MASK: u16 = 0xC000;
 const X: u16 = 0x4000;

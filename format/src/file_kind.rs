@@ -4,7 +4,8 @@
 //! A new kind of file is one reader module, one [`FileKind`] case and its rows in
 //! [`SIGNATURES`]; [`crate::open`] then reads it.
 
-use crate::catalog::Game;
+use wadforge_model::catalog::Game;
+
 use crate::{level, wad};
 
 /// A kind of file wadforge reads objects from.

@@ -1,22 +1,18 @@
-//! Tomb Raider binary formats.
+//! Tomb Raider binary formats: the codecs that read files into the object model of
+//! `wadforge-model` and write it back. The model is re-exported here whole (its types at the
+//! root, its modules by their names), so a user of the codecs needs this crate only.
 //!
-//! - [`model`]: the in-memory model of objects (texture samples and pages, meshes, moveables with
-//!   their links, animations and keyframes, statics), free of any file layout.
 //! - [`wad`]: the TRLE WAD reader and writer. Reading then writing gives back the input byte for
 //!   byte; a model without a [`wad::Layout`] is laid out canonically.
-//! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
-//! - [`pose`]: poses a moveable's meshes for a keyframe, TR's own rule.
-//! - [`dressing`]: which moveables' meshes a skeleton wears (TR4's LARA in LARA_SKIN).
-//! - [`file_names`], [`dressed_draws`]: what import and the gallery share about
-//!   the files they make of objects: their names, how many, what they may draw.
 //! - [`level`]: the TR1–TR4 level readers, into the same model.
-//! - [`limits`]: what a tool may spend on an input, in one table ([`Limits`]).
+//! - [`wad2`]: Tomb Editor's Wad2: the container, the typed document layer, the mapping of its
+//!   objects into the model with what it loses.
 //! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]);
 //!   [`OutputKind`]: the kind of file a path asks to be written (WAD or Wad2), known by its extension.
-//! - [`selection`]: which objects `--only`'s slot names or ids choose.
-//! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
-//! - [`texture_corners`]: which sample corner each polygon vertex maps by shape and flip (the
-//!   table of `docs/format-facts.md`), and back from corner points to shape and flip.
+//! - [`references`]: the model's animation references, with where a WAD read with its layout
+//!   started each moveable's animations.
+//! - [`TooMuchWork`]: what a file's records may ask of more work than its size allows, as every
+//!   reader refuses it.
 //!
 //! No glTF and no YAML here: those belong to the importer, build and manifests crates.
 
@@ -25,33 +21,27 @@
 
 mod angles;
 mod bytes;
-pub mod catalog;
-pub mod dressed_draws;
-pub mod dressing;
 mod file_kind;
-pub mod file_names;
 pub mod level;
-pub mod limits;
-mod links;
 mod mesh_draws;
-pub mod model;
-mod object_name;
 mod open;
 mod output_kind;
-pub mod pose;
 mod records;
-pub mod references;
 mod sample_texels;
-pub mod selection;
-pub mod texture_corners;
 mod too_much_work;
 pub mod wad;
 pub mod wad2;
 
+pub use wadforge_model::*;
+
 pub use file_kind::{kind_of, FileKind};
-pub use limits::{Bound, Limits, TooMuch, TooMuchAt};
-pub use model::*;
-pub use object_name::{ObjectKind, ObjectName};
 pub use open::{open, OpenError, Opened};
 pub use output_kind::OutputKind;
 pub use too_much_work::TooMuchWork;
+
+/// Animation references across a file's animation table: the model's, and where a WAD read with
+/// its [`wad::Layout`] started each moveable's animations.
+pub mod references {
+    pub use crate::wad::layout_starts;
+    pub use wadforge_model::references::*;
+}

@@ -14,8 +14,9 @@
 //! TR1 level); the slack keeps small files that share much (a WAD of Lara's animation objects
 //! alone) far inside.
 
+use wadforge_model::Mesh;
+
 use crate::bytes::View;
-use crate::model::Mesh;
 use crate::records::RecordError;
 use crate::Limits;
 
@@ -76,8 +77,8 @@ impl MeshDraws {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Polygon, PolygonTexture, Vertex};
     use crate::wad::{Problem, ReadError, Section};
+    use wadforge_model::{Polygon, PolygonTexture, Vertex};
 
     /// A mesh of `polygons` triangles over three vertices: weight `polygons + 4`.
     fn mesh(polygons: usize) -> Mesh {

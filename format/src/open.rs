@@ -2,10 +2,11 @@
 //! that takes "a WAD or a level". [`crate::kind_of`] says what the file is; that kind's reader
 //! reads it.
 
-use crate::catalog::Game;
+use wadforge_model::catalog::Game;
+use wadforge_model::Wad;
+
 use crate::file_kind::{kind_of, FileKind};
 use crate::level::{self, LevelError, SkewedCorners};
-use crate::model::Wad;
 use crate::references;
 use crate::wad::{self, Layout};
 use crate::wad2::{self, Loss};

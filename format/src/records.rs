@@ -5,20 +5,20 @@
 
 use std::cell::Cell;
 
+use wadforge_model::catalog::Game;
+use wadforge_model::{
+    Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, ObjectKind,
+    ObjectName, Shading, StateChange, Static,
+};
+
 use crate::angles::AngleWords;
 use crate::bytes::{FileError, View};
-use crate::catalog::Game;
-use crate::model::{
-    Animation, BoundingBox, BoundingSphere, Command, Dispatch, Fixed16, Keyframe, Link, Shading, StateChange,
-    Static,
-};
-use crate::object_name::{ObjectKind, ObjectName};
 
 pub(crate) const STATE_CHANGE_SIZE: usize = 6;
 pub(crate) const DISPATCH_SIZE: usize = 8;
 pub(crate) const LINK_SIZE: usize = 16;
 pub(crate) const STATIC_SIZE: usize = 32;
-pub(crate) use crate::model::KEYFRAME_HEADER_WORDS;
+pub(crate) use wadforge_model::KEYFRAME_HEADER_WORDS;
 
 /// The problems shared records can have, in each reader's own error type.
 pub(crate) trait RecordError: FileError {
@@ -361,7 +361,7 @@ pub(crate) fn links<E: RecordError>(
         offsets.push([trees.i32(at + 4)?, trees.i32(at + 8)?, trees.i32(at + 12)?]);
     }
     covered.cover(start, count * LINK_SIZE);
-    let links = crate::links::parents_from_ops(&ops)
+    let links = wadforge_model::links::parents_from_ops(&ops)
         .into_iter()
         .zip(offsets)
         .map(|(parent, offset)| Link { parent, offset })

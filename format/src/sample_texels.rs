@@ -8,7 +8,7 @@
 //! times in the fixtures and a real TR1 level), so the readers refuse files whose samples name
 //! more than [`crate::Limits::sample_texels`] allows for the pages' texels.
 
-use crate::model::{Sample, PAGE_SIZE};
+use wadforge_model::{Sample, PAGE_SIZE};
 
 // The table's row, as the counting here (in `usize`, pages) uses it.
 const BOUND: crate::Bound = crate::Limits::DEFAULT.sample_texels;

@@ -2,13 +2,13 @@
 //! each file of this folder is a module.
 
 mod common;
-mod dressing;
 mod level_tr1;
 mod level_tr2;
 mod level_tr4;
 mod wad2_container;
 mod wad2_detail;
 mod wad2_document;
+mod wad2_dressing;
 mod wad2_large_textures;
 mod wad2_second_reader;
 mod wad_encode;

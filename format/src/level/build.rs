@@ -7,17 +7,17 @@
 //! - moveables ([`super::moveables`]);
 //! - statics: one per static mesh, boxes in file order.
 
+use wadforge_model::catalog::Game;
+use wadforge_model::skewed::SkewedCorners;
+use wadforge_model::{ObjectKind, ObjectName, Static, Wad};
+
 use super::error::{LevelError, Problem};
 use super::meshes::{self, LevelMeshes};
 use super::moveables;
 use super::pages;
-use super::skewed::SkewedCorners;
 use super::tables::{Tables, OBJECT_TEXTURE_SIZE, TR4_OBJECT_TEXTURE_SIZE};
 use super::texture::ObjectTexture;
-use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
-use crate::model::{Static, Wad};
-use crate::object_name::{ObjectKind, ObjectName};
 use crate::records;
 
 /// A level's objects in the WAD model.

@@ -9,18 +9,19 @@
 
 use std::cell::Cell;
 
+use wadforge_model::catalog::Game;
+use wadforge_model::{AngleEncoding, Keyframe, Rotation};
+
 use super::bytes::View;
 use super::error::{LevelError, Problem};
 use crate::angles::AngleWords;
-use crate::catalog::Game;
-use crate::model::{AngleEncoding, Keyframe, Rotation};
 use crate::records::{self, BrokenKeyframe, Coverage, KeyframeRun};
 
 /// Bounding box, root offset and NumValues words before a TR1 frame's angles.
 const FRAME_HEADER_WORDS: usize = 10;
 
 /// Where an animation's frames are: the frames its range plays
-/// ([`crate::model::Animation::played_keyframes`]) from byte `offset` of the frame data, whatever
+/// ([`wadforge_model::Animation::played_keyframes`]) from byte `offset` of the frame data, whatever
 /// other animation's frames they also are; `size` is the record's FrameSize byte (words).
 pub(super) struct FrameRange {
     pub offset: usize,

@@ -11,13 +11,14 @@
 
 use std::cell::Cell;
 
+use wadforge_model::catalog::Game;
+use wadforge_model::skewed::{Gathering, SkewedCorners};
+use wadforge_model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
+
 use super::bytes::View;
 use super::error::{LevelError, Problem};
-use super::skewed::{Gathering, SkewedCorners};
 use super::tables::Tables;
 use super::texture::{self, ObjectTexture, Samples};
-use crate::catalog::Game;
-use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Sample, Shading};
 use crate::records::{self, MeshHead, MeshTable};
 use crate::{Limits, TooMuchWork};
 

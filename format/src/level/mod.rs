@@ -17,7 +17,6 @@ mod frames;
 mod meshes;
 mod moveables;
 mod pages;
-pub(crate) mod skewed;
 mod tables;
 pub(crate) mod texture;
 mod tr1;
@@ -27,9 +26,10 @@ mod tr4;
 
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
-pub use skewed::{Corners, SkewedCorners};
+pub use wadforge_model::skewed::{Corners, SkewedCorners};
 
-use crate::catalog::Game;
+use wadforge_model::catalog::Game;
+
 use crate::FileKind;
 
 /// TR1 (`.PHD`, `.TUB`) version word.

@@ -4,13 +4,13 @@
 
 use std::cell::Cell;
 
+use wadforge_model::catalog::Game;
+use wadforge_model::{Animation, Moveable, ObjectKind, ObjectName};
+
 use super::error::LevelError;
 use super::frames::{FrameRange, Frames};
 use super::tables::{ObjectTables, Tables};
-use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
-use crate::model::{Animation, Moveable};
-use crate::object_name::{ObjectKind, ObjectName};
 use crate::records::{self, AnimationTables, Coverage, Covered, ModelRecord};
 
 /// The moveables of `t`, whose mesh pointers name the meshes `mesh_of_pointer` gives.

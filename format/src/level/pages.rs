@@ -8,10 +8,11 @@
 //!   their texture word;
 //! - TR4: the 32-bit textiles (BGRA bytes), alpha 0 → magenta; no coloured faces.
 
+use wadforge_model::catalog::Game;
+use wadforge_model::{Page, PAGE_SIZE};
+
 use super::tables::Tables;
 use super::texture::{bounds, ObjectTexture, COLOUR_CELL};
-use crate::catalog::Game;
-use crate::model::{Page, PAGE_SIZE};
 
 /// Magenta: transparent texels in 24-bit pages.
 const MAGENTA: [u8; 3] = [255, 0, 255];

@@ -1,8 +1,9 @@
 //! The sections of a walked level that the model is built from: what each game's reader
 //! ([`super::tr123`], [`super::tr4`]) hands to [`super::build`].
 
+use wadforge_model::catalog::Game;
+
 use super::bytes::View;
-use crate::catalog::Game;
 
 /// Bytes of a TR1–TR3 object texture.
 pub(super) const OBJECT_TEXTURE_SIZE: usize = 20;

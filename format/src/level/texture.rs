@@ -1,11 +1,11 @@
 //! Level textures → WAD samples: object-texture corners to sample rectangles (the WAD's corner
-//! arrangements are [`crate::texture_corners`]), and the solid-colour samples of coloured faces.
+//! arrangements are [`wadforge_model::texture_corners`]), and the solid-colour samples of coloured faces.
 //! The textiles themselves become pages in [`super::pages`].
 
 use std::collections::HashMap;
 
-use crate::model::{Polygon, Sample, PAGE_SIZE};
-use crate::texture_corners::{recover_shifted_texture, RecoveredTexture, TexelPoint};
+use wadforge_model::texture_corners::{recover_shifted_texture, RecoveredTexture, TexelPoint};
+use wadforge_model::{Polygon, Sample, PAGE_SIZE};
 
 /// One TR1–TR3 object texture (20 bytes): attribute, tile, four UV corners.
 #[derive(Debug, Clone, Copy)]

@@ -5,10 +5,11 @@
 //! - frames: box, root offset, NumValues, then NumValues angle sets ([`super::frames`]);
 //! - the demo levels' palette after the sprite sequences is recognised too.
 
+use wadforge_model::catalog::Game;
+
 use super::build::{self, Level};
 use super::error::LevelError;
 use super::tr123;
-use crate::catalog::Game;
 
 pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     // The demo levels put the palette after the sprite sequences; try that order only when the

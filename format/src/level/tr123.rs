@@ -6,11 +6,12 @@
 //! Rooms, floor data and the level's other sections are bounds-checked and skipped: only the
 //! object tables reach [`super::build`], as [`Tables`].
 
+use wadforge_model::catalog::Game;
+
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE_BYTES;
 use super::tables::{ObjectTables, Tables, OBJECT_TEXTURE_SIZE};
-use crate::catalog::Game;
 use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
 
 /// Walks every section in the file order of `game` (TR1, TR2 or TR3). `palette_after_sprites`

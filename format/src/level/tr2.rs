@@ -7,10 +7,11 @@
 //! - frames are the animation's FrameSize words each, with one-axis angle sets
 //!   ([`super::frames`]).
 
+use wadforge_model::catalog::Game;
+
 use super::build::{self, Level};
 use super::error::LevelError;
 use super::tr123;
-use crate::catalog::Game;
 
 pub(crate) fn read(bytes: &[u8], game: Game) -> Result<Level, LevelError> {
     build::build(&tr123::walk(bytes, game, false)?)

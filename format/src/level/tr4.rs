@@ -22,6 +22,8 @@
 
 use std::io::Read;
 
+use wadforge_model::catalog::Game;
+
 use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
@@ -29,7 +31,6 @@ use super::pages::TEXTILE32_BYTES;
 use super::tables::{Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::{walk_object_tables, walk_rooms};
 use crate::bytes::FileError;
-use crate::catalog::Game;
 use crate::{Bound, Limits};
 
 /// Deflate cannot expand data by more than about 1032 to 1: a larger claimed size is corrupt,

@@ -16,12 +16,13 @@
 
 use std::collections::HashMap;
 
+use wadforge_model::links::ops_from_parents;
+use wadforge_model::{Animation, Mesh, MeshIndex, Moveable, Wad};
+
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout, Package};
 use super::mesh;
 use super::writer::{keyframe_words, moveable_name};
-use crate::links::ops_from_parents;
-use crate::model::{Animation, Mesh, MeshIndex, Moveable, Wad};
 
 /// The canonical layout of `wad`: its meshes placed, then each moveable's records after the
 /// previous one's, then the statics' mesh pointers.

@@ -9,8 +9,9 @@
 //! offsets out of table order, as Core's tools wrote some), the game plays the file right and
 //! those tools read the animation short, or across another's keyframes.
 
+use wadforge_model::Wad;
+
 use super::layout::Layout;
-use crate::model::Wad;
 
 /// An animation the document's count reads with other keyframes than the game plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +73,7 @@ pub fn miscounted_animations(wad: &Wad, layout: &Layout) -> Vec<Miscounted> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Animation, Keyframe, Mesh, Moveable, Rotation};
+    use wadforge_model::{Animation, Keyframe, Mesh, Moveable, Rotation};
 
     fn moveable(keyframe_counts: &[usize]) -> Moveable {
         let animations = keyframe_counts

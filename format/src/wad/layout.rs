@@ -6,7 +6,8 @@
 //! extra pops, padding words after a frame's angles, unused keyframe space. A model built from
 //! scratch has no layout; the writer then lays it out canonically.
 
-use crate::model::MeshIndex;
+use wadforge_model::references::canonical_starts;
+use wadforge_model::{MeshIndex, Wad};
 
 /// Placement of every table record and the bytes between them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -78,4 +79,18 @@ pub struct AnimationLayout {
     pub dispatch_indices: Vec<u16>,
     /// Offset in 16-bit words into the commands package.
     pub command_offset: u16,
+}
+
+/// Where each moveable's animations started in the file `layout` was read with (a WAD may
+/// order its table differently from its moveables); canonical where the layout does not say.
+pub fn layout_starts(wad: &Wad, layout: &Layout) -> Vec<usize> {
+    let canonical = canonical_starts(&wad.moveables);
+    canonical
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| match layout.moveables.get(i) {
+            Some(l) if l.animations_index >= 0 => l.animations_index as usize,
+            _ => c,
+        })
+        .collect()
 }

@@ -1,8 +1,9 @@
 //! One mesh record of the meshes package.
 
+use wadforge_model::{Attributes, Mesh, Polygon, PolygonTexture, Shading};
+
 use super::bytes::{PutLe, View};
 use super::error::{Problem, ReadError, WriteError};
-use crate::model::{Attributes, Mesh, Polygon, PolygonTexture, Shading};
 use crate::records::{self, MeshHead};
 
 const TRIANGLE: u16 = 8;

@@ -18,10 +18,10 @@ mod writer;
 
 pub use document_count::{miscounted_animations, Miscounted};
 pub use error::{Problem, ReadError, Section, WriteError};
-pub use layout::{AnimationLayout, Gap, Layout, MoveableLayout, Package};
+pub use layout::{layout_starts, AnimationLayout, Gap, Layout, MoveableLayout, Package};
 pub use writer::EncodedWad;
 
-use crate::model::{Mesh, Wad};
+use wadforge_model::{Mesh, Wad};
 
 /// The version words a WAD begins with: TRLE's 129, and 130, which reads the same.
 pub const VERSIONS: [u32; 2] = [129, 130];

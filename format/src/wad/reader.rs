@@ -1,14 +1,17 @@
 //! WAD file → model + layout.
 
+use wadforge_model::catalog::Game;
+use wadforge_model::{
+    Animation, Mesh, Moveable, ObjectKind, ObjectName, Page, Sample, Static, UndecodableKeyframes, Wad,
+    PAGE_BYTES,
+};
+
 use super::bytes::{Cursor, View};
 use super::error::{Problem, ReadError, Section};
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use crate::angles::AngleWords;
-use crate::catalog::Game;
 use crate::mesh_draws::MeshDraws;
-use crate::model::{Animation, Mesh, Moveable, Page, Sample, Static, UndecodableKeyframes, Wad, PAGE_BYTES};
-use crate::object_name::{ObjectKind, ObjectName};
 use crate::records::{
     self, AnimationRecord, AnimationTables, BrokenKeyframe, Covered, KeyframeRun, MeshTable, ModelRecord,
     DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE,

@@ -7,11 +7,12 @@
 
 use std::cell::Cell;
 
+use wadforge_model::Wad;
+
 use super::bytes::View;
 use super::error::{Section, WriteError};
 use super::layout::Layout;
 use crate::angles::AngleWords;
-use crate::model::Wad;
 use crate::records::{self, BrokenKeyframe, Coverage, KeyframeRun};
 
 /// Words past the next animation's start tried for each such animation.

@@ -4,16 +4,16 @@
 use std::borrow::Cow;
 use std::io::Write;
 
+use wadforge_model::catalog::Game;
+use wadforge_model::links::parents_from_ops;
+use wadforge_model::{Animation, Keyframe, Moveable, ObjectKind, ObjectName, Wad};
+
 use super::bytes::PutLe;
 use super::error::WriteError;
 use super::layout::{AnimationLayout, Layout, MoveableLayout};
 use super::mesh;
 use super::package::PackageWriter;
 use crate::angles;
-use crate::catalog::Game;
-use crate::links::parents_from_ops;
-use crate::model::{Animation, Keyframe, Moveable, Wad};
-use crate::object_name::{ObjectKind, ObjectName};
 
 /// A WAD file as parts in file order: the texture pages borrowed from the model, the rest
 /// encoded. Writing it out part by part never holds the whole file in memory a second time.

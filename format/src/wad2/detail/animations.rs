@@ -3,7 +3,8 @@
 //! keeps its name, curve and blend frames, and each keyframe, dispatch and the commands the model
 //! still holds as they were.
 
-use crate::model;
+use wadforge_model as model;
+
 use crate::wad2::document::{Animation, AnimationVersion};
 use crate::wad2::from_model::animations::animations as written;
 use crate::wad2::objects::animations::{self as terms, command};

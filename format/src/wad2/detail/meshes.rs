@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::model::Shading;
+use wadforge_model::Shading;
+
 use crate::wad2::document::{Mesh, Polygon, VertexAttributes, VertexColour, VertexWeight};
 use crate::wad2::objects::losses::Losses;
 use crate::wad2::objects::meshes::{model_vertices, point};

@@ -1,8 +1,9 @@
 //! Model animations as Wad2 animations: frames from each one's own first frame, rotations in
 //! degrees (Y up), speeds and accelerations as start and end velocities.
 
+use wadforge_model::{Animation, Command, Rotation};
+
 use super::meshes::flip;
-use crate::model::{Animation, Command, Rotation};
 use crate::wad2::document::{
     self, AnimationVersion, BoundingBox, Dispatch, Keyframe, StateChange, UnknownChunks,
 };
@@ -69,7 +70,7 @@ fn velocities(animation: &Animation) -> [f32; 4] {
     .map(|v| v as f32)
 }
 
-fn keyframe(keyframe: &crate::model::Keyframe) -> Keyframe {
+fn keyframe(keyframe: &wadforge_model::Keyframe) -> Keyframe {
     let b = keyframe.bounding_box;
     Keyframe {
         offset: flip(keyframe.offset.map(f32::from)),

@@ -2,9 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::level::skewed::SkewedCorners;
-use crate::model::{Mesh, Shading, Wad, PAGE_SIZE};
-use crate::texture_corners::polygon_corners;
+use wadforge_model::skewed::SkewedCorners;
+use wadforge_model::texture_corners::polygon_corners;
+use wadforge_model::{Mesh, Shading, Wad, PAGE_SIZE};
+
 use crate::wad2::document::{self, BoundingBox, Image, Polygon, Sphere, Texture, VertexColour};
 
 /// A classic point (Y down) as a Wad2 one (Y up).

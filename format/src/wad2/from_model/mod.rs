@@ -7,10 +7,11 @@
 pub(crate) mod animations;
 mod meshes;
 
-use crate::catalog::Game;
-use crate::level::skewed::SkewedCorners;
-use crate::links;
-use crate::model::{Command, Moveable, Static, Wad};
+use wadforge_model::catalog::Game;
+use wadforge_model::links;
+use wadforge_model::skewed::SkewedCorners;
+use wadforge_model::{Command, Moveable, Static, Wad};
+
 use crate::wad2::document::{self, Bone, Document, UnknownChunks};
 use crate::wad2::objects::losses::{self, Loss, LossKind, Losses};
 use meshes::{flip, MeshWriting};
@@ -153,7 +154,7 @@ fn write_moveable(
 }
 
 fn write_static(found: &Static, writing: &mut MeshWriting) -> document::Static {
-    let bounds = |b: crate::model::BoundingBox| document::BoundingBox {
+    let bounds = |b: wadforge_model::BoundingBox| document::BoundingBox {
         min: flip(b.min.map(f32::from)),
         max: flip(b.max.map(f32::from)),
     };

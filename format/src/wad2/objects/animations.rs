@@ -2,11 +2,12 @@
 //! timeline, rotations from degrees (Y up) to 4096ths of a turn (Y down), velocities to 16.16
 //! speeds and accelerations, commands to the classic opcodes.
 
-use super::losses::{LossKind, Losses};
-use super::meshes::point;
-use crate::model::{
+use wadforge_model::{
     AngleEncoding, Animation, BoundingBox, Command, Dispatch, Fixed16, Keyframe, Rotation, StateChange,
 };
+
+use super::losses::{LossKind, Losses};
+use super::meshes::point;
 use crate::wad2::document::{self, AnimationVersion};
 
 /// Rotations within this many degrees of 0 are 0 (TombLib's test for a single-axis rotation).

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::catalog::{self, Game};
+use wadforge_model::catalog::{self, Game};
 
 /// One kind of thing a classic WAD cannot hold, or holds only approximately.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -5,12 +5,13 @@ use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 
+use wadforge_model::skewed::Gathering;
+use wadforge_model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Wad};
+
 use super::losses::{LossKind, Losses};
 use super::pages::{Placements, Rect};
 use super::ObjectError;
-use crate::level::skewed::Gathering;
 use crate::level::texture::{self as level_texture, Samples};
-use crate::model::{Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Wad};
 use crate::wad2::document::{self, VertexColour};
 
 /// UVs this close to a texel corner are on it (older TombLib wrote 23.996 for 24).
@@ -37,7 +38,7 @@ pub(super) struct MeshMapping<'a> {
 /// The meshes mapped so far, by their content's hash. Tomb Editor writes every object's meshes
 /// whole where a classic WAD shares one mesh among objects, as TR4's LARA wears LARA_SKIN's
 /// thigh at every joint for placeholders; what dresses a skeleton
-/// ([`crate::dressing::dressings`]) and a WAD written from the model rely on that sharing, so
+/// ([`wadforge_model::dressing::dressings`]) and a WAD written from the model rely on that sharing, so
 /// meshes of the same content are one mesh of the model, as TombLib makes them one when it
 /// builds a level.
 #[derive(Default)]

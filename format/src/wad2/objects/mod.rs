@@ -14,11 +14,12 @@ mod pages;
 
 pub use losses::{Loss, LossKind};
 
-use crate::catalog::Game;
-use crate::level::skewed::{Gathering, SkewedCorners};
+use wadforge_model::catalog::Game;
+use wadforge_model::links;
+use wadforge_model::skewed::{Gathering, SkewedCorners};
+use wadforge_model::{BoundingBox, Link, Moveable, Static, Wad};
+
 use crate::level::texture::Samples;
-use crate::links;
-use crate::model::{BoundingBox, Link, Moveable, Static, Wad};
 use crate::wad2::document::{self, Document};
 use losses::Losses;
 use meshes::{point, DistinctMeshes, MeshMapping};
@@ -121,7 +122,7 @@ fn keep_sample_zero_off_flipped_quads(model: &mut Wad) {
         Some(other) => other,
         None => {
             let first = model.samples[0];
-            model.samples.push(crate::model::Sample {
+            model.samples.push(wadforge_model::Sample {
                 x: first.x,
                 y: first.y,
                 width: 1,

@@ -5,9 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use wadforge_model::{Limits, Page, PAGE_SIZE};
+
 use super::ObjectError;
-use crate::limits::Limits;
-use crate::model::{Page, PAGE_SIZE};
 use crate::wad2::document::{Image, Texture};
 
 /// The side of a page, and of the tiles larger textures are cut into.

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::catalog::{self, Game};
-use crate::model::{MeshIndex, Moveable, Wad};
+use crate::{MeshIndex, Moveable, Wad};
 
 /// What dresses a moveable shown in other moveables' meshes: indices into the model's moveables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

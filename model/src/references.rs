@@ -8,8 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::wad::Layout;
-use crate::{Animation, Moveable, Wad};
+use crate::{Animation, Moveable};
 
 /// An animation of a moveable: positions in a moveable list and in its animation list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,20 +35,6 @@ pub fn canonical_starts(moveables: &[Moveable]) -> Vec<usize> {
             let start = next;
             next += m.animations.len();
             start
-        })
-        .collect()
-}
-
-/// Where each moveable's animations started in the file `layout` was read with (a WAD may
-/// order its table differently from its moveables); canonical where the layout does not say.
-pub fn layout_starts(wad: &Wad, layout: &Layout) -> Vec<usize> {
-    let canonical = canonical_starts(&wad.moveables);
-    canonical
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| match layout.moveables.get(i) {
-            Some(l) if l.animations_index >= 0 => l.animations_index as usize,
-            _ => c,
         })
         .collect()
 }

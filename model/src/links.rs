@@ -5,7 +5,7 @@
 //! stays at the bottom of the stack and is what an empty stack yields.
 
 /// The parent of each mesh after the root, from the stored opcodes.
-pub(crate) fn parents_from_ops(ops: &[i32]) -> Vec<usize> {
+pub fn parents_from_ops(ops: &[i32]) -> Vec<usize> {
     let mut stack = Vec::new();
     let mut previous = 0usize;
     let mut parents = Vec::with_capacity(ops.len());
@@ -25,7 +25,7 @@ pub(crate) fn parents_from_ops(ops: &[i32]) -> Vec<usize> {
 
 /// Canonical opcodes for a hierarchy, or the index of the first mesh that a depth-first mesh
 /// order cannot reach (its parent is neither the previous mesh nor an open ancestor).
-pub(crate) fn ops_from_parents(parents: &[usize]) -> Result<Vec<i32>, usize> {
+pub fn ops_from_parents(parents: &[usize]) -> Result<Vec<i32>, usize> {
     let n = parents.len() + 1;
     // The last child of each mesh decides when it can leave the stack.
     let mut last_child = vec![0usize; n];

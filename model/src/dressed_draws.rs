@@ -10,8 +10,8 @@
 
 use crate::catalog::Game;
 use crate::dressing::Dressing;
-use crate::model::{MeshIndex, Moveable, Wad};
 use crate::{Limits, ObjectKind, ObjectName, TooMuchAt};
+use crate::{MeshIndex, Moveable, Wad};
 
 /// The meshes `m` draws dressed in `dressing`: its own (a dressed skeleton's placeholders are
 /// written too), its body's and its body's joints'.

@@ -20,7 +20,7 @@
 //! Odd triangle shapes (1, 3, 5, 7), which the reader keeps as stored, map like the even shape
 //! below them; see [`effective_shape`].
 
-use crate::model::{PolygonTexture, Sample, PAGE_SIZE};
+use crate::{PolygonTexture, Sample, PAGE_SIZE};
 
 /// A corner of a sample rectangle, in texel-edge coordinates of its page (x..=x+w, y..=y+h).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -13,7 +13,7 @@
 //! Posing every mesh this way reproduces the frame bounding boxes stored in real files to within
 //! a few units; any other order or sign is far off.
 
-use crate::model::{BoundingBox, Keyframe, Link, Mesh, Rotation};
+use crate::{BoundingBox, Keyframe, Link, Mesh, Rotation};
 
 /// Row-major 3×4 affine transform (f64): a 3×3 linear part and a translation column.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -169,7 +169,7 @@ fn to_i16(v: f64) -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AngleEncoding, Polygon};
+    use crate::{AngleEncoding, Polygon};
 
     fn rot(x: u16, y: u16, z: u16) -> Rotation {
         Rotation {

@@ -2,8 +2,8 @@
 //! takes them in `import`, `copy` and `remove`.
 
 use crate::catalog::{self, Game};
-use crate::model::Wad;
 use crate::object_name::{ObjectKind, ObjectName};
+use crate::Wad;
 
 /// One object of a model, by kind and position in its list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,7 +84,7 @@ pub fn select<S: AsRef<str>>(wad: &Wad, game: Game, names: &[S]) -> Result<Vec<O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Moveable, Static};
+    use crate::{Moveable, Static};
 
     fn wad() -> Wad {
         Wad {

@@ -62,10 +62,10 @@ impl PartialEq for SkewedCorners {
 
 impl Eq for SkewedCorners {}
 
-/// Skewed polygons gathered one at a time (the level reader's, as it textures each polygon), so
+/// Skewed polygons gathered one at a time (the readers', as they texture each polygon), so
 /// that no longer list is held beside them.
 #[derive(Default)]
-pub(crate) struct Gathering {
+pub struct Gathering {
     skewed: SkewedCorners,
     distinct: HashMap<Corners, u32>,
 }
@@ -91,6 +91,11 @@ impl Gathering {
         self.skewed.polygons.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.skewed.polygons.is_empty()
+    }
+
+    /// The polygons gathered, each with the corners it was given last.
     pub fn finish(self) -> SkewedCorners {
         let mut skewed = self.skewed;
         // Stable: of a polygon given twice, the last stays last, and is the one kept.

@@ -1,0 +1,4 @@
+//! The crate's integration tests as one binary (one link of the workspace, not one per file):
+//! each file of this folder is a module.
+
+mod dressing;
