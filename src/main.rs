@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "wadforge", version, about = "Tomb Raider objects between TRLE WADs and glTF", long_about = None)]
+#[command(name = "wadforge", version, about = "Tomb Raider objects between TRLE WADs, Tomb Editor Wad2 files, TR1–TR4 levels and glTF", long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

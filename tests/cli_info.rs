@@ -127,3 +127,27 @@ fn every_command_shows_an_example_and_names_all_level_formats() {
     let help = wadforge(&["import", "--help"]);
     assert!(stdout(&help).contains("TR1–TR4"));
 }
+
+#[test]
+fn every_command_names_what_it_takes() {
+    // Every command that reads objects reads Wad2 files; those that take folders say so.
+    for (command, takes_folders) in [
+        ("info", true),
+        ("import", true),
+        ("build", false),
+        ("copy", false),
+        ("remove", false),
+        ("check", true),
+        ("gallery", true),
+        ("diff", true),
+        ("convert", true),
+    ] {
+        let help = stdout(&wadforge(&[command, "--help"]));
+        assert!(help.contains("Wad2"), "{command}: {help}");
+        assert!(!takes_folders || help.contains("folders"), "{command}: {help}");
+        assert!(
+            !help.contains("WAD or level") && !help.contains("WADs or levels"),
+            "{command}: {help}"
+        );
+    }
+}

@@ -15,17 +15,18 @@ use crate::output::{
 };
 use crate::progress::Progress;
 
-/// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names).
+/// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names), or
+/// into a Tomb Editor Wad2 (OUT.wad2).
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge build tut1 -o tut1_outfit.wad --base tut1.wad")]
 pub struct Args {
     /// The manifest directory (made by `wadforge import`, edited in Blender).
     dir: PathBuf,
-    /// The WAD to write; never one of the inputs.
+    /// The file to write: a Wad2 when it ends in .wad2, else a WAD; never one of the inputs.
     #[arg(short, long)]
     out: PathBuf,
-    /// Start from this WAD: the directory's objects replace the same ids or are added, every
-    /// other object keeps its exact content; its .swd, .sam and .sfx are copied beside OUT.
+    /// Start from this WAD or Wad2: the directory's objects replace the same ids or are added,
+    /// every other object keeps its exact content; its .swd, .sam and .sfx are copied beside OUT.
     #[arg(long)]
     base: Option<PathBuf>,
     /// Also write every packed texture page as PNG, and a copy with each sample outlined.

@@ -13,9 +13,10 @@ use wadforge_format::wad;
 use crate::collection::is_collection;
 use crate::edited::{edit_input, editable, refuse_overwrite, Edited};
 
-/// Check a WAD or level against the rules TRLE and the TR4 engine depend on; each finding
-/// names the object, animation, mesh or polygon and what to do. Exit code 1 when an error is
-/// found, 0 when only warnings and notes (or nothing), 2 when the file cannot be read.
+/// Check a WAD, Wad2 or TR1–TR4 level against the rules TRLE and the TR4 engine depend on;
+/// each finding names the object, animation, mesh or polygon and what to do; of several files
+/// or folders, each file's findings and a summary table. Exit code 1 when an error is found, 0
+/// when only warnings and notes (or nothing), 2 when a file cannot be read.
 #[derive(clap::Args)]
 pub struct Args {
     /// The .wad, TR1–TR4 level or .wad2 to check (never modified); several files, or folders

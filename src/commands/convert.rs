@@ -19,8 +19,9 @@ use crate::output::{
 };
 
 /// Convert a WAD, TR1–TR4 level or Wad2 into a classic WAD (OUT.wad) or a Tomb Editor Wad2
-/// (OUT.wad2) in one step; what OUT cannot hold is listed (`lost: ...`), or with --strict
-/// refused. A Tomb Engine Wad2's objects move to the TR4 slots of the same names in a WAD.
+/// (OUT.wad2) in one step, or the files of folders into DIR (-o DIR --to wad|wad2); what OUT
+/// cannot hold is listed (`lost: ...`), or with --strict refused. A Tomb Engine Wad2's objects
+/// move to the TR4 slots of the same names in a WAD.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge convert TEN_Pulley.wad2 pulley.wad")]
 pub struct Args {

@@ -1,5 +1,5 @@
-//! `wadforge diff`: are the objects of two WADs or levels the same, value by value? Of two
-//! folders, each pair of files of the same path inside them (`folder`).
+//! `wadforge diff`: are the objects of two WADs, Wad2 files or levels the same, value by value?
+//! Of two folders, each pair of files of the same path inside them (`folder`).
 
 mod folder;
 
@@ -12,16 +12,18 @@ use wadforge_format::catalog::{self, Game};
 
 use wadforge_format::{FileKind, Opened};
 
-/// Compare the objects of two WADs or levels, value by value, whatever the file layout: per
-/// object `identical` or each difference (mesh, vertex, normal, polygon, texel, link, animation,
-/// state change, dispatch, command, keyframe, angle) with both values, then a summary line.
-/// Exit code 0 when the objects are the same, 1 when they differ, 2 on an error.
+/// Compare the objects of two WADs, Wad2 files or TR1–TR4 levels, value by value, whatever the
+/// file layout: per object `identical` or each difference (mesh, vertex, normal, polygon, texel,
+/// link, animation, state change, dispatch, command, keyframe, angle) with both values, then a
+/// summary line; of two folders, each pair of files of the same path in them, then a summary
+/// table. Exit code 0 when the objects are the same, 1 when they differ, 2 on an error.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge diff LEVEL2.PHD rebuilt.wad | tail -n 1")]
 pub struct Args {
-    /// The first .wad or TR1–TR4 level (never modified).
+    /// The first .wad, .wad2 or TR1–TR4 level, or a folder (never modified).
     a: PathBuf,
-    /// The second .wad or TR1–TR4 level (never modified).
+    /// The second .wad, .wad2 or TR1–TR4 level, or a folder whose files are matched with A's by
+    /// their paths inside them (never modified).
     b: PathBuf,
     /// Print the report as JSON, every difference listed (up to 100 000; more are counted).
     #[arg(long)]

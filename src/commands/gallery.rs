@@ -1,4 +1,4 @@
-//! `wadforge gallery`: a WAD or level → a static page with a picture of every object and its
+//! `wadforge gallery`: a WAD, Wad2 or level → a static page with a picture of every object and its
 //! animations, and the texture pages (see `wadforge_render::gallery`); of folders or several
 //! files, a gallery each and one index page over them (`folder`).
 
@@ -12,8 +12,9 @@ use wadforge_render::gallery::{Options, Source, WrittenFile};
 
 use crate::output::prepare_output_dir;
 
-/// Write a page that shows what a WAD or level holds: a picture of every moveable and static
-/// (Lara dressed), every animation playing, every texture page with its samples outlined.
+/// Write a page that shows what a WAD, Wad2 or TR1–TR4 level holds: a picture of every
+/// moveable and static (Lara dressed), every animation playing, every texture page with its
+/// samples outlined; of several files or folders, a page each and one index page over them.
 /// Open DIR/index.html in any browser; no server needed.
 #[derive(clap::Args)]
 #[command(

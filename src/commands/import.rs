@@ -1,4 +1,5 @@
-//! `wadforge import`: a WAD or level → a manifest directory of glTF files and YAML manifests.
+//! `wadforge import`: a WAD, Wad2 or level → a manifest directory of glTF files and YAML manifests;
+//! the files of folders → a manifest directory each.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,8 +15,9 @@ use crate::collection::{
 use crate::output::prepare_output_dir;
 use crate::progress::Progress;
 
-/// Turn every moveable and static of a WAD or a TR1–TR4 level into a manifest directory:
-/// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests.
+/// Turn every moveable and static of a WAD, Wad2 or TR1–TR4 level into a manifest directory:
+/// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests;
+/// of several files or folders, a manifest directory each.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge import tut1.wad -o tut1 --only LARA_SKIN,CROCODILE")]
 pub struct Args {

@@ -1,5 +1,5 @@
-//! `wadforge info`: a readable (or JSON) summary of a WAD; over a folder or several files, a
-//! row per file.
+//! `wadforge info`: a readable (or JSON) summary of a WAD, Wad2 or level; over a folder or
+//! several files, a row per file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,8 @@ use wadforge_format::catalog;
 
 use wadforge_format::Opened;
 
-/// Summarise a WAD or level: version, texture pages, samples, meshes, every moveable and static.
+/// Summarise a WAD, Wad2 or TR1–TR4 level: version, texture pages, samples, meshes, every
+/// moveable and static; of several files or folders, a row per file.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge info tut1.wad --json > tut1.json")]
 pub struct Args {
