@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use wadforge_format::references::{AnimationRef, Targets};
-use wadforge_format::{
+use wadforge_model::references::{AnimationRef, Targets};
+use wadforge_model::{
     Animation, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, Rotation, StateChange,
     UndecodableKeyframes,
 };

@@ -28,13 +28,13 @@ mod texture;
 
 use std::collections::BTreeMap;
 
-use wadforge_format::references::{canonical_starts, resolve};
-use wadforge_format::{Static, Wad};
+use wadforge_model::references::{canonical_starts, resolve};
+use wadforge_model::{Static, Wad};
 
 pub use report::{Difference, Field, ObjectDiff, Report, LISTED_DIFFERENCES};
 // Objects are matched by kind and id; the kind is the model's.
 pub use texture::{polygon_texture, PolygonTexels};
-pub use wadforge_format::ObjectKind;
+pub use wadforge_model::ObjectKind;
 
 use animation::Side;
 use mesh::Inputs;
@@ -80,7 +80,7 @@ pub fn diff(a: &Wad, b: &Wad, options: &Options) -> Report {
 }
 
 /// As [`diff`], for files whose animation tables start each moveable's animations at the given
-/// places ([`wadforge_format::references::layout_starts`] of a WAD read with its layout): a
+/// places (`wadforge_format::references::layout_starts` of a WAD read with its layout): a
 /// reference into another object's animations is compared by the object and animation it names,
 /// not by its number, which depends on the table's order.
 pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) -> Report {

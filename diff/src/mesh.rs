@@ -2,7 +2,7 @@
 //! stored order) with its normal or shade, and every polygon with its corners, attributes and
 //! the texture it shows, polygons aligned by their corners ([`crate::align`]).
 
-use wadforge_format::{Mesh, Page, Polygon, Sample, Shading, Wad};
+use wadforge_model::{Mesh, Page, Polygon, Sample, Shading, Wad};
 
 use crate::align::{align, key, Step};
 use crate::report::{at, Field, Recorder, Triple};

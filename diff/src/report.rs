@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 use serde::Serialize;
-use wadforge_format::{ObjectKind, ObjectName};
+use wadforge_model::{ObjectKind, ObjectName};
 
 /// Every object of both inputs, moveables first then statics, each in order of id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -358,7 +358,7 @@ impl<T: fmt::Display> fmt::Display for Triple<T> {
 
 /// `min (x, y, z) max (x, y, z)`.
 #[derive(PartialEq)]
-pub(crate) struct BoxText(pub wadforge_format::BoundingBox);
+pub(crate) struct BoxText(pub wadforge_model::BoundingBox);
 
 impl fmt::Display for BoxText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

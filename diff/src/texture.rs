@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use wadforge_format::texture_corners::{corner_order, polygon_corners, Corner};
-use wadforge_format::{Page, Polygon, Sample, Wad, PAGE_SIZE};
+use wadforge_model::texture_corners::{corner_order, polygon_corners, Corner};
+use wadforge_model::{Page, Polygon, Sample, Wad, PAGE_SIZE};
 
 /// The texture a polygon shows.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -2,7 +2,7 @@
 //! reads as promised.
 
 use wadforge_diff::{diff, Field, ObjectKind, Options, Report, Scope};
-use wadforge_format::{Command as AnimationCommand, Moveable, Sample, Shading, StateChange, Static, Wad};
+use wadforge_model::{Command as AnimationCommand, Moveable, Sample, Shading, StateChange, Static, Wad};
 
 const CROCODILE: u32 = 51;
 const PUZZLE_ITEM1: u32 = 175;
@@ -28,7 +28,7 @@ fn static_object(w: &mut Wad, id: u32) -> &mut Static {
 }
 
 /// The crocodile's mesh [`MESH`], checked to be named by no other reference.
-fn mesh(w: &mut Wad) -> &mut wadforge_format::Mesh {
+fn mesh(w: &mut Wad) -> &mut wadforge_model::Mesh {
     let index = moveable(w, CROCODILE).meshes[MESH];
     let references = w
         .moveables
@@ -41,19 +41,19 @@ fn mesh(w: &mut Wad) -> &mut wadforge_format::Mesh {
     &mut w.meshes[index]
 }
 
-fn plant_mesh(w: &mut Wad) -> &mut wadforge_format::Mesh {
+fn plant_mesh(w: &mut Wad) -> &mut wadforge_model::Mesh {
     let index = static_object(w, PLANT0).mesh;
     &mut w.meshes[index]
 }
 
-fn normals(m: &mut wadforge_format::Mesh) -> &mut Vec<[i16; 3]> {
+fn normals(m: &mut wadforge_model::Mesh) -> &mut Vec<[i16; 3]> {
     match &mut m.shading {
         Shading::Normals(n) => n,
         Shading::Shades(_) => panic!("a moveable mesh has normals"),
     }
 }
 
-fn shades(m: &mut wadforge_format::Mesh) -> &mut Vec<i16> {
+fn shades(m: &mut wadforge_model::Mesh) -> &mut Vec<i16> {
     match &mut m.shading {
         Shading::Shades(s) => s,
         Shading::Normals(_) => panic!("a static mesh has shades"),
@@ -118,7 +118,7 @@ fn cases(original: &Wad) -> Vec<Case> {
     let sc = format!("{a}, state change 0");
     let dispatch = format!("{sc}, dispatch 0");
     let keyframe = format!("{a}, keyframe 1");
-    fn with_animation(w: &mut Wad, f: impl FnOnce(&mut wadforge_format::Animation)) {
+    fn with_animation(w: &mut Wad, f: impl FnOnce(&mut wadforge_model::Animation)) {
         f(&mut moveable(w, CROCODILE).animations[ANIMATION]);
     }
     vec![
@@ -249,7 +249,7 @@ fn cases(original: &Wad) -> Vec<Case> {
             |w| {
                 let p = moveable(w, PUZZLE_ITEM1);
                 p.meshes.push(p.meshes[0]);
-                p.links.push(wadforge_format::Link {
+                p.links.push(wadforge_model::Link {
                     parent: 0,
                     offset: [0, -100, 0],
                 });

@@ -3,7 +3,8 @@
 //! WADs.
 
 use wadforge_diff::{diff, Options, Report};
-use wadforge_format::{wad, Page, Wad};
+use wadforge_format::wad;
+use wadforge_model::{Page, Wad};
 
 fn assert_identical(what: &str, report: &Report) {
     assert!(
@@ -192,7 +193,7 @@ fn shared_and_duplicated_meshes_are_the_same_content() {
 
 #[test]
 fn a_reference_into_another_objects_animations_is_the_animation_it_names() {
-    use wadforge_format::references::{canonical_starts, encode, resolve};
+    use wadforge_model::references::{canonical_starts, encode, resolve};
     // SWITCH_TYPE1's first animation goes on into LEVER_SWITCH's second, as real files point
     // across objects.
     let mut a = wadforge_fixtures::standard();
@@ -208,7 +209,7 @@ fn a_reference_into_another_objects_animations_is_the_animation_it_names() {
     let mut reordered: Vec<_> = order.iter().map(|&i| targets[i].clone()).collect();
     for t in reordered.iter_mut().flatten() {
         let back =
-            |r: &mut wadforge_format::references::AnimationRef| r.moveable = order.len() - 1 - r.moveable;
+            |r: &mut wadforge_model::references::AnimationRef| r.moveable = order.len() - 1 - r.moveable;
         t.next.as_mut().map(back);
         t.dispatches.iter_mut().flatten().flatten().for_each(back);
     }

@@ -23,7 +23,7 @@ use std::ffi::CStr;
 use std::mem::MaybeUninit;
 
 use unsafe_libyaml_norway as unsafe_yaml;
-use wadforge_format::{Bound, Limits};
+use wadforge_model::{Bound, Limits};
 
 /// Bytes of a scalar that weigh as much as one more value.
 const SCALAR_BYTES_PER_VALUE: u64 = 8;

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use texture_packer::texture::{Pixel, Texture};
 use texture_packer::{MultiTexturePacker, TexturePackerConfig};
-use wadforge_format::{Page, PAGE_SIZE};
+use wadforge_model::{Page, PAGE_SIZE};
 
 /// The transparent colour of a 24-bit page.
 pub const MAGENTA: [u8; 3] = [255, 0, 255];

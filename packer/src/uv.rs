@@ -14,8 +14,8 @@
 //! the top edge (`y = 0`) of the lower one: a single point cannot say which; the polygon it
 //! belongs to can ([`corners_from_uvs`]).
 
-use wadforge_format::texture_corners::TexelPoint;
-use wadforge_format::PAGE_SIZE;
+use wadforge_model::texture_corners::TexelPoint;
+use wadforge_model::PAGE_SIZE;
 
 const PAGE: u32 = PAGE_SIZE as u32;
 

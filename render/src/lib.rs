@@ -2,7 +2,7 @@
 //! or level.
 //!
 //! - [`view`]: the camera (an orthographic view, a rotation of TR space) and framing in a picture.
-//! - [`scene`]: meshes posed by `wadforge_format::pose`'s rule (what the game shows), dressed
+//! - [`scene`]: meshes posed by `wadforge_model::pose`'s rule (what the game shows), dressed
 //!   as import dresses them, projected into lit, textured triangles.
 //! - [`raster`]: textured triangles with a depth buffer; magenta texels are transparent.
 //! - [`pages`]: texture pages with their samples outlined (`build --pages` and the gallery).
@@ -18,8 +18,7 @@ pub mod raster;
 pub mod scene;
 pub mod view;
 
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::Wad;
+use wadforge_model::{SkewedCorners, Wad};
 
 pub use raster::Canvas;
 pub use scene::{Figure, Lighting, Placed};

@@ -1,6 +1,6 @@
 //! Texture pages as pictures, with each sample outlined so a builder sees how space is used.
 
-use wadforge_format::{Wad, PAGE_SIZE};
+use wadforge_model::{Wad, PAGE_SIZE};
 
 /// The colour of a sample's outline.
 pub const OUTLINE: [u8; 3] = [0, 255, 0];
@@ -48,7 +48,7 @@ pub fn png(pixels: &[u8], width: u32, height: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wadforge_format::{Page, Sample};
+    use wadforge_model::{Page, Sample};
 
     #[test]
     fn outlines_mark_the_border_texels_of_the_page_samples_only() {

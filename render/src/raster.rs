@@ -1,12 +1,12 @@
 //! The rasterizer: textured, lit triangles into an RGBA canvas with a depth buffer.
 //!
 //! Triangles arrive in pixel space (x right, y down, z the depth: smaller is nearer). Texture
-//! coordinates are texel edges of a page, as [`wadforge_format::texture_corners::TexelPoint`]
+//! coordinates are texel edges of a page, as [`wadforge_model::texture_corners::TexelPoint`]
 //! gives them, and are interpolated linearly in screen space: the pictures use an orthographic
 //! view, where that is exact. A texel is looked up by nearest texel, kept inside its sample's
 //! rectangle so a polygon never shows its neighbour's texels. Magenta (255, 0, 255) texels are transparent.
 
-use wadforge_format::{Page, PAGE_SIZE};
+use wadforge_model::{Page, PAGE_SIZE};
 
 /// The texels a triangle maps: a page and the sample rectangle that bounds its lookups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,14 +2,13 @@
 //! camera space.
 //!
 //! A quad is drawn as the game draws it, two triangles split along v0–v2; its texture corners
-//! come from its sample by the flip and shape bits (`wadforge_format::texture_corners`), or, for a
+//! come from its sample by the flip and shape bits (`wadforge_model::texture_corners`), or, for a
 //! level's skewed textures, from the level's own corners. Faces seen from behind are culled, as
 //! the game culls them (a double-sided face is stored twice).
 
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::pose::{self, Transform};
-use wadforge_format::texture_corners::polygon_corners;
-use wadforge_format::{Keyframe, Link, Mesh, MeshIndex, Moveable, Shading, Static, Wad};
+use wadforge_model::pose::{self, Transform};
+use wadforge_model::texture_corners::polygon_corners;
+use wadforge_model::{Keyframe, Link, Mesh, MeshIndex, Moveable, Shading, SkewedCorners, Static, Wad};
 
 use crate::raster::{self, Canvas, ScreenTriangle, TexelRect};
 use crate::view::{Extents, Framing, View};

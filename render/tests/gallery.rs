@@ -1,8 +1,8 @@
 //! The gallery's files: Lara's picture shows her dressed, each animation holds one frame per
 //! keyframe for its frame duration.
 
-use wadforge_format::catalog::Game;
-use wadforge_format::level::SkewedCorners;
+use wadforge_model::catalog::Game;
+use wadforge_model::SkewedCorners;
 use wadforge_render::gallery::{gallery, Options, Source};
 use wadforge_render::scene::Figure;
 use wadforge_render::{picture, View};
@@ -71,7 +71,7 @@ fn each_animation_shows_its_keyframes_at_30_ticks_a_second() {
 }
 
 /// The gallery's files of `wad` (a TR4 WAD).
-fn files_of(wad: &wadforge_format::Wad) -> Vec<(String, Vec<u8>)> {
+fn files_of(wad: &wadforge_model::Wad) -> Vec<(String, Vec<u8>)> {
     let skewed = SkewedCorners::new();
     let source = Source {
         wad,
@@ -106,11 +106,11 @@ fn an_object_alone_in_its_file_is_pictured_whole_however_often_its_polygons_cove
             [[x, -500, z], [-x, -500, -z], [-x, 500, -z], [x, 500, z]]
         })
         .collect();
-    mesh.shading = wadforge_format::Shading::Shades(vec![0; mesh.vertices.len()]);
+    mesh.shading = wadforge_model::Shading::Shades(vec![0; mesh.vertices.len()]);
     mesh.polygons = (0..planes as u16)
         .flat_map(|k| {
             let [a, b, c, d] = [0, 1, 2, 3].map(|i| 4 * k + i);
-            [[a, b, c, d], [d, c, b, a]].map(|vertices| wadforge_format::Polygon { vertices, ..quad })
+            [[a, b, c, d], [d, c, b, a]].map(|vertices| wadforge_model::Polygon { vertices, ..quad })
         })
         .collect();
     let files = files_of(&wad);

@@ -1,10 +1,9 @@
 //! Pictures against the geometry they show: silhouettes against posed boxes, texels against the
 //! corner table of the flip and shape bits.
 
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::pose;
-use wadforge_format::{
-    Attributes, Mesh, Moveable, Page, Polygon, PolygonTexture, Sample, Shading, Static, Wad,
+use wadforge_model::pose;
+use wadforge_model::{
+    Attributes, Mesh, Moveable, Page, Polygon, PolygonTexture, Sample, Shading, SkewedCorners, Static, Wad,
 };
 use wadforge_render::scene::{placed_static, Figure};
 use wadforge_render::{picture, Extents, View};

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
-use wadforge_format::catalog;
+use wadforge_model::catalog;
 
 use super::html::{counted, escape, IMAGES_SCRIPT, STYLE};
 use super::{moveable_pictures, static_pictures, Source, WrittenFile};
@@ -104,7 +104,7 @@ pub fn file_card(source: &Source, file: &str, dir: &str, bytes: u64, written: &[
 /// The pictures of a file's largest objects (by polygons), leaving out an object that mostly
 /// wears meshes of one already chosen (TR1's weapon animations are Lara again), in file order
 /// among equals.
-fn card_pictures(wad: &wadforge_format::Wad, mut objects: Vec<(Vec<usize>, String)>) -> Vec<String> {
+fn card_pictures(wad: &wadforge_model::Wad, mut objects: Vec<(Vec<usize>, String)>) -> Vec<String> {
     let polygons = |meshes: &[usize]| -> usize {
         meshes
             .iter()

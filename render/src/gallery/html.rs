@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use wadforge_format::catalog;
+use wadforge_model::catalog;
 
 use super::{page_path, MoveableCard, Source};
 

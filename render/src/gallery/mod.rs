@@ -5,7 +5,7 @@
 //! Moveables show their first keyframe (or, without one, their meshes at the link offsets);
 //! statics show as placed. A skeleton dressed by other moveables (TR4's LARA in LARA_SKIN and
 //! LARA_SKIN_JOINTS) is shown dressed, exactly as `import` composes her
-//! ([`wadforge_format::dressing`]). Animations show each keyframe for its frame duration at
+//! ([`wadforge_model::dressing`]). Animations show each keyframe for its frame duration at
 //! the game's 30 ticks a second, framed over the whole animation so the object moves in place.
 
 pub mod collection;
@@ -15,12 +15,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use wadforge_files::OutputFile;
-use wadforge_format::catalog::{self, Game};
-use wadforge_format::dressed_draws::dressed_draws_fit;
-use wadforge_format::dressing::{self, Dressing};
-use wadforge_format::file_names::file_stems;
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::{Animation, Keyframe, Limits, Moveable, Wad, PAGE_SIZE};
+use wadforge_model::catalog::{self, Game};
+use wadforge_model::dressed_draws::dressed_draws_fit;
+use wadforge_model::dressing::{self, Dressing};
+use wadforge_model::file_names::file_stems;
+use wadforge_model::{Animation, Keyframe, Limits, Moveable, SkewedCorners, Wad, PAGE_SIZE};
 
 use crate::animated::{apng, Frame};
 use crate::scene::{self, placed_static, Figure, Lighting, Placed, Projected};
@@ -485,7 +484,7 @@ fn animate(
     (size, cap, all_frames): (u32, usize, Overdraw),
 ) -> Option<Vec<u8>> {
     let (_, step) = frames_shown(animation.keyframes.len(), cap);
-    let shown: Vec<&wadforge_format::Keyframe> = animation.keyframes.iter().step_by(step).collect();
+    let shown: Vec<&wadforge_model::Keyframe> = animation.keyframes.iter().step_by(step).collect();
     let mut extents = Extents::default();
     for k in &shown {
         extents.union(&scene::extents(&figure.pose(source.wad, k), view));
