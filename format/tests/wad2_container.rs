@@ -1,7 +1,6 @@
 //! The Wad2 container codec over Tomb Editor's real files (GPL-3.0, read from `../shared/wad2/`
 //! and never copied here): every chunk down to the leaves parses, and writing gives the input back.
 
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::common::wad2_walk::{real_files, visit};

@@ -2,7 +2,6 @@
 //! the model of a real file, given its own file as the base, is that file but for its textures;
 //! an edit keeps the detail of what it left alone.
 
-
 use crate::common::wad2_built::document_with_every_kind;
 use crate::common::wad2_walk::real_files;
 use wadforge_fixtures::wad2_compare::same_but_textures;

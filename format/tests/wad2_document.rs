@@ -1,7 +1,6 @@
 //! The typed Wad2 layer over Tomb Editor's real files (read from `../shared/wad2/`, never copied
 //! here) and over files built to hold every legacy chunk and unknown chunks.
 
-
 use crate::common::wad2_built::document_with_every_kind;
 use crate::common::wad2_walk::real_files;
 use wadforge_format::wad2::document::*;

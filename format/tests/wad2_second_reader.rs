@@ -3,7 +3,6 @@
 //! must agree with counts and sums taken from the Rust container layer, it must read the Rust
 //! writer's compressed form of each file the same, and it must refuse hostile files cleanly.
 
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
