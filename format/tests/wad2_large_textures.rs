@@ -4,9 +4,9 @@
 
 use wadforge_fixtures::compare::{differences, Tolerance};
 use wadforge_format::catalog::Game;
-use wadforge_format::level::SkewedCorners;
 use wadforge_format::wad2::document::{Document, Image};
 use wadforge_format::wad2::{self, LossKind};
+use wadforge_format::SkewedCorners;
 
 /// The standard fixture as a Wad2, each of its pages a 256×256 texture.
 fn standard_document() -> Document {

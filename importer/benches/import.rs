@@ -3,8 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use wadforge_format::catalog::Game;
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::{wad, wad2};
+use wadforge_format::{wad, wad2, SkewedCorners};
 use wadforge_importer::ImportOptions;
 
 fn import(c: &mut Criterion) {

@@ -13,9 +13,8 @@ use gltf::json::accessor::Type;
 use gltf::json::mesh::{Mode, Primitive, Semantic};
 use gltf::json::validation::Checked::{self, Valid};
 use gltf::json::{self, material::AlphaMode, Accessor, Index};
-use wadforge_format::level::SkewedCorners;
 use wadforge_format::texture_corners::{polygon_corners, TexelPoint};
-use wadforge_format::{Mesh, Polygon, Shading, Wad};
+use wadforge_format::{Mesh, Polygon, Shading, SkewedCorners, Wad};
 use wadforge_manifests::gltf_contract::{
     MaterialExtras, MeshRole, TR_NORMAL, TR_SHADE, VERTEX_INDEX_MARK, VERTEX_INDEX_UV_SET,
 };

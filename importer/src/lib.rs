@@ -38,10 +38,9 @@ use wadforge_format::catalog::{self, Game};
 use wadforge_format::dressed_draws;
 use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::file_names::file_stems;
-use wadforge_format::level::SkewedCorners;
 use wadforge_format::references;
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
-use wadforge_format::{Limits, MeshIndex, ObjectKind, ObjectName, TooMuch, TooMuchAt, Wad};
+use wadforge_format::{Limits, MeshIndex, ObjectKind, ObjectName, SkewedCorners, TooMuch, TooMuchAt, Wad};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 use buffer::Body;

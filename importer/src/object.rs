@@ -5,8 +5,7 @@ use gltf::json::animation::Property;
 use gltf::json::texture::{MagFilter, MinFilter, Sampler, WrappingMode};
 use gltf::json::validation::Checked::Valid;
 use gltf::json::{self, Index};
-use wadforge_format::level::SkewedCorners;
-use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, Static, Wad};
+use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, SkewedCorners, Static, Wad};
 use wadforge_manifests::gltf_contract::{
     JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, STATIC_MESH,
 };

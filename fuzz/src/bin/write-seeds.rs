@@ -37,7 +37,7 @@ fn main() {
     // second.
     let standard_wad2 = wadforge_format::wad2::from_model(
         &small,
-        &wadforge_format::level::SkewedCorners::new(),
+        &wadforge_format::SkewedCorners::new(),
         wadforge_format::catalog::Game::Tr4,
     )
     .map(|made| {
