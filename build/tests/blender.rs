@@ -4,7 +4,6 @@
 //!
 //! Needs the harness (`bash tests/harness/setup.sh`; scripts/test.sh runs it).
 
-
 use crate::blender_harness::*;
 use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_fixtures::compare::{differences, polygon_texture, Tolerance};

@@ -1,8 +1,8 @@
 //! The crate's integration tests as one binary (one link of the workspace, not one per file):
 //! each file of this folder is a module.
 
-mod blender_harness;
 mod blender;
+mod blender_harness;
 mod dressing;
 mod from_scratch;
 mod round_trip;

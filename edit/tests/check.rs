@@ -1,6 +1,5 @@
 //! `check`: nothing on sound files; each rule named when a file breaks it; `fix` repairs what it can.
 
-
 use crate::common::*;
 use wadforge_edit::check::{check, fix, has_errors, Finding, Severity};
 use wadforge_edit::references::canonical_starts;

@@ -1,6 +1,5 @@
 //! `copy`: objects come across exactly; the destination's others stay as they were.
 
-
 use crate::common::*;
 use wadforge_diff::ObjectKind;
 use wadforge_edit::references::{canonical_starts, resolve, AnimationRef};

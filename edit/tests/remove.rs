@@ -1,6 +1,5 @@
 //! `remove`: objects go with what only they used; everything else stays.
 
-
 use crate::common::*;
 use wadforge_edit::references::canonical_starts;
 use wadforge_edit::{remove, select, Input, ObjectRef};

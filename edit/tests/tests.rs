@@ -1,8 +1,8 @@
 //! The crate's integration tests as one binary (one link of the workspace, not one per file):
 //! each file of this folder is a module.
 
-mod common;
 mod check;
+mod common;
 mod copy;
 mod remove;
 mod stitching;
