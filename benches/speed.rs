@@ -106,7 +106,7 @@ fn real_content_wad() -> Option<Vec<u8>> {
     let files = wadforge_importer::import(&level.model, &options, &mut |_, _, _| {}).expect("import");
     wadforge_files::write_directory(&files, dir.path()).expect("write");
     let manifests = wadforge_manifests::load(dir.path()).expect("load");
-    let built = wadforge_build::build(&manifests, None, &mut |_, _, _| {}).expect("build");
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).expect("build");
     Some(written(&built.wad))
 }
 
@@ -118,7 +118,7 @@ struct Sample {
     import_to_disk: Duration,
     output_bytes: usize,
     load: Duration,
-    build: wadforge_build::BuildPhases,
+    build: wadforge_exporter::BuildPhases,
     build_wall: Duration,
     build_write: Duration,
 }
@@ -148,7 +148,7 @@ fn measure(bytes: &[u8]) -> Sample {
     let manifests = wadforge_manifests::load(dir.path()).expect("load");
     let load = t.elapsed();
     let t = Instant::now();
-    let built = wadforge_build::build(&manifests, None, &mut |_, _, _| {}).expect("build");
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).expect("build");
     let build_wall = t.elapsed();
     let t = Instant::now();
     let out = wad::write(&built.wad, None).expect("the built WAD writes");

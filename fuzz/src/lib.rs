@@ -128,7 +128,7 @@ pub fn build(dir: &Path, input_len: usize) {
         let Ok(manifests) = wadforge_manifests::load(dir) else {
             return;
         };
-        if let Ok(built) = wadforge_build::build(&manifests, None, &mut |_, _, _| {}) {
+        if let Ok(built) = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
             let _ = wad::write(&built.wad, None);
         }
     });

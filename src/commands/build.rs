@@ -50,11 +50,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     refuse_writing_into(&args.dir, &args.out, args.pages.as_deref())?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
     // The base's references to other objects' animations count from its own table.
-    let base_starts = base.as_ref().map(|b| wadforge_build::Base {
+    let base_starts = base.as_ref().map(|b| wadforge_exporter::Base {
         model: &b.model,
         starts: b.animation_starts(),
     });
-    let built = wadforge_build::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
+    let built = wadforge_exporter::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })?;
     progress.finish();

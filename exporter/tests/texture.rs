@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use wadforge_build::texture::{
+use wadforge_exporter::texture::{
     build_textures, textures_from, PolygonSamples, PolygonUvs, RgbaImage, SampleStore, TextureError,
     TextureStart, Textures,
 };

@@ -42,10 +42,10 @@ fn assert_none(what: &str, differences: &[String]) {
     );
 }
 
-fn rebuild(model: &Wad, format: GltfFormat) -> wadforge_build::BuildOutput {
+fn rebuild(model: &Wad, format: GltfFormat) -> wadforge_exporter::BuildOutput {
     let dir = import(model, format);
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
+    wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn an_action_its_frame_range_does_not_play_is_refused() {
             _ => None,
         })
         .unwrap();
-    let e = wadforge_build::build(&manifests, None, &mut |_, _, _| {})
+    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
         .err()
         .expect("the build is refused")
         .to_string();
@@ -236,7 +236,7 @@ fn a_same_as_that_names_nothing_says_what_to_do() {
         })
         .unwrap();
     plant.mesh.same_as = Some(wadforge_manifests::MeshRef::Static { id: 9999 });
-    let e = wadforge_build::build(&manifests, None, &mut |_, _, _| {})
+    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
         .err()
         .expect("the build is refused")
         .to_string();

@@ -358,7 +358,7 @@ fn an_edit_of_the_real_lara_changes_only_what_was_edited() {
     let mut keep = wadforge_manifests::load(dir.path()).unwrap();
     keep.objects
         .retain(|o| matches!(&o.manifest, wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 0));
-    let built = wadforge_build::build(&keep, Some(&base), &mut |_, _, _| {})
+    let built = wadforge_exporter::build(&keep, Some(&base), &mut |_, _, _| {})
         .unwrap_or_else(|e| panic!("{e}"))
         .wad;
     let report = strict_differences(&base, &built);

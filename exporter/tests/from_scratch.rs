@@ -117,7 +117,7 @@ fn cube_directory() -> tempfile::TempDir {
 fn a_hand_made_static_builds_with_computed_shades_and_quads() {
     let dir = cube_directory();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let built = wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
     let wad: &Wad = &built.wad;
     let mesh = &wad.meshes[wad.statics[0].mesh];
     assert_eq!(mesh.vertices.len(), 8, "welded back to the cube's corners");
@@ -182,7 +182,7 @@ fn recompute_normals_gives_outward_normals_of_tr_length() {
     );
     std::fs::write(&yaml, text).unwrap();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let built = wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap();
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap();
     let croc = built.wad.moveables.iter().find(|m| m.id == 51).unwrap();
     // Same sign as the fixture's own outward normals (a mesh of several parts is not convex,
     // so compare with them rather than with the direction from a centre).
@@ -222,7 +222,7 @@ fn a_bad_uv_is_named_with_its_object_mesh_and_polygon() {
     bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     std::fs::write(&bin, bytes).unwrap();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let e = match wadforge_build::build(&manifests, None, &mut |_, _, _| {}) {
+    let e = match wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}) {
         Err(e) => e.to_string(),
         Ok(_) => panic!("a NaN UV must be refused"),
     };

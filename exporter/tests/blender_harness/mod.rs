@@ -110,9 +110,9 @@ pub fn through_blender(dir: &Path) {
     }
 }
 
-pub fn build(dir: &Path) -> wadforge_build::BuildOutput {
+pub fn build(dir: &Path) -> wadforge_exporter::BuildOutput {
     let manifests = wadforge_manifests::load(dir).unwrap();
-    wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
+    wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 /// `wadforge diff` with angles within 1 unit (Blender's float noise), everything else exact.
 pub fn strict_differences(expected: &Wad, actual: &Wad) -> wadforge_diff::Report {

@@ -24,9 +24,9 @@ fn import(model: &Wad, game: Game) -> tempfile::TempDir {
     dir
 }
 
-fn build(dir: &Path) -> wadforge_build::BuildOutput {
+fn build(dir: &Path) -> wadforge_exporter::BuildOutput {
     let manifests = wadforge_manifests::load(dir).unwrap();
-    wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
+    wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn moveable_manifest(dir: &Path, id: u32) -> MoveableManifest {

@@ -1,6 +1,6 @@
 //! Build time on the largest fixture: load the manifest directory, read every glTF, rebuild the
 //! model (geometry, textures, keyframes) and write the WAD.
-//! `cargo bench -p wadforge-build --bench build`
+//! `cargo bench -p wadforge-exporter --bench build`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use wadforge_format::wad;
@@ -20,7 +20,7 @@ fn build(c: &mut Criterion) {
     group.bench_function("largest fixture, load + build + write", |b| {
         b.iter(|| {
             let manifests = wadforge_manifests::load(dir.path()).unwrap();
-            let built = wadforge_build::build(&manifests, None, &mut |_, _, _| {}).unwrap();
+            let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap();
             wad::write(&built.wad, None).unwrap()
         })
     });

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use wadforge_build::spheres::{bounding_sphere, encloses, enclosing_sphere};
-use wadforge_build::states::animations;
-use wadforge_build::{BuildError, Place};
+use wadforge_exporter::spheres::{bounding_sphere, encloses, enclosing_sphere};
+use wadforge_exporter::states::animations;
+use wadforge_exporter::{BuildError, Place};
 use wadforge_format::{Animation, ObjectKind, ObjectName, Wad};
 use wadforge_importer::{import, ImportOptions};
 use wadforge_manifests::load::parse;

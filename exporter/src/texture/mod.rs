@@ -29,7 +29,7 @@
 //! a texel off per axis, plus the rounding of the sample's size to whole texels. For an
 //! axis-aligned UV rectangle off the texel grid, compared with the texel-for-texel copy of the
 //! rectangle its corners round to, every resampled texel comes from a source texel at most one
-//! position away in each direction (measured in `build/tests/texture.rs` over off-grid
+//! position away in each direction (measured in `exporter/tests/texture.rs` over off-grid
 //! rectangles of many sizes and offsets); a rectangle on the grid of an image that is not an
 //! atlas resamples texel for texel. Triangles and the two halves of quads are mapped affinely, as
 //! the renderer maps them, so resampled polygons look in the WAD as in the glTF: a level's skewed
