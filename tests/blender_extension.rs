@@ -5,13 +5,11 @@
 //! but for its textures; no wadforge program gives a message, not a traceback; a file dropped on
 //! the 3D viewport imports through the extension; Blender's own validator finds no error in the zip.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::files::{repo, write_wad};
-use common::{s, stdout, succeeds, wadforge};
+use crate::common::files::{repo, write_wad};
+use crate::common::{s, stdout, succeeds, wadforge};
 
 /// The extension's zip, made as a user makes it (once for the tests of this file).
 fn extension_zip() -> PathBuf {

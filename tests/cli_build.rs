@@ -1,15 +1,13 @@
 //! `wadforge build` end to end: the bundled example, patching a base WAD, refusals.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use wadforge_fixtures::compare::{differences, Tolerance};
 use wadforge_format::Wad;
 
-use common::files::{example, example_copy, files_under, read, write_wad};
-use common::forge::find;
-use common::{s, stderr, wadforge, wadforge_command};
+use crate::common::files::{example, example_copy, files_under, read, write_wad};
+use crate::common::forge::find;
+use crate::common::{s, stderr, wadforge, wadforge_command};
 
 /// The standard fixture as a base WAD with the files TRLE opens beside it.
 fn base(dir: &Path) -> PathBuf {

@@ -3,12 +3,10 @@
 //! handled, a damaged one is reported with its path while the run goes on, and the exit code
 //! speaks for the whole. The gallery's index page is opened in headless Chromium.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{s, stderr, stdout, wadforge};
+use crate::common::{s, stderr, stdout, wadforge};
 
 /// A folder of object files as builders keep them: a WAD, a quirky WAD in a subfolder, a Wad2
 /// further down, a TR1 level (WOLF, BAT), a damaged WAD, and a file that holds no objects.
@@ -16,14 +14,14 @@ fn collection(dir: &Path) {
     std::fs::create_dir_all(dir.join("enemies/old")).unwrap();
     std::fs::create_dir_all(dir.join("levels")).unwrap();
     std::fs::write(dir.join("levels/tr1.phd"), wadforge_fixtures::levels::tr1_level()).unwrap();
-    common::files::write_wad(&dir.join("standard.wad"), &wadforge_fixtures::standard());
+    crate::common::files::write_wad(&dir.join("standard.wad"), &wadforge_fixtures::standard());
     let (name, quirky) = wadforge_fixtures::quirky_files()
         .into_iter()
         .find(|(n, _)| *n == "keyframes_shared_as_core_tools_wrote_them")
         .unwrap();
     std::fs::write(dir.join(format!("enemies/{name}.wad")), &quirky).unwrap();
     let wad2 = dir.join("enemies/old/standard.wad2");
-    common::succeeds(&["convert", "-q", s(&dir.join("standard.wad")), s(&wad2)]);
+    crate::common::succeeds(&["convert", "-q", s(&dir.join("standard.wad")), s(&wad2)]);
     std::fs::write(dir.join("enemies/damaged.wad"), &quirky[..3000]).unwrap();
     std::fs::write(dir.join("readme.txt"), "objects for my level\n").unwrap();
 }
@@ -165,7 +163,7 @@ fn diff_of_two_folders_matches_files_by_their_paths() {
     // One object changed, a file only in B, a damaged file in A.
     let mut changed = wadforge_fixtures::standard();
     changed.statics[0].flags ^= 1;
-    common::files::write_wad(&b.join("standard.wad"), &changed);
+    crate::common::files::write_wad(&b.join("standard.wad"), &changed);
     std::fs::copy(b.join("levels/tr1.phd"), b.join("levels/extra.wad")).unwrap();
     let o = wadforge(&["diff", s(&a), s(&b)]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
@@ -229,8 +227,8 @@ fn import_of_a_folder_mirrors_its_tree_and_each_directory_builds() {
     assert!(!out.join("readme").exists());
     // Each directory is a manifest directory as one file's import makes it.
     let built = tmp.path().join("standard.wad");
-    common::succeeds(&["build", "-q", s(&out.join("standard")), "-o", s(&built)]);
-    common::assert_same_objects(&dir.join("standard.wad"), &built);
+    crate::common::succeeds(&["build", "-q", s(&out.join("standard")), "-o", s(&built)]);
+    crate::common::assert_same_objects(&dir.join("standard.wad"), &built);
     let again = wadforge(&["import", s(&dir), "-o", s(&out)]);
     assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
     // --only takes the named objects from the files that hold them.
@@ -242,7 +240,7 @@ fn import_of_a_folder_mirrors_its_tree_and_each_directory_builds() {
         "the level: {}",
         stderr(&o)
     );
-    let manifests: Vec<String> = common::files::files_under(&crocodiles)
+    let manifests: Vec<String> = crate::common::files::files_under(&crocodiles)
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("wadforge.yaml"))
         .map(|p| p.strip_prefix(&crocodiles).unwrap().display().to_string())
@@ -278,7 +276,7 @@ fn convert_of_a_folder_writes_a_file_each_the_tree_mirrored() {
     let out = tmp.path().join("as_wad2");
     let o = wadforge(&["convert", s(&dir), "-o", s(&out), "--to", "wad2"]);
     reports_the_damaged_file(&o);
-    let written: Vec<String> = common::files::files_under(&out)
+    let written: Vec<String> = crate::common::files::files_under(&out)
         .iter()
         .map(|p| p.strip_prefix(&out).unwrap().display().to_string())
         .collect();
@@ -293,7 +291,7 @@ fn convert_of_a_folder_writes_a_file_each_the_tree_mirrored() {
     );
     // A Wad2 into a Wad2 loses nothing.
     let wad2 = "enemies/old/standard.wad2";
-    common::assert_same_objects(&dir.join(wad2), &out.join(wad2));
+    crate::common::assert_same_objects(&dir.join(wad2), &out.join(wad2));
     let o = wadforge(&["convert", s(&dir), "-o", s(&tmp.path().join("x"))]);
     assert!(stderr(&o).contains("--to wad"), "{}", stderr(&o));
 }
@@ -305,7 +303,7 @@ fn collection_gallery(dir: &Path, out: &Path) -> Output {
 
 /// The modification times of every file under `dir`.
 fn times_under(dir: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
-    common::files::files_under(dir)
+    crate::common::files::files_under(dir)
         .into_iter()
         .map(|p| {
             let t = std::fs::metadata(&p).unwrap().modified().unwrap();
@@ -368,7 +366,7 @@ fn gallery_of_a_folder_has_an_index_and_redraws_only_what_changed() {
     // One file changed, one gone: that one drawn, the other's gallery removed.
     let mut fewer = standard.clone();
     fewer.statics.truncate(2);
-    common::files::write_wad(&wad, &fewer);
+    crate::common::files::write_wad(&wad, &fewer);
     std::fs::remove_file(dir.join("levels/tr1.phd")).unwrap();
     let o = collection_gallery(&dir, &out);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -377,7 +375,7 @@ fn gallery_of_a_folder_has_an_index_and_redraws_only_what_changed() {
         !out.join("files/levels/tr1").exists(),
         "the gone file's gallery is removed"
     );
-    let statics = common::files::files_under(&out.join("files/standard/statics"));
+    let statics = crate::common::files::files_under(&out.join("files/standard/statics"));
     assert_eq!(
         statics.len(),
         2,
@@ -424,8 +422,8 @@ fn cards_of(dom: &str) -> Vec<(String, bool)> {
 
 #[test]
 fn the_index_page_loads_every_image_and_filters_in_headless_chromium() {
-    let Some(chromium) = common::browser::chromium() else {
-        eprintln!("{}", common::browser::CHROMIUM_ABSENT);
+    let Some(chromium) = crate::common::browser::chromium() else {
+        eprintln!("{}", crate::common::browser::CHROMIUM_ABSENT);
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -440,7 +438,7 @@ fn the_index_page_loads_every_image_and_filters_in_headless_chromium() {
     assert!(images >= 4, "each card shows pictures");
     let open = |filter: &str, profile: &str| {
         let url = format!("file://{}#filter={filter}", page.display());
-        let o = common::browser::run_chromium_at(
+        let o = crate::common::browser::run_chromium_at(
             &chromium,
             &tmp.path().join(profile),
             &url,

@@ -2,8 +2,6 @@
 //! builders' WADs dispatch into LARA's animations by the file's one animation table, and `build`
 //! (plain and `--base`) and `copy` keep each on its animation when tables grow or shrink elsewhere.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use wadforge_fixtures::weapons::{add_weapon_animations, WEAPON_SLOTS};
@@ -13,8 +11,8 @@ use wadforge_format::Wad;
 use wadforge_manifests::load::parse;
 use wadforge_manifests::{AnimationName, ObjectManifest};
 
-use common::files::{read, write_wad};
-use common::{assert_same_objects, s, stderr, succeeds, wadforge};
+use crate::common::files::{read, write_wad};
+use crate::common::{assert_same_objects, s, stderr, succeeds, wadforge};
 
 /// A reference of a moveable into another's animation: (animation, reference, target id,
 /// target animation, frame).
@@ -132,7 +130,7 @@ fn build_on_a_base_moves_the_bases_references_with_the_table() {
     }
     // Everything but UZI_ANIM is the base's, by `wadforge diff`.
     let o = wadforge(&["diff", s(&wad), s(&out)]);
-    let report = common::stdout(&o);
+    let report = crate::common::stdout(&o);
     assert!(
         report.contains("1 differs") && report.contains("UZI_ANIM (moveable 2): 3 differences"),
         "{report}"
@@ -292,7 +290,7 @@ fn check_finds_no_error_in_weapon_objects_whose_state_changes_the_game_never_rea
     let tmp = tempfile::tempdir().unwrap();
     let (_, wad) = weapons_wad(tmp.path());
     let o = wadforge(&["check", s(&wad)]);
-    let report = common::stdout(&o);
+    let report = crate::common::stdout(&o);
     assert!(o.status.success(), "{report}{}", stderr(&o));
     assert!(
         report.contains("weapons.wad: 0 errors, 0 warnings, 36 notes"),

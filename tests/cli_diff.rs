@@ -1,16 +1,14 @@
 //! `wadforge diff` end to end: exit codes 0 (same objects), 1 (different), 2 (cannot compare),
 //! the named difference in text and JSON, options, levels, and a reader that stops early.
 
-mod common;
-
 use std::io::Read;
 use std::process::Stdio;
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::Wad;
 
-use common::files::{standard_wad, write_wad};
-use common::{s, stderr, stdout, wadforge, wadforge_command};
+use crate::common::files::{standard_wad, write_wad};
+use crate::common::{s, stderr, stdout, wadforge, wadforge_command};
 
 const CROCODILE: u32 = 51;
 

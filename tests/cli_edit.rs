@@ -1,14 +1,12 @@
 //! `wadforge copy` and `wadforge remove` end to end: outputs, the files beside them, refusals.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use wadforge_format::{Command as AnimCommand, Wad};
 
-use common::files::{read, write_wad};
-use common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
+use crate::common::files::{read, write_wad};
+use crate::common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
 
 /// A TRLE sound map (370 ids) defining `ids`, each with one sample of a one-line `.sam`.
 fn sound_files(wad: &Path, ids: &[u16]) {
@@ -423,8 +421,8 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
     let out = tmp.path().join("out.wad2");
     succeeds(&["remove", "-q", s(file), "-o", s(&out), "--only", "UZI_ITEM,951"]);
     let (Some(before), Some(after)) = (
-        common::files::python_wad2_summary(file),
-        common::files::python_wad2_summary(&out),
+        crate::common::files::python_wad2_summary(file),
+        crate::common::files::python_wad2_summary(&out),
     ) else {
         return;
     };
@@ -462,7 +460,7 @@ fn removing_from_a_real_wad2_keeps_the_tomb_editor_detail_of_the_other_objects()
             .find(|m| m["id"] == 952)
             .map(without_geometry)
     };
-    let Some(back) = common::files::python_wad2_summary(&back) else {
+    let Some(back) = crate::common::files::python_wad2_summary(&back) else {
         return;
     };
     assert!(uzi(&back).is_some());

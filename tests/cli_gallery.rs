@@ -2,15 +2,13 @@
 //! real browser (headless Chromium, installed by `tests/harness/setup.sh`; skipped with a
 //! message where it is absent).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use wadforge_format::catalog::{self, Game};
 
-use common::browser::{chromium, run_chromium, CHROMIUM_ABSENT};
-use common::files::standard_wad;
-use common::{s, stderr, stdout, wadforge};
+use crate::common::browser::{chromium, run_chromium, CHROMIUM_ABSENT};
+use crate::common::files::standard_wad;
+use crate::common::{s, stderr, stdout, wadforge};
 
 /// The standard fixture's gallery in `dir/gallery`.
 fn standard_gallery(dir: &Path) -> PathBuf {

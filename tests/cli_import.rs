@@ -1,9 +1,7 @@
 //! `wadforge import` end to end: what it writes, and what it refuses.
 
-mod common;
-
-use common::files::{files_under, standard_wad};
-use common::{s, stderr, wadforge};
+use crate::common::files::{files_under, standard_wad};
+use crate::common::{s, stderr, wadforge};
 
 #[test]
 fn import_writes_a_manifest_directory_that_loads() {

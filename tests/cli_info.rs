@@ -1,11 +1,9 @@
 //! `wadforge info` end to end: the binary on fixture WADs written to disk.
 
-mod common;
-
 use wadforge_format::catalog;
 
-use common::files::{standard_wad, write_wad};
-use common::{s, stderr, stdout, wadforge, wadforge_command};
+use crate::common::files::{standard_wad, write_wad};
+use crate::common::{s, stderr, stdout, wadforge, wadforge_command};
 
 #[test]
 fn info_lists_every_object_by_slot_name() {

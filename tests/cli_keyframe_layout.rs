@@ -2,12 +2,10 @@
 //! count (Tomb Editor's WadTool, wadblender, the older tools) gives every animation the keyframes
 //! the game plays. `check` warns where a file's layout does not, and `check --fix` lays it out anew.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::files::read;
-use common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
+use crate::common::files::read;
+use crate::common::{assert_same_objects, s, stderr, stdout, succeeds, wadforge};
 use wadforge_fixtures::{assert_other_tools_read_as_the_game, quirks};
 
 /// The quirk file `name`, written into `dir`.
@@ -185,7 +183,7 @@ fn every_file_written_from_a_core_made_wad_reads_right_in_every_tool_and_keeps_w
     let skin = outfit.moveables.iter().find(|m| m.id == 8).unwrap();
     let head = skin.meshes[14];
     outfit.meshes[head].vertices[0][1] -= 20;
-    let outfit = common::files::write_wad(&out("outfit.wad"), &outfit);
+    let outfit = crate::common::files::write_wad(&out("outfit.wad"), &outfit);
     succeeds(&[
         "copy",
         s(&outfit),
@@ -258,7 +256,7 @@ fn objects_added_to_a_file_go_before_the_object_whose_keyframes_run_past_the_dat
     let source = quirk_file(tmp.path(), "as_core_design_wrote_it");
     let mut enemies = wadforge_fixtures::standard();
     enemies.moveables.iter_mut().find(|m| m.id == 51).unwrap().id = 439;
-    let enemies = common::files::write_wad(&tmp.path().join("enemies.wad"), &enemies);
+    let enemies = crate::common::files::write_wad(&tmp.path().join("enemies.wad"), &enemies);
     let copied = tmp.path().join("copied.wad");
     succeeds(&["copy", s(&enemies), s(&source), "-o", s(&copied), "--only", "439"]);
     // The same through build --base, from a manifest directory of the crocodile.

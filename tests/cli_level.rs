@@ -1,16 +1,14 @@
 //! Level files through the command line: TR1 levels are summarised, imported and built into a
 //! WAD with the same objects; other games are refused with a clear message.
 
-mod common;
-
 use wadforge_fixtures::compare::{
     differences_except_resampled, resampled_texel_distance, Resampled, Tolerance,
 };
 use wadforge_fixtures::levels::LevelFixture;
 use wadforge_format::{Mesh, Wad};
 
-use common::files::read;
-use common::{s, stderr, stdout, wadforge};
+use crate::common::files::read;
+use crate::common::{s, stderr, stdout, wadforge};
 
 #[test]
 fn a_tr1_level_is_summarised_with_tr1_names() {

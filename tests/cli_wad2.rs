@@ -4,12 +4,10 @@
 //! compare equal with the Wad2's (but for polygons that map their texture skewed, which build
 //! resamples). Each test says so and passes when the files are absent.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::files::repo;
-use common::{s, stderr, stdout, succeeds, wadforge};
+use crate::common::files::repo;
+use crate::common::{s, stderr, stdout, succeeds, wadforge};
 
 fn real_wad2_files() -> Vec<PathBuf> {
     wadforge_fixtures::harness::real_wad2_files()
@@ -134,7 +132,7 @@ fn import_then_build_wad2_gives_every_wad2_back_with_its_detail() {
             let same = std::fs::read(&file).unwrap() == std::fs::read(&built).unwrap();
             assert!(same, "{name}: not the file itself");
         }
-        if let Some(summary) = common::files::python_wad2_summary(&built) {
+        if let Some(summary) = crate::common::files::python_wad2_summary(&built) {
             assert!(
                 summary["moveables"].is_array(),
                 "{name}: the second reader reads it"
@@ -228,7 +226,7 @@ fn the_real_level_converts_to_wad2_and_back_with_every_object() {
         stderr(&o)
     );
     only_what_wad2_cannot_hold_differs(&level, &wad2);
-    if let Some(summary) = common::files::python_wad2_summary(&wad2) {
+    if let Some(summary) = crate::common::files::python_wad2_summary(&wad2) {
         assert_eq!(summary["moveables"].as_array().unwrap().len(), 49);
         assert_eq!(summary["statics"].as_array().unwrap().len(), 10);
         assert_eq!(summary["game_version"], 1, "a TR1 level's Wad2 names TR1");
@@ -245,7 +243,7 @@ fn the_real_level_converts_to_wad2_and_back_with_every_object() {
 fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = wadforge_fixtures::all()
         .iter()
-        .map(|(name, model)| common::files::write_wad(&dir.join(format!("{name}.wad")), model))
+        .map(|(name, model)| crate::common::files::write_wad(&dir.join(format!("{name}.wad")), model))
         .collect();
     use wadforge_fixtures::levels;
     let named_bytes = wadforge_fixtures::quirky_files()
@@ -298,7 +296,7 @@ fn every_fixture_converts_to_wad2_and_back_saying_what_it_lost() {
                 );
             }
         }
-        if let Some(summary) = common::files::python_wad2_summary(&wad2) {
+        if let Some(summary) = crate::common::files::python_wad2_summary(&wad2) {
             assert_eq!(summary["sound_system"], 1, "TombLib refuses a Wad2 without it");
         }
         // And back: the Wad2's objects exactly, in a WAD wadblender reads.
@@ -314,12 +312,12 @@ fn every_fixture_converts_to_wad2_and_back_saying_what_it_lost() {
 #[test]
 fn the_example_builds_into_a_wad2_with_every_object() {
     let tmp = tempfile::tempdir().unwrap();
-    let example = common::files::example();
+    let example = crate::common::files::example();
     let (built_wad, built_wad2) = (tmp.path().join("example.wad"), tmp.path().join("example.wad2"));
     succeeds(&["build", "-q", s(&example), "-o", s(&built_wad)]);
     succeeds(&["build", "-q", s(&example), "-o", s(&built_wad2)]);
     only_what_wad2_cannot_hold_differs(&built_wad, &built_wad2);
-    if let Some(summary) = common::files::python_wad2_summary(&built_wad2) {
+    if let Some(summary) = crate::common::files::python_wad2_summary(&built_wad2) {
         assert_eq!(summary["moveables"].as_array().unwrap().len(), 1);
         assert_eq!(summary["statics"].as_array().unwrap().len(), 1);
     }
@@ -416,7 +414,8 @@ fn convert_takes_only_the_objects_asked_for_into_the_slots_asked_for() {
 #[test]
 fn convert_writes_the_wad2_game_asked_for_with_its_ids() {
     let tmp = tempfile::tempdir().unwrap();
-    let wad = common::files::write_wad(&tmp.path().join("standard.wad"), &wadforge_fixtures::standard());
+    let wad =
+        crate::common::files::write_wad(&tmp.path().join("standard.wad"), &wadforge_fixtures::standard());
     let read = |p: &Path| wadforge_format::wad2::read_document(&std::fs::read(p).unwrap()).unwrap();
     for (game, version) in [("trle", 4), ("trng", 16), ("ten", 18)] {
         let out = tmp.path().join(format!("standard_{game}.wad2"));

@@ -1,26 +1,18 @@
 //! What editing a hostile WAD may cost (docs/hostile-input.md): `copy`, `remove` and `check --fix` of
 //! files of tens of thousands of animations, moveables or samples, samples naming their pages
 //! over and over, keyframe boxes that would pose billions of vertices; each done, or refused
-//! with a clear message, within the memory and time limits (`common::measure`).
-
-mod common;
+//! with a clear message, within the memory and time limits (`crate::common::measure`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use common::files::{read, write_wad};
-use common::forge::{
+use crate::common::files::{read, write_wad};
+use crate::common::forge::{
     animated_copy, find, standard_on_one_page, table_after, tr4_object_tables, u32_at,
     wad_of_many_animations, TR4_OBJECT_TABLES,
 };
-use common::measure::{self, measured, measured_logged, refused_within_limits, within_limits, Run};
-use common::{s, stdout, wadforge};
-
-/// Not a test: [`measured`] runs this binary again as this test to run wadforge alone.
-#[test]
-fn measure_helper() {
-    measure::run_as_helper();
-}
+use crate::common::measure::{measured, measured_logged, refused_within_limits, within_limits, Run};
+use crate::common::{s, stdout, wadforge};
 
 /// Copies `only` from `src` (written as `name` in `dir`) into the WAD `dest`, measured; the run,
 /// both inputs' bytes, the source's path and the output's.

@@ -1,19 +1,11 @@
 //! What `gallery` may be made to draw (docs/hostile-input.md): polygons each filling the picture,
 //! thousands of frames and stills, long animations; each drawn within the memory and time limits
-//! (`common::measure`), its work shared so that no picture is left blank.
+//! (`crate::common::measure`), its work shared so that no picture is left blank.
 
-mod common;
-
-use common::files::{bytes_under, write_wad};
-use common::forge::{animated_copy, find, standard_on_one_page, wad_of_many_animations};
-use common::measure::{self, assert_in_time, measured, measured_on, memory_limit, within_limits};
-use common::s;
-
-/// Not a test: [`measured`] runs this binary again as this test to run wadforge alone.
-#[test]
-fn measure_helper() {
-    measure::run_as_helper();
-}
+use crate::common::files::{bytes_under, write_wad};
+use crate::common::forge::{animated_copy, find, standard_on_one_page, wad_of_many_animations};
+use crate::common::measure::{assert_in_time, measured, measured_on, memory_limit, within_limits};
+use crate::common::s;
 
 /// The standard fixture on one page, plus a mesh of `quads` textured quads each filling the
 /// picture (every other one turned over, so that half face the view whichever side it sees),

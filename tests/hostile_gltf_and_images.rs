@@ -1,26 +1,17 @@
 //! Hostile glTF files and their images given to `build` (docs/hostile-input.md): damaged GLBs (many
 //! found by the `glb` fuzz target, which each test names), images claiming more pixels than
 //! memory holds, scenes of thousands of nodes, URIs naming devices; each refused with a clear
-//! message, not a panic, or built, within the memory and time limits (`common::measure`).
-
-mod common;
+//! message, not a panic, or built, within the memory and time limits (`crate::common::measure`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use common::files::{example_copy, write_wad};
-use common::forge::find;
-use common::measure::{
-    self, assert_in_time, build_with_damaged, measured, memory_limit, refused_within_limits, within_limits,
-    Run,
+use crate::common::files::{example_copy, write_wad};
+use crate::common::forge::find;
+use crate::common::measure::{
+    assert_in_time, build_with_damaged, measured, memory_limit, refused_within_limits, within_limits, Run,
 };
-use common::s;
-
-/// Not a test: [`measured`] runs this binary again as this test to run wadforge alone.
-#[test]
-fn measure_helper() {
-    measure::run_as_helper();
-}
+use crate::common::s;
 
 /// Builds a copy of the bundled example whose PLANT0 GLB `damage` changed; the run and the
 /// directory's size.

@@ -1,22 +1,14 @@
 //! Hostile manifest directories given to `build` (docs/hostile-input.md): YAML alias bombs, manifests
 //! of a million values or naming one glTF over and over, inputs that are pipes; each refused with
-//! a clear message, or built, within the memory and time limits (`common::measure`).
-
-mod common;
+//! a clear message, or built, within the memory and time limits (`crate::common::measure`).
 
 use std::path::Path;
 
-use common::files::{example, example_copy};
-use common::measure::{
-    self, assert_in_time, build_with_damaged, measured, memory_limit, refused_within_limits, Run,
+use crate::common::files::{example, example_copy};
+use crate::common::measure::{
+    assert_in_time, build_with_damaged, measured, memory_limit, refused_within_limits, Run,
 };
-use common::s;
-
-/// Not a test: [`measured`] runs this binary again as this test to run wadforge alone.
-#[test]
-fn measure_helper() {
-    measure::run_as_helper();
-}
+use crate::common::s;
 
 /// Builds a copy of the bundled example whose text file `file` `edit` changed (asserting it
 /// did); the run and the directory's size with the edit.

@@ -1,28 +1,20 @@
 //! Hostile WADs and TR1–TR4 levels (docs/hostile-input.md): zlib bombs, tables inflated or named
 //! over and over, objects past what a file of their size may make, read by `info`, `import`,
 //! `gallery`, `diff` and `check`; each refused with a clear message, or read, within the memory
-//! and time limits (`common::measure`).
-
-mod common;
+//! and time limits (`crate::common::measure`).
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use common::files::{bytes_under, files_under, write_wad};
-use common::forge::{
+use crate::common::files::{bytes_under, files_under, write_wad};
+use crate::common::forge::{
     animated_copy, standard_on_one_page, table_after, tr4_object_tables, u32_at, wad_of_many_animations,
     TR4_OBJECT_TABLES,
 };
-use common::measure::{
-    self, assert_in_time, measured, measured_on, memory_limit, refused_within_limits, within_limits, Run,
+use crate::common::measure::{
+    assert_in_time, measured, measured_on, memory_limit, refused_within_limits, within_limits, Run,
 };
-use common::{assert_same_objects, s};
-
-/// Not a test: [`measured`] runs this binary again as this test to run wadforge alone.
-#[test]
-fn measure_helper() {
-    measure::run_as_helper();
-}
+use crate::common::{assert_same_objects, s};
 
 /// zlib bytes of `n` zero bytes: about n / 1030 bytes.
 fn zeros_compressed(n: u64) -> Vec<u8> {

@@ -7,13 +7,11 @@
 //!
 //! Needs the harness (`bash tests/harness/setup.sh`; scripts/test.sh runs it).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::files::{read, repo, write_wad};
-use common::{s, stderr, stdout, wadforge};
+use crate::common::files::{read, repo, write_wad};
+use crate::common::{s, stderr, stdout, wadforge};
 use wadforge_fixtures::assert_other_tools_read_as_the_game;
 use wadforge_format::texture_corners::{polygon_corners, recover_shifted_texture};
 use wadforge_format::{Mesh, Polygon, Shading, Wad};

@@ -36,8 +36,8 @@ fn round_trip(model: &Wad, game: Game, name: &str, skewed: SkewedCorners) -> Vec
     let files = wadforge_importer::import(model, &options, &mut |_, _, _| {}).unwrap();
     wadforge_files::write_directory(&files, dir.path()).unwrap();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let built =
-        wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     differences_except_resampled(model, &built.wad, Tolerance { normal: 1, angle: 0 }, &places)
 }
 

@@ -3,12 +3,10 @@
 //! level and again from the real-content WAD build wrote, and an unedited patch of that WAD gives
 //! the base back with its pages and samples. Each test says so and passes when the file is absent.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::files::repo;
-use common::{s, stdout, succeeds, wadforge};
+use crate::common::files::repo;
+use crate::common::{s, stdout, succeeds, wadforge};
 
 fn real_level() -> Option<PathBuf> {
     let path = repo().join("../shared/real/LEVEL2_DEMO.PHD");

@@ -1,13 +1,11 @@
 //! Import and build use every core, and their output is byte for byte the same whatever the
 //! number of threads: objects are made in parallel and put together in object order.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::files::{files_under, write_wad};
-use common::{stderr, wadforge_command};
+use crate::common::files::{files_under, write_wad};
+use crate::common::{stderr, wadforge_command};
 
 /// Runs the CLI with rayon limited to `threads`.
 fn wadforge(threads: usize, args: &[&std::ffi::OsStr]) {

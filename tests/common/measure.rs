@@ -4,7 +4,7 @@
 //! release builds, as scripts/test.sh runs them). The hostile-file tests (`tests/hostile_*.rs`) run the built binary through
 //! [`measured`], which measures the child's peak memory (its own rusage, from wait4) and time.
 //!
-//! Each of those test files defines the test [`HELPER_TEST`], calling [`run_as_helper`].
+//! The test binary defines the test [`HELPER_TEST`] once (tests/tests.rs), calling [`run_as_helper`].
 
 use std::io::Read;
 use std::path::Path;
@@ -22,8 +22,8 @@ pub struct Run {
     pub took: Duration,
 }
 
-/// The name of the test through which [`measured`] runs its test binary again: each file of
-/// measured tests defines it as `#[test] fn measure_helper() { measure::run_as_helper() }`.
+/// The name of the test through which [`measured`] runs its test binary again: the binary's
+/// root (tests/tests.rs) defines it as `#[test] fn measure_helper() { measure::run_as_helper() }`.
 pub const HELPER_TEST: &str = "measure_helper";
 
 /// Runs wadforge and measures it alone. Its peak memory is read from wait4 in a fresh helper

@@ -1,0 +1,32 @@
+//! The command-line program's end-to-end tests as one binary (one link of the workspace, not one per file):
+//! each file of this folder is a module.
+
+mod common;
+
+/// Not a test: `common::measure::measured` runs this binary again as this test (by its exact name,
+/// `common::measure::HELPER_TEST`) to run wadforge alone and measure it.
+#[test]
+fn measure_helper() {
+    common::measure::run_as_helper();
+}
+mod blender_extension;
+mod cli_build;
+mod cli_collections;
+mod cli_cross_references;
+mod cli_diff;
+mod cli_edit;
+mod cli_gallery;
+mod cli_import;
+mod cli_info;
+mod cli_keyframe_layout;
+mod cli_level;
+mod cli_wad2;
+mod hostile_copy;
+mod hostile_gallery;
+mod hostile_gltf_and_images;
+mod hostile_manifests;
+mod hostile_wad_and_levels;
+mod outfit_vertex_order;
+mod real_files;
+mod real_level;
+mod threads;
