@@ -1,6 +1,6 @@
 //! Real game files, which cannot be committed: point `WADFORGE_REAL_FILES` at a directory of
 //! `.wad` files and TR1–TR4 levels and run
-//! `WADFORGE_REAL_FILES=DIR cargo test --release --test real_files -- --ignored`.
+//! `WADFORGE_REAL_FILES=DIR cargo test --release --test tests real_files -- --ignored`.
 //! Every WAD must read and write back byte for byte; every file must import and build back to
 //! the same content. Ignored by default so that it never passes without files.
 
