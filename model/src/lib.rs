@@ -7,6 +7,8 @@
 //!   in the domain's own words. How those values were laid out in a particular file (table
 //!   positions, garbage between packs, padding words) is the codec's (`wad::Layout`), so code
 //!   that builds objects from scratch never has to invent it.
+//! - [`MoveableIndex`], [`StaticIndex`]: positions in the model's object lists, typed apart from
+//!   the objects' slot ids.
 //! - [`catalog`]: object ids → slot names (and state names, skins) per game, as data of ours.
 //! - [`ObjectName`]: how every message names an object, `LARA (moveable 0)`.
 //! - [`selection`]: which objects `--only`'s slot names or ids choose.
@@ -29,6 +31,7 @@
 mod animation;
 mod mesh;
 mod object;
+mod object_index;
 mod texture;
 
 pub mod catalog;
@@ -50,6 +53,7 @@ pub use animation::{
 };
 pub use mesh::{has_no_area, Attributes, BoundingSphere, Mesh, Polygon, PolygonTexture, Shading, Vertex};
 pub use object::{bind_origins, moveable_insertion_point, BoundingBox, Link, Moveable, Static};
+pub use object_index::{MoveableIndex, StaticIndex};
 pub use texture::{Page, Sample, PAGE_BYTES, PAGE_SIZE};
 
 pub use limits::{Bound, Limits, TooMuch, TooMuchAt};
