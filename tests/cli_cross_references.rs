@@ -40,7 +40,7 @@ fn cross_references(wad: &Wad, id: u32) -> Vec<CrossReference> {
     let mut found = Vec::new();
     for (a, (animation, t)) in m.animations.iter().zip(&targets[i]).enumerate() {
         let mut add = |what: String, target: Option<wadforge_format::references::AnimationRef>, frame| {
-            if let Some(t) = target.filter(|t| t.moveable != i) {
+            if let Some(t) = target.filter(|t| t.moveable.0 != i) {
                 found.push((a, what, wad.moveables[t.moveable].id, t.animation, frame));
             }
         };

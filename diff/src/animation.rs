@@ -5,7 +5,7 @@ use std::fmt;
 
 use wadforge_model::references::{AnimationRef, Targets};
 use wadforge_model::{
-    Animation, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, Rotation, StateChange,
+    Animation, Command, Dispatch, Fixed16, Keyframe, Link, Moveable, MoveableIndex, Rotation, StateChange,
     UndecodableKeyframes,
 };
 
@@ -24,7 +24,7 @@ pub(crate) fn links(r: &mut Recorder, a: &[Link], b: &[Link]) {
 /// One side's moveable with where its animations' references point in its file.
 pub(crate) struct Side<'a> {
     pub moveables: &'a [Moveable],
-    pub owner: usize,
+    pub owner: MoveableIndex,
     pub targets: &'a [Targets],
 }
 

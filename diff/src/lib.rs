@@ -29,7 +29,7 @@ mod texture;
 use std::collections::BTreeMap;
 
 use wadforge_model::references::{canonical_starts, resolve};
-use wadforge_model::{Static, Wad};
+use wadforge_model::{MoveableIndex, Static, Wad};
 
 pub use report::{Difference, Field, ObjectDiff, Report, LISTED_DIFFERENCES};
 // Objects are matched by kind and id; the kind is the model's.
@@ -99,12 +99,12 @@ pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) 
             (Some(x), Some(y)) => {
                 let side_a = Side {
                     moveables: &a.moveables,
-                    owner: x,
+                    owner: MoveableIndex(x),
                     targets: &targets.0[x],
                 };
                 let side_b = Side {
                     moveables: &b.moveables,
-                    owner: y,
+                    owner: MoveableIndex(y),
                     targets: &targets.1[y],
                 };
                 let r = moveable(&mut inputs, &side_a, &side_b);

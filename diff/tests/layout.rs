@@ -4,7 +4,7 @@
 
 use wadforge_diff::{diff, Options, Report};
 use wadforge_format::wad;
-use wadforge_model::{Page, Wad};
+use wadforge_model::{MoveableIndex, Page, Wad};
 
 fn assert_identical(what: &str, report: &Report) {
     assert!(
@@ -208,8 +208,9 @@ fn a_reference_into_another_objects_animations_is_the_animation_it_names() {
     b.moveables = order.iter().map(|&i| a.moveables[i].clone()).collect();
     let mut reordered: Vec<_> = order.iter().map(|&i| targets[i].clone()).collect();
     for t in reordered.iter_mut().flatten() {
-        let back =
-            |r: &mut wadforge_model::references::AnimationRef| r.moveable = order.len() - 1 - r.moveable;
+        let back = |r: &mut wadforge_model::references::AnimationRef| {
+            r.moveable = MoveableIndex(order.len() - 1 - r.moveable.0)
+        };
         t.next.as_mut().map(back);
         t.dispatches.iter_mut().flatten().flatten().for_each(back);
     }

@@ -11,7 +11,7 @@ use wadforge_format::{
     wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
     Undecodable, Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
-use wadforge_format::{Limits, TooMuch};
+use wadforge_format::{Limits, MoveableIndex, TooMuch};
 
 use crate::references::{resolve, AnimationRef, Targets};
 
@@ -575,7 +575,7 @@ impl Checker<'_> {
         if (s..=e).contains(&frame) {
             return;
         }
-        if target.moveable == owner {
+        if target.moveable == MoveableIndex(owner) {
             self.push_state(
                 Severity::Error,
                 rule,

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use wadforge_format::catalog::Game;
-use wadforge_format::{Command, Wad};
+use wadforge_format::{Command, MoveableIndex, StaticIndex, Wad};
 
 use crate::merge::{merge, BrokenReference, Input};
 use crate::texture::TextureReport;
@@ -112,12 +112,14 @@ fn name_in_output(out: &Wad, game: Game, o: ObjectRef, id: u32) -> String {
             out.moveables
                 .iter()
                 .position(|m| m.id == id)
+                .map(MoveableIndex)
                 .expect("copied moveable"),
         ),
         ObjectRef::Static(_) => ObjectRef::Static(
             out.statics
                 .iter()
                 .position(|s| s.id == id)
+                .map(StaticIndex)
                 .expect("copied static"),
         ),
     };

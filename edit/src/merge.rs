@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use wadforge_format::catalog::Game;
-use wadforge_format::{Animation, MeshIndex, Moveable, Static, Wad};
+use wadforge_format::{Animation, MeshIndex, Moveable, MoveableIndex, Static, StaticIndex, Wad};
 
 use crate::references::{self, AnimationRef, Targets};
 use crate::texture::{self, TextureReport};
@@ -98,7 +98,7 @@ pub fn merge(
     let src_moveables: &[Moveable] = src.map_or(&[], |(s, _)| &s.wad.moveables);
     let moveable_entries = entries(
         d.moveables.iter().map(|m| m.id),
-        |i| dropped.contains(&ObjectRef::Moveable(i)),
+        |i| dropped.contains(&ObjectRef::Moveable(MoveableIndex(i))),
         &incoming_of_kind(incoming, true),
         Keyframes {
             stay_last: &|e| match *e {
@@ -110,7 +110,7 @@ pub fn merge(
     );
     let static_entries = entries(
         d.statics.iter().map(|s| s.id),
-        |i| dropped.contains(&ObjectRef::Static(i)),
+        |i| dropped.contains(&ObjectRef::Static(StaticIndex(i))),
         &incoming_of_kind(incoming, false),
         Keyframes {
             stay_last: &|_| false,
@@ -147,8 +147,8 @@ fn incoming_of_kind(incoming: &[(ObjectRef, u32)], moveables: bool) -> Vec<(usiz
     incoming
         .iter()
         .filter_map(|&(o, id)| match o {
-            ObjectRef::Moveable(j) if moveables => Some((j, id)),
-            ObjectRef::Static(j) if !moveables => Some((j, id)),
+            ObjectRef::Moveable(MoveableIndex(j)) if moveables => Some((j, id)),
+            ObjectRef::Static(StaticIndex(j)) if !moveables => Some((j, id)),
             _ => None,
         })
         .collect()
@@ -392,9 +392,9 @@ impl Sides<'_> {
         let position = match entry {
             Entry::Dest(_) => self
                 .positions
-                .get(&Entry::Dest(t.moveable))
+                .get(&Entry::Dest(t.moveable.0))
                 .or_else(|| self.first_incoming_of_id.get(&d.moveables[t.moveable].id)),
-            Entry::Src(..) => self.incoming_at.get(&t.moveable),
+            Entry::Src(..) => self.incoming_at.get(&t.moveable.0),
         }
         .copied()?;
         let length = match self.entries[position] {
@@ -402,7 +402,7 @@ impl Sides<'_> {
             Entry::Src(j, _) => self.src.map_or(0, |s| s.wad.moveables[j].animations.len()),
         };
         (t.animation < length).then_some(AnimationRef {
-            moveable: position,
+            moveable: MoveableIndex(position),
             animation: t.animation,
         })
     }
@@ -418,7 +418,7 @@ impl Sides<'_> {
 
     /// Animation `p` of the output (positions in [`Sides::entries`]), in the input it comes from.
     fn output(&self, p: AnimationRef) -> &Animation {
-        let m = match self.entries[p.moveable] {
+        let m = match self.entries[p.moveable.0] {
             Entry::Dest(i) => &self.dest.wad.moveables[i],
             Entry::Src(j, _) => &self.source().wad.moveables[j],
         };
@@ -464,7 +464,9 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
                 (
                     m,
                     &dest_targets[i],
-                    ObjectRef::Moveable(i).name(d.wad, d.game).to_string(),
+                    ObjectRef::Moveable(MoveableIndex(i))
+                        .name(d.wad, d.game)
+                        .to_string(),
                 )
             }
             Entry::Src(j, id) => {
@@ -473,7 +475,13 @@ fn place_moveables(out: &mut Wad, sides: &Sides, meshes: &MeshMaps) -> (Vec<Brok
                 m.id = id;
                 m.meshes.iter_mut().for_each(|k| *k = meshes.src[k]);
                 let targets = &src_targets.as_ref().expect("source targets")[j];
-                (m, targets, ObjectRef::Moveable(j).name(s.wad, s.game).to_string())
+                (
+                    m,
+                    targets,
+                    ObjectRef::Moveable(MoveableIndex(j))
+                        .name(s.wad, s.game)
+                        .to_string(),
+                )
             }
         };
         let mut new_targets = Vec::with_capacity(targets.len());

@@ -5,13 +5,10 @@ use wadforge_diff::ObjectKind;
 use wadforge_edit::references::{canonical_starts, resolve, AnimationRef};
 use wadforge_edit::{copy, remove, select, Input, ObjectRef};
 use wadforge_format::catalog::Game;
-use wadforge_format::{Page, Sample, Wad, PAGE_SIZE};
+use wadforge_format::{MoveableIndex, Page, Sample, Wad, PAGE_SIZE};
 
 fn all_objects(wad: &Wad) -> Vec<ObjectRef> {
-    (0..wad.moveables.len())
-        .map(ObjectRef::Moveable)
-        .chain((0..wad.statics.len()).map(ObjectRef::Static))
-        .collect()
+    wadforge_format::selection::all_objects(wad).collect()
 }
 
 fn moveable(wad: &Wad, id: u32) -> usize {
@@ -183,13 +180,19 @@ fn meshes_shared_between_copied_objects_stay_shared_and_the_destinations_are_unt
     // A destination without the two switches.
     let dest = remove(
         &Input::canonical(&fixture, TR4),
-        &[ObjectRef::Moveable(switch), ObjectRef::Moveable(lever)],
+        &[
+            ObjectRef::Moveable(MoveableIndex(switch)),
+            ObjectRef::Moveable(MoveableIndex(lever)),
+        ],
     )
     .unwrap()
     .wad;
     let copied = copy(
         &Input::canonical(&fixture, TR4),
-        &[ObjectRef::Moveable(switch), ObjectRef::Moveable(lever)],
+        &[
+            ObjectRef::Moveable(MoveableIndex(switch)),
+            ObjectRef::Moveable(MoveableIndex(lever)),
+        ],
         &Input::canonical(&dest, TR4),
         None,
     )
@@ -248,7 +251,10 @@ fn references_into_another_copied_objects_animations_keep_their_target() {
     dest.moveables.sort_by_key(|m| m.id);
     let copied = copy(
         &Input::canonical(&source, TR4),
-        &[ObjectRef::Moveable(switch), ObjectRef::Moveable(lever)],
+        &[
+            ObjectRef::Moveable(MoveableIndex(switch)),
+            ObjectRef::Moveable(MoveableIndex(lever)),
+        ],
         &Input::canonical(&dest, TR4),
         None,
     )
@@ -265,7 +271,7 @@ fn references_into_another_copied_objects_animations_keep_their_target() {
     assert_eq!(
         targets[s][0].next,
         Some(AnimationRef {
-            moveable: l,
+            moveable: MoveableIndex(l),
             animation: 1
         })
     );
@@ -276,7 +282,7 @@ fn references_into_another_copied_objects_animations_keep_their_target() {
     assert_eq!(
         with_dispatch,
         Some(AnimationRef {
-            moveable: s,
+            moveable: MoveableIndex(s),
             animation: 2
         })
     );
@@ -294,7 +300,7 @@ fn references_into_an_object_not_copied_are_reported_by_object_and_animation() {
     let dest = wadforge_fixtures::standard();
     let copied = copy(
         &Input::canonical(&source, TR4),
-        &[ObjectRef::Moveable(switch)],
+        &[ObjectRef::Moveable(MoveableIndex(switch))],
         &Input::canonical(&dest, TR4),
         None,
     )
@@ -322,9 +328,8 @@ fn the_real_levels_cross_object_dispatches_keep_their_targets_when_copied_togeth
     let Some(level) = real_level() else { return };
     let starts = canonical_starts(&level.moveables);
     let before = resolve(&level.moveables, &starts);
-    let crossing: Vec<(usize, AnimationRef)> = before
-        .iter()
-        .enumerate()
+    let crossing: Vec<(MoveableIndex, AnimationRef)> = MoveableIndex::all(&level.moveables)
+        .zip(&before)
         .flat_map(|(i, ts)| {
             ts.iter()
                 .flat_map(|t| t.dispatches.iter().flatten().flatten())
@@ -340,7 +345,7 @@ fn the_real_levels_cross_object_dispatches_keep_their_targets_when_copied_togeth
         .iter()
         .flat_map(|(i, t)| [level.moveables[*i].id, level.moveables[t.moveable].id])
         .collect();
-    let selection: Vec<ObjectRef> = (0..level.moveables.len())
+    let selection: Vec<ObjectRef> = MoveableIndex::all(&level.moveables)
         .filter(|&i| ids.contains(&level.moveables[i].id))
         .map(ObjectRef::Moveable)
         .collect();
@@ -399,7 +404,7 @@ fn samples_whose_texels_the_destination_has_are_reused() {
 /// A TR4 level object whose textures the standard fixture does not have.
 fn level_object() -> (Wad, ObjectRef) {
     let level = wadforge_fixtures::levels::tr4_model();
-    let i = (0..level.moveables.len())
+    let i = MoveableIndex::all(&level.moveables)
         .max_by_key(|&i| {
             level.moveables[i]
                 .meshes
@@ -443,7 +448,7 @@ fn new_samples_go_into_free_page_space_before_new_pages_are_added() {
             && id
                 == level.moveables[match object {
                     ObjectRef::Moveable(i) => i,
-                    _ => 0,
+                    _ => MoveableIndex(0),
                 }]
                 .id),
         Vec::<String>::new()

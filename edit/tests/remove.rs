@@ -3,6 +3,7 @@
 use crate::common::*;
 use wadforge_edit::references::canonical_starts;
 use wadforge_edit::{remove, select, Input, ObjectRef};
+use wadforge_format::MoveableIndex;
 
 #[test]
 fn removing_an_object_drops_what_only_it_used_and_its_page_and_keeps_the_rest() {
@@ -42,7 +43,7 @@ fn a_removal_that_frees_no_page_leaves_the_pages_as_they_are() {
 fn samples_are_packed_again_when_that_saves_pages() {
     let largest = wadforge_fixtures::largest();
     // Every crocodile but the standard one: their samples are spread over many pages.
-    let crocodiles: Vec<ObjectRef> = (0..largest.moveables.len())
+    let crocodiles: Vec<ObjectRef> = MoveableIndex::all(&largest.moveables)
         .filter(|&i| largest.moveables[i].id != 51 && largest.moveables[i].meshes.len() == 21)
         .map(ObjectRef::Moveable)
         .collect();
@@ -81,7 +82,11 @@ fn references_into_a_removed_objects_animations_are_reported() {
     let lever = wad.moveables.iter().position(|m| m.id == 318).unwrap();
     let starts = canonical_starts(&wad.moveables);
     wad.moveables[switch].animations[1].next_animation = starts[lever] as i32 - starts[switch] as i32;
-    let removed = remove(&Input::canonical(&wad, TR4), &[ObjectRef::Moveable(lever)]).unwrap();
+    let removed = remove(
+        &Input::canonical(&wad, TR4),
+        &[ObjectRef::Moveable(MoveableIndex(lever))],
+    )
+    .unwrap();
     assert_eq!(removed.broken.len(), 1, "{:#?}", removed.broken);
     let b = &removed.broken[0];
     assert_eq!(
@@ -115,7 +120,11 @@ fn references_past_the_listed_ones_are_counted() {
         state: 1,
         dispatches: vec![dispatch; 299],
     });
-    let removed = remove(&Input::canonical(&wad, TR4), &[ObjectRef::Moveable(lever)]).unwrap();
+    let removed = remove(
+        &Input::canonical(&wad, TR4),
+        &[ObjectRef::Moveable(MoveableIndex(lever))],
+    )
+    .unwrap();
     assert_eq!(removed.broken.len(), wadforge_edit::merge::LISTED_BROKEN);
     assert_eq!(removed.broken.len() + removed.broken_unlisted, 300);
 }
@@ -134,7 +143,7 @@ fn with_weapons() -> (wadforge_format::Wad, IntoLara) {
 
 fn weapons_into_lara(wad: &wadforge_format::Wad) -> IntoLara {
     let targets = wadforge_edit::references::resolve(&wad.moveables, &canonical_starts(&wad.moveables));
-    let lara = wad.moveables.iter().position(|m| m.id == 0);
+    let lara = wad.moveables.iter().position(|m| m.id == 0).map(MoveableIndex);
     (wad.moveables.iter().zip(&targets))
         .filter(|(m, _)| [2, 6, 12].contains(&m.id))
         .map(|(m, ts)| {

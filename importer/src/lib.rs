@@ -40,7 +40,10 @@ use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::file_names::file_stems;
 use wadforge_format::references;
 use wadforge_format::selection::{self, ObjectRef, UnknownObject};
-use wadforge_format::{Limits, MeshIndex, ObjectKind, ObjectName, SkewedCorners, TooMuch, TooMuchAt, Wad};
+use wadforge_format::{
+    Limits, MeshIndex, MoveableIndex, ObjectKind, ObjectName, SkewedCorners, StaticIndex, TooMuch, TooMuchAt,
+    Wad,
+};
 use wadforge_manifests::{self as manifests, MeshRef, ObjectManifest, Project, Units};
 
 use buffer::Body;
@@ -230,7 +233,7 @@ fn import_each<D: Send>(
             .map(|o| (importer.object_name(o), importer.texture_samples(o))),
     )?;
     let channels = |o: &ObjectRef| match *o {
-        ObjectRef::Moveable(i) => animation_budget::channels(&wad.moveables[i]),
+        ObjectRef::Moveable(MoveableIndex(i)) => animation_budget::channels(&wad.moveables[i]),
         ObjectRef::Static(_) => 0,
     };
     animation_budget::check(
@@ -382,12 +385,14 @@ impl<'a> Importer<'a> {
     /// manifest.
     fn object_files(&self, object: &ObjectRef) -> ObjectFiles {
         let (kind, stem, slot) = match *object {
-            ObjectRef::Moveable(i) => (
+            ObjectRef::Moveable(MoveableIndex(i)) => (
                 "moveables",
                 self.moveable_stems[i].clone(),
                 &self.moveable_slots[i],
             ),
-            ObjectRef::Static(i) => ("statics", self.static_stems[i].clone(), &self.static_slots[i]),
+            ObjectRef::Static(StaticIndex(i)) => {
+                ("statics", self.static_stems[i].clone(), &self.static_slots[i])
+            }
         };
         let mut phases = ImportPhases::default();
         let yaml = format!("{kind}/{stem}.yaml");
@@ -423,8 +428,8 @@ impl<'a> Importer<'a> {
         let started = Instant::now();
         let mut files = Vec::new();
         let (document, manifest) = match *object {
-            ObjectRef::Moveable(i) => self.moveable(i, stem, &mut files, phases)?,
-            ObjectRef::Static(i) => self.static_object(i),
+            ObjectRef::Moveable(MoveableIndex(i)) => self.moveable(i, stem, &mut files, phases)?,
+            ObjectRef::Static(StaticIndex(i)) => self.static_object(i),
         };
         phases.images += document.image_time;
         let gltf_files = document.into_files(stem, self.options.format)?;
@@ -491,7 +496,12 @@ impl<'a> Importer<'a> {
                 placeholders: placeholders_name,
             }),
             bones: self.bone_manifests(i),
-            animations: manifest::animations(game, (wad, i), &self.targets[i], &animation_names),
+            animations: manifest::animations(
+                game,
+                (wad, MoveableIndex(i)),
+                &self.targets[i],
+                &animation_names,
+            ),
         });
         Ok((document, manifest))
     }
@@ -517,12 +527,12 @@ impl<'a> Importer<'a> {
     /// The object as errors name it: `LARA (moveable 0)`.
     fn object_name(&self, object: &ObjectRef) -> String {
         let name = match *object {
-            ObjectRef::Moveable(i) => ObjectName::with_slot(
+            ObjectRef::Moveable(MoveableIndex(i)) => ObjectName::with_slot(
                 &self.moveable_slots[i],
                 ObjectKind::Moveable,
                 self.wad.moveables[i].id,
             ),
-            ObjectRef::Static(i) => {
+            ObjectRef::Static(StaticIndex(i)) => {
                 ObjectName::with_slot(&self.static_slots[i], ObjectKind::Static, self.wad.statics[i].id)
             }
         };
@@ -533,10 +543,10 @@ impl<'a> Importer<'a> {
     fn drawn_meshes(&self, object: &ObjectRef) -> Vec<usize> {
         let wad = self.wad;
         match *object {
-            ObjectRef::Moveable(i) => {
+            ObjectRef::Moveable(MoveableIndex(i)) => {
                 dressed_draws::drawn_meshes(wad, &wad.moveables[i], self.dressing[i]).collect()
             }
-            ObjectRef::Static(i) => vec![wad.statics[i].mesh],
+            ObjectRef::Static(StaticIndex(i)) => vec![wad.statics[i].mesh],
         }
     }
 
@@ -566,7 +576,7 @@ impl<'a> Importer<'a> {
     fn texture_samples(&self, object: &ObjectRef) -> Vec<Vec<usize>> {
         let wad = self.wad;
         match *object {
-            ObjectRef::Moveable(i) => {
+            ObjectRef::Moveable(MoveableIndex(i)) => {
                 let m = &wad.moveables[i];
                 let mut sets = vec![atlas::Atlas::samples_of(
                     wad,
@@ -581,7 +591,9 @@ impl<'a> Importer<'a> {
                 }
                 sets
             }
-            ObjectRef::Static(i) => vec![atlas::Atlas::samples_of(wad, wad.meshes.get(wad.statics[i].mesh))],
+            ObjectRef::Static(StaticIndex(i)) => {
+                vec![atlas::Atlas::samples_of(wad, wad.meshes.get(wad.statics[i].mesh))]
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::pose::{AngleSets, Transform};
 use wadforge_format::references::{AnimationRef, Targets};
-use wadforge_format::{Animation, BoundingBox, Command, Mesh, Rotation, Shading, Static, Wad};
+use wadforge_format::{Animation, BoundingBox, Command, Mesh, MoveableIndex, Rotation, Shading, Static, Wad};
 use wadforge_manifests::*;
 
 pub(crate) fn mesh_info(mesh: &Mesh, same_as: Option<MeshRef>) -> MeshInfo {
@@ -46,7 +46,7 @@ fn state(game: Game, moveable: u32, id: u16) -> StateRef {
 /// object's list (`t`, resolved in the file's table), or, naming no animation of the file, the
 /// index as stored (`relative`) with its frame as it stands.
 fn target(
-    (wad, owner): (&Wad, usize),
+    (wad, owner): (&Wad, MoveableIndex),
     names: &[String],
     relative: i32,
     t: Option<AnimationRef>,
@@ -69,7 +69,7 @@ fn target(
 /// The manifest animations of moveable `i` of `wad`, whose references point at `targets`.
 pub(crate) fn animations(
     game: Game,
-    (wad, i): (&Wad, usize),
+    (wad, i): (&Wad, MoveableIndex),
     targets: &[Targets],
     names: &[String],
 ) -> Vec<AnimationManifest> {

@@ -8,12 +8,12 @@
 
 use std::collections::HashMap;
 
-use crate::{Animation, Moveable};
+use crate::{Animation, Moveable, MoveableIndex};
 
 /// An animation of a moveable: positions in a moveable list and in its animation list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AnimationRef {
-    pub moveable: usize,
+    pub moveable: MoveableIndex,
     pub animation: usize,
 }
 
@@ -46,13 +46,13 @@ pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
     // The first moveable (in order) whose range holds each place of the table, found at once for
     // each reference: a search of all moveables for each made many references into many
     // moveables quadratic. Ranges hold each decoded animation once, so this is as large as they.
-    let mut first_owner: HashMap<usize, usize> = HashMap::new();
-    for (m, other) in moveables.iter().enumerate() {
-        for a in 0..other.animations.len() {
-            first_owner.entry(starts[m] + a).or_insert(m);
+    let mut first_owner: HashMap<usize, MoveableIndex> = HashMap::new();
+    for m in MoveableIndex::all(moveables) {
+        for a in 0..moveables[m].animations.len() {
+            first_owner.entry(starts[m.0] + a).or_insert(m);
         }
     }
-    let target = |owner: usize, relative: i32| -> Option<AnimationRef> {
+    let target = |owner: MoveableIndex, relative: i32| -> Option<AnimationRef> {
         let own = &moveables[owner];
         if relative >= 0 && (relative as usize) < own.animations.len() {
             return Some(AnimationRef {
@@ -60,21 +60,20 @@ pub fn resolve(moveables: &[Moveable], starts: &[usize]) -> Vec<Vec<Targets>> {
                 animation: relative as usize,
             });
         }
-        let absolute = starts[owner] as i64 + relative as i64;
+        let absolute = starts[owner.0] as i64 + relative as i64;
         if absolute < 0 {
             return None;
         }
         let absolute = absolute as usize;
         first_owner.get(&absolute).map(|&m| AnimationRef {
             moveable: m,
-            animation: absolute - starts[m],
+            animation: absolute - starts[m.0],
         })
     };
-    moveables
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            m.animations
+    MoveableIndex::all(moveables)
+        .map(|i| {
+            moveables[i]
+                .animations
                 .iter()
                 .map(|a| Targets {
                     next: target(i, a.next_animation),
@@ -107,7 +106,7 @@ pub fn encode(moveables: &mut [Moveable], targets: &[Vec<Targets>]) {
     let starts = canonical_starts(moveables);
     let relative = |owner: usize, own: usize, t: Option<AnimationRef>| -> i32 {
         match t {
-            Some(t) => (starts[t.moveable] + t.animation) as i32 - starts[owner] as i32,
+            Some(t) => (starts[t.moveable.0] + t.animation) as i32 - starts[owner] as i32,
             None => own as i32,
         }
     };

@@ -3,13 +3,13 @@
 
 use crate::catalog::{self, Game};
 use crate::object_name::{ObjectKind, ObjectName};
-use crate::Wad;
+use crate::{MoveableIndex, StaticIndex, Wad};
 
-/// One object of a model, by kind and position in its list.
+/// One object of a model, by kind and position in its list (not by its slot id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjectRef {
-    Moveable(usize),
-    Static(usize),
+    Moveable(MoveableIndex),
+    Static(StaticIndex),
 }
 
 impl ObjectRef {
@@ -53,9 +53,9 @@ pub struct UnknownObject {
 
 /// Every object of `wad`, in file order: moveables, then statics.
 pub fn all_objects(wad: &Wad) -> impl Iterator<Item = ObjectRef> + Clone {
-    (0..wad.moveables.len())
+    MoveableIndex::all(&wad.moveables)
         .map(ObjectRef::Moveable)
-        .chain((0..wad.statics.len()).map(ObjectRef::Static))
+        .chain(StaticIndex::all(&wad.statics).map(ObjectRef::Static))
 }
 
 /// The objects of `wad` that `names` (slot names of `game`, or ids, matched exactly) name, in
@@ -113,9 +113,9 @@ mod tests {
         assert_eq!(
             chosen,
             [
-                ObjectRef::Moveable(0),
-                ObjectRef::Moveable(1),
-                ObjectRef::Static(0)
+                ObjectRef::Moveable(MoveableIndex(0)),
+                ObjectRef::Moveable(MoveableIndex(1)),
+                ObjectRef::Static(StaticIndex(0))
             ]
         );
         assert_eq!(select::<&str>(&wad, Game::Tr4, &[]).unwrap(), []);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, Opened, OutputKind, Wad};
+use wadforge_format::{wad, wad2, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
 
 use crate::collection::{
     each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
@@ -338,9 +338,10 @@ fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputKind) -> a
         OutputKind::Wad2 => {
             // Mesh indices stay, so each polygon's skewed corners still find it.
             let model = &mut opened.model;
-            let mut keep = (0..model.moveables.len()).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
+            let mut keep =
+                MoveableIndex::all(&model.moveables).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
             model.moveables.retain(|_| keep.next().unwrap_or(false));
-            let mut keep = (0..model.statics.len()).map(|i| chosen.contains(&ObjectRef::Static(i)));
+            let mut keep = StaticIndex::all(&model.statics).map(|i| chosen.contains(&ObjectRef::Static(i)));
             model.statics.retain(|_| keep.next().unwrap_or(false));
         }
     }

@@ -139,12 +139,12 @@ fn copied_detail(
     };
     for (object, id) in selection.iter().zip(ids) {
         match *object {
-            ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i).map(|m| {
+            ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i.0).map(|m| {
                 let mut m = m.clone();
                 m.id = i64::from(id);
                 m
             })),
-            ObjectRef::Static(i) => detail.statics.extend(document.statics.get(i).map(|s| {
+            ObjectRef::Static(i) => detail.statics.extend(document.statics.get(i.0).map(|s| {
                 let mut s = s.clone();
                 s.id = i64::from(id);
                 s

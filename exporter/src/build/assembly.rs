@@ -10,7 +10,7 @@ use std::path::Path;
 
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::references::resolve;
-use wadforge_format::{BoundingBox, Moveable, ObjectKind, ObjectName, Static, Wad};
+use wadforge_format::{BoundingBox, Moveable, MoveableIndex, ObjectKind, ObjectName, Static, Wad};
 
 use super::keyframe_boxes::with_keyframe_boxes;
 use super::meshes::add_meshes;
@@ -107,7 +107,7 @@ fn finish_static(root: &Path, shared: &SharedMeshes, s: &PendingStatic) -> Resul
 /// keyframes before one whose keyframes stay last, [`wadforge_format::moveable_insertion_point`]);
 /// otherwise in the directory's order. Where each moveable of the model came from.
 fn put_objects(wad: &mut Wad, moveables: Vec<Moveable>, statics: Vec<Static>, by_id: bool) -> Vec<Origin> {
-    let mut origins: Vec<Origin> = (0..wad.moveables.len()).map(Origin::Base).collect();
+    let mut origins: Vec<Origin> = MoveableIndex::all(&wad.moveables).map(Origin::Base).collect();
     for (index, m) in moveables.into_iter().enumerate() {
         match wad.moveables.iter().position(|x| x.id == m.id) {
             Some(p) => {

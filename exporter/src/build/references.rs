@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use wadforge_format::catalog::Game;
 use wadforge_format::references::{canonical_starts, follow_frame, AnimationRef, Targets};
-use wadforge_format::{Animation, ObjectKind, ObjectName, Wad};
+use wadforge_format::{Animation, MoveableIndex, ObjectKind, ObjectName, Wad};
 
 use super::PendingMoveable;
 use crate::states::{OtherTarget, Reference};
@@ -28,9 +28,12 @@ const LISTED: usize = 200;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Origin {
     /// The base's moveable of this index, kept.
-    Base(usize),
+    Base(MoveableIndex),
     /// The directory's moveable of this index, in the place of the base's it replaced.
-    Directory { index: usize, replaced: Option<usize> },
+    Directory {
+        index: usize,
+        replaced: Option<MoveableIndex>,
+    },
 }
 
 /// The base a build patches, with its references resolved in its own table.
@@ -118,13 +121,13 @@ impl Linker<'_> {
         &mut self,
         out: &Wad,
         p: usize,
-        (base, i): (&BaseTargets, usize),
+        (base, i): (&BaseTargets, MoveableIndex),
         place_of: &dyn Fn(AnimationRef) -> Option<(usize, usize)>,
         game: Game,
     ) -> Vec<Relinked> {
         let owner = &out.moveables[p];
         let mut found = Vec::new();
-        for (a, t) in base.targets[i].iter().enumerate() {
+        for (a, t) in base.targets[i.0].iter().enumerate() {
             let animation = &owner.animations[a];
             let references = std::iter::once((Reference::Next, t.next, animation.next_frame)).chain(
                 (t.dispatches.iter().enumerate()).flat_map(|(change, ds)| {
