@@ -212,6 +212,9 @@ struct Moveable {
     name: &'static str,
     body_from: Option<u32>,
     joints_from: Option<u32>,
+    /// The Tomb Engine slot this one is (the catalogue's `ten=`): `None` where the table has no
+    /// such column (objects then move by name), `Some(None)` where the slot has no TEN slot.
+    ten: Option<Option<&'static str>>,
 }
 
 /// One game's tables, each parsed from the embedded text on first use: naming a file's
@@ -246,13 +249,21 @@ impl Tables {
     fn parsed_moveables(&self) -> &Parsed<u32, Moveable> {
         self.moveables.get_or_init(|| {
             parse(self.sources.moveables, "moveables", |f| {
-                let [id, name, body_from, joints_from] = f else {
-                    return Err(format!("expected 4 fields, found {}", f.len()));
+                let (id, name, body_from, joints_from, ten) = match f {
+                    [id, name, body_from, joints_from] => (id, name, body_from, joints_from, None),
+                    [id, name, body_from, joints_from, ten] => (id, name, body_from, joints_from, Some(ten)),
+                    _ => return Err(format!("expected 4 or 5 fields, found {}", f.len())),
+                };
+                let ten = match ten {
+                    None => None,
+                    Some(&"-") => Some(None),
+                    Some(ten) => Some(Some(checked_name(ten)?)),
                 };
                 let moveable = Moveable {
                     name: checked_name(name)?,
                     body_from: optional_id(body_from)?,
                     joints_from: optional_id(joints_from)?,
+                    ten,
                 };
                 Ok((number::<u32>(id)?, moveable))
             })
@@ -487,6 +498,103 @@ pub fn static_id(game: Game, name: &str) -> Option<u32> {
         .filter(|(_, &n)| n == name)
         .map(|(&id, _)| id)
         .min()
+}
+
+/// The Tomb Engine slot name of classic moveable `id` (the catalogue's `ten=`: TR4's BADDY_1 is
+/// TEN's BADDY1, its HAIR TEN's HAIR_PRIMARY); `None` where the slot has none, or where `game`'s
+/// table records none (TR1-TR3: their objects move by name).
+pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
+    moveable(game, id)?.ten.flatten()
+}
+
+/// The slot of game `to` for moveable `id` of game `from`, the one mapping `convert` moves
+/// objects by: the same id within a game; classic → TEN by the classic slot's `ten=` name;
+/// TEN → classic by the classic slot whose `ten=` names it (the lowest id); where a classic
+/// game's table records no `ten=` (TR1-TR3), and classic → classic, the slot of the same name.
+/// `None` where `to` has no slot for it (or `from`'s catalogue does not know `id`).
+pub fn moveable_in(from: Game, id: u32, to: Game) -> Option<u32> {
+    if from == to {
+        return Some(id);
+    }
+    let object = moveable(from, id)?;
+    match (from, to) {
+        (_, Game::Ten) => match object.ten {
+            Some(ten) => moveable_id(Game::Ten, ten?),
+            None => moveable_id(Game::Ten, object.name),
+        },
+        (Game::Ten, _) if records_ten(to) => (tables(to).moveables().iter())
+            .filter(|(_, m)| m.ten == Some(Some(object.name)))
+            .map(|(&id, _)| id)
+            .min(),
+        _ => moveable_id(to, object.name),
+    }
+}
+
+/// Whether `game`'s moveable table has the `ten` column.
+fn records_ten(game: Game) -> bool {
+    tables(game).moveables().values().any(|m| m.ten.is_some())
+}
+
+/// The static of game `to` for static `id` of game `from`. TEN's statics have no roles (the
+/// catalogue names them by number), so between TEN and a classic game a static keeps its id
+/// where `to`'s catalogue has it; between classic games it goes by name. Where `to` has no
+/// statics table (TR1-TR3), the id is kept. `None` where `to` has no such static.
+pub fn static_in(from: Game, id: u32, to: Game) -> Option<u32> {
+    let statics = tables(to).statics();
+    if from == to || statics.is_empty() {
+        return Some(id);
+    }
+    if from == Game::Ten || to == Game::Ten {
+        return statics.contains_key(&id).then_some(id);
+    }
+    match static_name(from, id) {
+        Some(name) => static_id(to, name),
+        None => Some(id),
+    }
+}
+
+/// Up to `count` slot names of `to` most like `name` (by the letter pairs they share), the most
+/// alike first, for a message about an object `to` has no slot for: TEN's SNOWMOBILE finds
+/// TR4's MOTORBIKE-like names, BADDY3 finds BADDY_1 and BADDY_2. Statics when `statics`.
+pub fn nearest_slots(to: Game, name: &str, statics: bool, count: usize) -> Vec<&'static str> {
+    let t = tables(to);
+    let mut names: Vec<(u32, &'static str)> = if statics {
+        t.statics().iter().map(|(&id, &n)| (id, n)).collect()
+    } else {
+        t.moveables().iter().map(|(&id, m)| (id, m.name)).collect()
+    };
+    names.sort_unstable();
+    let wanted = letter_pairs(name);
+    let mut scored: Vec<(u32, &'static str)> = Vec::new();
+    for (_, candidate) in names {
+        if scored.iter().any(|&(_, n)| n == candidate) {
+            continue;
+        }
+        let theirs = letter_pairs(candidate);
+        let shared = wanted.iter().filter(|p| theirs.contains(p)).count();
+        // Dice's coefficient, in thousandths.
+        let score = (2000 * shared / (wanted.len() + theirs.len()).max(1)) as u32;
+        if score >= 300 {
+            scored.push((score, candidate));
+        }
+    }
+    // Stable: among equal scores, the lower id first.
+    scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    scored.into_iter().take(count).map(|(_, n)| n).collect()
+}
+
+/// The distinct pairs of adjacent letters or digits of `name` within its words.
+fn letter_pairs(name: &str) -> Vec<[u8; 2]> {
+    let mut pairs = Vec::new();
+    for word in name.split('_') {
+        for pair in word.as_bytes().windows(2) {
+            let pair = [pair[0], pair[1]];
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+        }
+    }
+    pairs
 }
 
 /// Name or `UNKNOWN_<id>`.
@@ -1267,6 +1375,101 @@ mod tests {
         for id in [4, 14, 17, 21] {
             assert_eq!(lara_mesh_use(Game::Ten, id), Some(LaraMeshUse::Some), "TEN {id}");
         }
+    }
+
+    #[test]
+    fn every_ten_name_is_a_ten_slot() {
+        for game in GAMES {
+            for (id, m) in tables(game).moveables() {
+                if let Some(Some(ten)) = m.ten {
+                    assert!(
+                        moveable_id(Game::Ten, ten).is_some(),
+                        "{} {id}: {ten}",
+                        game.name()
+                    );
+                }
+            }
+        }
+        assert!(records_ten(Game::Tr4));
+        assert!(!records_ten(Game::Ten));
+    }
+
+    #[test]
+    fn slots_move_between_tr4_and_ten_by_the_catalogues_ten_names() {
+        // TR4/Moveables.xml: `<moveable id="41" name="BADDY_1" ... ten="BADDY1" />`, `<moveable
+        // id="30" name="HAIR" ... ten="HAIR_PRIMARY" />`, `<moveable id="465" name="MOTOR_BOAT"
+        // ... ten="SPEEDBOAT" />`, `<moveable id="312" name="SWITCH_TYPE7" ... ten="SHOOT_SWITCH1" />`.
+        let pairs = [
+            ("BADDY_1", "BADDY1"),
+            ("HAIR", "HAIR_PRIMARY"),
+            ("MOTOR_BOAT", "SPEEDBOAT"),
+            ("SWITCH_TYPE7", "SHOOT_SWITCH1"),
+            ("SCORPION", "BIG_SCORPION"),
+            ("KNIGHTS_TEMPLAR", "KNIGHT_TEMPLAR"),
+            ("SAS", "SAS_CAIRO"),
+            ("SIXSHOOTER_ANIM", "REVOLVER_ANIM"),
+            ("PULLEY", "PULLEY"),
+            ("LARA", "LARA"),
+            ("LARA_SKIN", "LARA_SKIN"),
+            ("PUSHABLE_OBJECT3", "PUSHABLE_OBJECT3"),
+        ];
+        for (tr4, ten) in pairs {
+            let tr4_id = moveable_id(Game::Tr4, tr4).unwrap();
+            let ten_id = moveable_id(Game::Ten, ten).unwrap();
+            assert_eq!(moveable_in(Game::Tr4, tr4_id, Game::Ten), Some(ten_id), "{tr4}");
+            assert_eq!(moveable_in(Game::Ten, ten_id, Game::Tr4), Some(tr4_id), "{ten}");
+            assert_eq!(ten_name(Game::Tr4, tr4_id), Some(ten));
+        }
+        assert_eq!(moveable_id(Game::Ten, "HAIR_PRIMARY"), Some(37));
+        assert_eq!(
+            moveable_in(Game::Tr4, 30, Game::Ten),
+            Some(37),
+            "HAIR, not LARA_EXTRA_MESH1 (30)"
+        );
+        // TEN's SNOWMOBILE (51), ANIMATING17 and LARA_EXTRA_ANIMS have no TR4 slot; TEN's
+        // SCORPION-less names do not fall back on TR4 names: TR4's SCORPION is BIG_SCORPION.
+        for ten in ["SNOWMOBILE", "ANIMATING17", "LARA_EXTRA_ANIMS"] {
+            let id = moveable_id(Game::Ten, ten).unwrap();
+            assert_eq!(moveable_in(Game::Ten, id, Game::Tr4), None, "{ten}");
+        }
+        // TR4 slots the catalogue gives no TEN slot.
+        for tr4 in [
+            "VEHICLE_EXTRA",
+            "BADDY_1_MIP",
+            "SCALING_TRAPDOOR",
+            "ANIMATING1_MIP",
+        ] {
+            let id = moveable_id(Game::Tr4, tr4).unwrap();
+            assert_eq!(moveable_in(Game::Tr4, id, Game::Ten), None, "{tr4}");
+            assert_eq!(ten_name(Game::Tr4, id), None, "{tr4}");
+        }
+        assert_eq!(moveable_in(Game::Ten, 5000, Game::Tr4), None, "not catalogued");
+        assert_eq!(moveable_in(Game::Tr4, 41, Game::Tr4), Some(41));
+        // TR1-TR3 record no ten names: by name, as before.
+        assert_eq!(moveable_in(Game::Tr1, 0, Game::Ten), Some(0));
+        assert_eq!(ten_name(Game::Tr1, 0), None);
+        assert_eq!(
+            moveable_in(Game::Tr4, 37, Game::Tr3),
+            moveable_id(Game::Tr3, "GUIDE")
+        );
+    }
+
+    #[test]
+    fn statics_keep_their_number_between_tr4_and_ten() {
+        assert_eq!(static_in(Game::Ten, 10, Game::Tr4), Some(10));
+        assert_eq!(static_in(Game::Tr4, 159, Game::Ten), Some(159));
+        assert_eq!(static_in(Game::Ten, 160, Game::Tr4), None, "TR4 has 0-159");
+        assert_eq!(static_in(Game::Ten, 200, Game::Tr1), Some(200), "no TR1 table");
+        assert_eq!(static_in(Game::Tr4, 3, Game::Tr4), Some(3));
+    }
+
+    #[test]
+    fn nearest_slots_by_name() {
+        let near = nearest_slots(Game::Tr4, "BADDY3", false, 3);
+        assert!(near.contains(&"BADDY_1") && near.contains(&"BADDY_2"), "{near:?}");
+        assert!(nearest_slots(Game::Tr4, "SPEEDBOAT", false, 3).contains(&"MOTOR_BOAT"));
+        assert!(nearest_slots(Game::Tr4, "QQQ", false, 3).is_empty());
+        assert!(nearest_slots(Game::Tr4, "EXTRA100", true, 3).contains(&"EXTRA10"));
     }
 
     #[test]
