@@ -117,7 +117,8 @@ fn cube_directory() -> tempfile::TempDir {
 fn a_hand_made_static_builds_with_computed_shades_and_quads() {
     let dir = cube_directory();
     let manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let built = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    let built =
+        wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
     let wad: &Wad = &built.wad;
     let mesh = &wad.meshes[wad.statics[0].mesh];
     assert_eq!(mesh.vertices.len(), 8, "welded back to the cube's corners");
