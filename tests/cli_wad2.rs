@@ -343,14 +343,14 @@ fn a_tomb_engine_wad2_converts_to_tr4_slots_and_says_what_it_lost() {
     );
     let o = wadforge(&["convert", s(&pulley), s(&wad)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for text in [
-        "lost: PULLEY (moveable 830): 4 × animation commands of type 7",
-        "STATIC_10 (static 10): TR4 has no static of that name; its id is kept",
-    ] {
-        assert!(stderr(&o).contains(text), "no {text:?} in\n{}", stderr(&o));
-    }
-    // TEN's PULLEY (830) is TR4's PULLEY (321).
-    assert!(succeeds(&["info", s(&wad)]).contains("321  PULLEY"));
+    let text = "lost: PULLEY (moveable 830): 4 × animation commands of type 7";
+    assert!(stderr(&o).contains(text), "no {text:?} in\n{}", stderr(&o));
+    // TEN's PULLEY (830) is TR4's PULLEY (321); TEN's statics are numbered, so static 10 stays
+    // static 10.
+    assert!(!stderr(&o).contains("has no static slot"), "{}", stderr(&o));
+    let info = succeeds(&["info", s(&wad)]);
+    assert!(info.contains("321  PULLEY"), "{info}");
+    assert!(info.contains("10  FURNITURE0"), "{info}");
     wadforge_fixtures::assert_other_tools_read_as_the_game("pulley", &std::fs::read(&wad).unwrap());
 }
 
@@ -373,25 +373,30 @@ fn convert_takes_only_the_objects_asked_for_into_the_slots_asked_for() {
         "SNOWMOBILE=ANIMATING1",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        !stderr(&o).contains("has no moveable of that name"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(!stderr(&o).contains("has no moveable slot"), "{}", stderr(&o));
     let info = succeeds(&["info", s(&wad)]);
     assert!(
         info.contains("Moveables (1)") && info.contains("427  ANIMATING1"),
         "{info}"
     );
     wadforge_fixtures::assert_other_tools_read_as_the_game("snowmobile", &std::fs::read(&wad).unwrap());
-    // Without --as it keeps its id, and says how to give it one.
+    // Without --as it is left out (it used to keep its id 51, TR4's CROCODILE), and the message
+    // says how to place it.
     let o = wadforge(&["convert", s(&skidoo), s(&wad), "--only", "51"]);
     assert!(
-        stderr(&o)
-            .contains("SNOWMOBILE (moveable 51): TR4 has no moveable of that name; its id is kept (--as"),
+        stderr(&o).contains(
+            "SNOWMOBILE (moveable 51): TR4 has no moveable slot for TEN's SNOWMOBILE; left out (--as \
+             SNOWMOBILE=SLOT places it)"
+        ),
         "{}",
         stderr(&o)
     );
+    if wad.exists() {
+        let model = wadforge_format::open(&std::fs::read(&wad).unwrap())
+            .unwrap()
+            .model;
+        assert!(model.moveables.iter().all(|m| m.id != 51));
+    }
     for (args, message) in [
         (
             vec!["--as", "NOTHING=1"],
@@ -449,20 +454,21 @@ fn each_wad2_converted_to_a_wad_compares_equal_apart_from_what_convert_lists() {
         let mut converted = wadforge_format::open(&std::fs::read(&wad).unwrap())
             .unwrap()
             .model;
-        // Tomb Engine's ids moved to TR4's slots of the same names, but for those listed as
-        // kept: moved back, the objects pair with the source's.
+        // Tomb Engine's ids moved to the TR4 slots the catalogue maps them to, and those TR4 has
+        // no slot for left out (and listed): moved back, the objects pair with the source's
+        // placed ones (statics keep their numbers).
+        let mut source = source;
         if source.game == Game::Ten {
-            let kept = |kind: &str, id: u32| stderr(&o).contains(&format!("({kind} {id}): TR4 has no"));
+            let placed = |m: &wadforge_format::Moveable| catalog::moveable_in(Game::Ten, m.id, Game::Tr4);
             for m in &mut converted.moveables {
-                if !kept("moveable", m.id) {
-                    m.id = catalog::moveable_id(Game::Ten, &catalog::moveable_slot(Game::Tr4, m.id)).unwrap();
-                }
+                let back = source.model.moveables.iter().find(|s| placed(s) == Some(m.id));
+                m.id = back.expect("a source object of that slot").id;
             }
-            for st in &mut converted.statics {
-                if !kept("static", st.id) {
-                    st.id = catalog::static_id(Game::Ten, &catalog::static_slot(Game::Tr4, st.id)).unwrap();
-                }
-            }
+            source.model.moveables.retain(|m| placed(m).is_some());
+            source
+                .model
+                .statics
+                .retain(|st| catalog::static_in(Game::Ten, st.id, Game::Tr4).is_some());
         }
         // What the model could not hold is listed; the WAD holds the model exactly, but for the
         // skewed polygons (listed too), whose sample is the rectangle round their corners.

@@ -1,5 +1,6 @@
-//! Object ids from one game's catalogue to another's (`wadforge convert`): by slot name, and by
-//! `--as NAME=SLOT` rules for the objects the other catalogue has no slot of that name for.
+//! Object ids from one game's catalogue to another's (`wadforge convert`): by the catalogue's
+//! mapping between games' slots ([`catalog::moveable_in`], [`catalog::static_in`]), and by
+//! `--as NAME=SLOT` rules for the objects the other game has no slot for.
 
 use std::collections::BTreeMap;
 
@@ -9,13 +10,14 @@ use wadforge_format::{ObjectKind, Wad};
 use crate::{slot_id, EditError};
 
 /// Gives each object of `wad` (ids of `from`'s catalogue) its id in `to`'s: the slot an
-/// `as_slots` rule names for it, else (when `by_name`) the slot of its name in `to`, else the
-/// id it has. A rule is `NAME=SLOT`: the object by its slot name or id in `from`, the slot by
-/// its name or id in `to`; every rule must find an object.
+/// `as_slots` rule names for it, else (when `by_name`) the slot the catalogue maps it to in `to`
+/// (TR4's BADDY_1 is TEN's BADDY1), else the id it has. A rule is `NAME=SLOT`: the object by its
+/// slot name or id in `from`, the slot by its name or id in `to`; every rule must find an object.
 ///
-/// Returns a line for each object that keeps its id because `to` has no slot of its name, as
-/// `convert` lists it. Two objects of a kind given the same id are an error; on an error `wad`
-/// may be half renumbered.
+/// An object `to` has no slot for is never written under a foreign id: it is left out of `wad`,
+/// and a line names it, the nearest slots of `to` and the `--as` that places it, as `convert`
+/// lists it (and refuses with `--strict`). Two objects of a kind given the same id are an error;
+/// on an error `wad` may be half renumbered.
 pub fn move_ids(
     wad: &mut Wad,
     from: Game,
@@ -24,20 +26,24 @@ pub fn move_ids(
     as_slots: &[String],
 ) -> Result<Vec<String>, EditError> {
     let mut rules = parse_rules(as_slots)?;
-    let mut kept = Vec::new();
-    let lists: [(ObjectKind, Vec<&mut u32>); 2] = [
+    let mut left_out = Vec::new();
+    let mut dropped_moveables = Vec::new();
+    let mut dropped_statics = Vec::new();
+    let lists: [(ObjectKind, Vec<&mut u32>, &mut Vec<usize>); 2] = [
         (
             ObjectKind::Moveable,
             wad.moveables.iter_mut().map(|m| &mut m.id).collect(),
+            &mut dropped_moveables,
         ),
         (
             ObjectKind::Static,
             wad.statics.iter_mut().map(|s| &mut s.id).collect(),
+            &mut dropped_statics,
         ),
     ];
-    for (kind, ids) in lists {
+    for (kind, ids, dropped) in lists {
         let mut taken = BTreeMap::new();
-        for id in ids {
+        for (index, id) in ids.into_iter().enumerate() {
             let name = slot(kind, from, *id);
             let rule = rules
                 .iter_mut()
@@ -47,17 +53,15 @@ pub fn move_ids(
                     rule.used = true;
                     Some(slot_id(to, kind == ObjectKind::Moveable, &rule.slot)?)
                 }
-                None if by_name => id_of(kind, to, &name),
+                None if by_name => slot_in(kind, from, *id, to),
                 None => Some(*id),
             };
-            match new {
-                Some(new) => *id = new,
-                None => kept.push(format!(
-                    "{name} ({kind} {id}): {} has no {kind} of that name; its id is kept (--as {name}=SLOT gives \
-                     it one)",
-                    to.name(),
-                )),
-            }
+            let Some(new) = new else {
+                left_out.push(left_out_line(kind, from, *id, to, &name));
+                dropped.push(index);
+                continue;
+            };
+            *id = new;
             if let Some(first) = taken.insert(*id, name.clone()) {
                 return Err(EditError::SameId {
                     first,
@@ -68,13 +72,89 @@ pub fn move_ids(
             }
         }
     }
-    match rules.into_iter().find(|r| !r.used) {
-        Some(unused) => Err(EditError::AsFindsNoObject {
+    if let Some(unused) = rules.into_iter().find(|r| !r.used) {
+        return Err(EditError::AsFindsNoObject {
             object: unused.object,
             slot: unused.slot,
-        }),
-        None => Ok(kept),
+        });
     }
+    drop_moveables(wad, &dropped_moveables);
+    let mut index = 0;
+    wad.statics.retain(|_| {
+        index += 1;
+        !dropped_statics.contains(&(index - 1))
+    });
+    Ok(left_out)
+}
+
+/// What `convert` lists for an object `to` has no slot for.
+fn left_out_line(kind: ObjectKind, from: Game, id: u32, to: Game, name: &str) -> String {
+    let nearest = catalog::nearest_slots(to, name, kind == ObjectKind::Static, 3);
+    let nearest = match nearest.as_slice() {
+        [] => String::new(),
+        slots => format!("nearest slots: {}; ", slots.join(", ")),
+    };
+    format!(
+        "{name} ({kind} {id}): {} has no {kind} slot for {}'s {name}; left out ({nearest}--as {name}=SLOT \
+         places it)",
+        to.name(),
+        from.name(),
+    )
+}
+
+/// Drops the moveables at `dropped` (positions, ascending), keeping every animation reference of
+/// the others that leaves its own moveable naming the same animation of the table written after
+/// (the model stores such a reference relative to its moveable's first animation, in a table laid
+/// out moveable after moveable); a reference into a dropped moveable then names its own
+/// animation, as a reference that finds no animation does.
+fn drop_moveables(wad: &mut Wad, dropped: &[usize]) {
+    if dropped.is_empty() {
+        return;
+    }
+    let keep: Vec<bool> = (0..wad.moveables.len()).map(|i| !dropped.contains(&i)).collect();
+    // Where each moveable's animations start in the table before (every moveable) and after
+    // (the kept ones; a dropped one's start is unused).
+    let (mut old, mut new) = (Vec::new(), Vec::new());
+    let (mut old_next, mut new_next) = (0usize, 0usize);
+    for (m, moveable) in wad.moveables.iter().enumerate() {
+        old.push(old_next);
+        new.push(new_next);
+        old_next += moveable.animations.len();
+        if keep[m] {
+            new_next += moveable.animations.len();
+        }
+    }
+    let counts: Vec<usize> = wad.moveables.iter().map(|m| m.animations.len()).collect();
+    // The reference `relative` of animation `own` of moveable `m`, for the table after.
+    let retarget = |m: usize, own: usize, relative: i32| -> i32 {
+        if relative >= 0 && (relative as usize) < counts[m] {
+            return relative;
+        }
+        let absolute = old[m] as i64 + i64::from(relative);
+        let owner = usize::try_from(absolute)
+            .ok()
+            .and_then(|at| (0..counts.len()).find(|&t| at >= old[t] && at - old[t] < counts[t]));
+        match owner {
+            Some(t) if keep[t] => (new[t] as i64 + (absolute - old[t] as i64) - new[m] as i64) as i32,
+            Some(_) => own as i32,
+            None => relative,
+        }
+    };
+    for (m, moveable) in wad.moveables.iter_mut().enumerate() {
+        if !keep[m] {
+            continue;
+        }
+        for (a, animation) in moveable.animations.iter_mut().enumerate() {
+            animation.next_animation = retarget(m, a, animation.next_animation);
+            for change in &mut animation.state_changes {
+                for dispatch in &mut change.dispatches {
+                    dispatch.next_animation = retarget(m, a, dispatch.next_animation);
+                }
+            }
+        }
+    }
+    let mut keep = keep.into_iter();
+    wad.moveables.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// One `--as NAME=SLOT`: the object (slot name or id in the input's game) and its slot in the
@@ -106,10 +186,10 @@ fn slot(kind: ObjectKind, game: Game, id: u32) -> String {
     }
 }
 
-fn id_of(kind: ObjectKind, game: Game, name: &str) -> Option<u32> {
+fn slot_in(kind: ObjectKind, from: Game, id: u32, to: Game) -> Option<u32> {
     match kind {
-        ObjectKind::Moveable => catalog::moveable_id(game, name),
-        ObjectKind::Static => catalog::static_id(game, name),
+        ObjectKind::Moveable => catalog::moveable_in(from, id, to),
+        ObjectKind::Static => catalog::static_in(from, id, to),
     }
 }
 
@@ -163,20 +243,74 @@ mod tests {
     }
 
     #[test]
-    fn an_object_whose_name_the_other_game_lacks_keeps_its_id_and_is_listed() {
-        // TR4 has no SNOWMOBILE (TEN's 51) and no static named as TEN's static 10.
-        let mut wad = objects(&[51], &[10]);
-        let kept = move_ids(&mut wad, Game::Ten, Game::Tr4, true, &[]).unwrap();
-        assert_eq!(ids(&wad), (vec![51], vec![10]));
+    fn objects_move_to_the_slots_the_catalogue_maps_them_to() {
+        // TEN's BADDY1 (id 178 there) is TR4's BADDY_1 (41), HAIR_PRIMARY (37) TR4's HAIR (30),
+        // SPEEDBOAT TR4's MOTOR_BOAT (465): by the TR4 catalogue's ten= names, not by name.
+        let baddy1 = catalog::moveable_id(Game::Ten, "BADDY1").unwrap();
+        let speedboat = catalog::moveable_id(Game::Ten, "SPEEDBOAT").unwrap();
+        let mut wad = objects(&[baddy1, 37, speedboat], &[10]);
+        let listed = move_ids(&mut wad, Game::Ten, Game::Tr4, true, &[]).unwrap();
+        assert_eq!(ids(&wad), (vec![41, 30, 465], vec![10]));
+        assert!(listed.is_empty(), "{listed:?}");
+        let listed = move_ids(&mut wad, Game::Tr4, Game::Ten, true, &[]).unwrap();
+        assert_eq!(ids(&wad), (vec![baddy1, 37, speedboat], vec![10]));
+        assert!(listed.is_empty(), "{listed:?}");
+    }
+
+    #[test]
+    fn an_object_the_other_game_has_no_slot_for_is_left_out_and_listed() {
+        // The old behaviour kept SNOWMOBILE's id 51, TR4's CROCODILE: TR4 has no slot for it,
+        // nor for TEN's ANIMATING17 (TR4 has 16) or its static 200 (TR4's are 0-159).
+        let animating17 = catalog::moveable_id(Game::Ten, "ANIMATING17").unwrap();
+        let mut wad = objects(&[0, 51, 830, animating17], &[200, 3]);
+        let listed = move_ids(&mut wad, Game::Ten, Game::Tr4, true, &[]).unwrap();
+        assert_eq!(ids(&wad), (vec![0, 321], vec![3]));
         assert_eq!(
-            kept,
+            listed,
             [
-                "SNOWMOBILE (moveable 51): TR4 has no moveable of that name; its id is kept (--as \
-                 SNOWMOBILE=SLOT gives it one)",
-                "STATIC_10 (static 10): TR4 has no static of that name; its id is kept (--as STATIC_10=SLOT \
-                 gives it one)",
+                "SNOWMOBILE (moveable 51): TR4 has no moveable slot for TEN's SNOWMOBILE; left out (--as \
+                 SNOWMOBILE=SLOT places it)"
+                    .to_owned(),
+                format!(
+                    "ANIMATING17 (moveable {animating17}): TR4 has no moveable slot for TEN's ANIMATING17; left \
+                     out (nearest slots: ANIMATING1, ANIMATING10, ANIMATING11; --as ANIMATING17=SLOT places it)"
+                ),
+                "STATIC_200 (static 200): TR4 has no static slot for TEN's STATIC_200; left out (--as \
+                 STATIC_200=SLOT places it)"
+                    .to_owned(),
             ]
         );
+        // `--as` still places it.
+        let mut wad = objects(&[51], &[]);
+        let listed = move_ids(
+            &mut wad,
+            Game::Ten,
+            Game::Tr4,
+            true,
+            &rules(&["SNOWMOBILE=ANIMATING1"]),
+        )
+        .unwrap();
+        assert_eq!(ids(&wad).0, [427]);
+        assert!(listed.is_empty(), "{listed:?}");
+    }
+
+    #[test]
+    fn references_across_objects_keep_their_animation_when_one_is_left_out() {
+        // Three moveables of 2 animations each, laid out one after the other: LARA's animation 1
+        // goes on to PULLEY's animation 0 (table place 4), past SNOWMOBILE's, which is left out;
+        // PULLEY's animation 0 goes to SNOWMOBILE's (dropped: then to itself).
+        let mut wad = objects(&[0, 51, 830], &[]);
+        for m in &mut wad.moveables {
+            m.animations = vec![Default::default(), Default::default()];
+        }
+        wad.moveables[0].animations[1].next_animation = 4;
+        wad.moveables[2].animations[0].next_animation = -1;
+        wad.moveables[2].animations[1].next_animation = -4;
+        move_ids(&mut wad, Game::Ten, Game::Tr4, true, &[]).unwrap();
+        assert_eq!(ids(&wad).0, [0, 321]);
+        assert_eq!(wad.moveables[0].animations[1].next_animation, 2, "PULLEY's first");
+        assert_eq!(wad.moveables[1].animations[0].next_animation, 0, "itself");
+        assert_eq!(wad.moveables[1].animations[1].next_animation, -2, "LARA's first");
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::output::{
 /// Convert a WAD, TR1–TR4 level or Wad2 into a classic WAD (OUT.wad) or a Tomb Editor Wad2
 /// (OUT.wad2) in one step, or the files of folders into DIR (-o DIR --to wad|wad2); what OUT
 /// cannot hold is listed (`lost: ...`), or with --strict refused. A Tomb Engine Wad2's objects
-/// move to the TR4 slots of the same names in a WAD.
+/// move to the TR4 slots the catalogue maps them to in a WAD; one TR4 has no slot for is left out
+/// and listed (--as places it).
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge convert TEN_Pulley.wad2 pulley.wad")]
 pub struct Args {
@@ -44,11 +45,13 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     only: Option<Vec<String>>,
     /// The game of a Wad2 written (its ids and W2SuggestedGameVersion), and of a Wad2 read that
-    /// names none. Tomb Engine's ids differ from TRLE's and TRNG's: objects move by slot name.
+    /// names none. Tomb Engine's ids differ from TRLE's and TRNG's: objects move by the
+    /// catalogue's slot mapping.
     #[arg(long, value_enum)]
     game: Option<TargetGame>,
-    /// NAME=SLOT: the slot an object takes in OUT where its slot name finds none there (names
-    /// or ids; repeat or separate with commas), e.g. --as LASER_BEAM=ANIMATING1.
+    /// NAME=SLOT: the slot an object takes in OUT, e.g. one OUT's game has no slot for, which is
+    /// otherwise left out (names or ids; repeat or separate with commas), e.g. --as
+    /// LASER_BEAM=ANIMATING1.
     #[arg(long = "as", value_delimiter = ',', value_name = "NAME=SLOT")]
     as_slots: Vec<String>,
     /// Write nothing, and fail, when OUT cannot hold everything of the input.
