@@ -660,7 +660,7 @@ impl Checker<'_> {
     /// between animations, or offsets out of table order).
     fn keyframe_layout(&mut self, layout: &wad::Layout) {
         for miscounted in wad::miscounted_animations(self.wad, layout) {
-            let Some(m) = self.wad.moveables.get(miscounted.moveable) else {
+            let Some(m) = self.wad.moveables.get(miscounted.moveable.0) else {
                 continue;
             };
             self.push(

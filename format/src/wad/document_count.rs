@@ -9,15 +9,15 @@
 //! offsets out of table order, as Core's tools wrote some), the game plays the file right and
 //! those tools read the animation short, or across another's keyframes.
 
-use wadforge_model::Wad;
+use wadforge_model::{MoveableIndex, Wad};
 
 use super::layout::Layout;
 
 /// An animation the document's count reads with other keyframes than the game plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Miscounted {
-    /// Index of the moveable in the model.
-    pub moveable: usize,
+    /// Position of the moveable in the model's list (not its id).
+    pub moveable: MoveableIndex,
     /// Index of the animation in the moveable.
     pub animation: usize,
     /// Keyframes by the document's count.
@@ -60,7 +60,7 @@ pub fn miscounted_animations(wad: &Wad, layout: &Layout) -> Vec<Miscounted> {
         let played = animation.played_from_data();
         if document != played {
             miscounted.push(Miscounted {
-                moveable: i,
+                moveable: MoveableIndex(i),
                 animation: k,
                 document,
                 played,
@@ -125,7 +125,7 @@ mod tests {
         layout.moveables[0].animations[1].keyframe_offset = 0;
         let miscounted = miscounted_animations(&read, &layout);
         let expected = Miscounted {
-            moveable: 0,
+            moveable: MoveableIndex(0),
             animation: 0,
             document: 0,
             played: 3,
