@@ -502,7 +502,7 @@ pub fn static_id(game: Game, name: &str) -> Option<u32> {
 
 /// The Tomb Engine slot name of classic moveable `id` (the catalogue's `ten=`: TR4's BADDY_1 is
 /// TEN's BADDY1, its HAIR TEN's HAIR_PRIMARY); `None` where the slot has none, or where `game`'s
-/// table records none (TR1-TR3: their objects move by name).
+/// table records none (TR2 and TR3: their objects move by name).
 pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
     moveable(game, id)?.ten.flatten()
 }
@@ -510,7 +510,7 @@ pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
 /// The slot of game `to` for moveable `id` of game `from`, the one mapping `convert` moves
 /// objects by: the same id within a game; classic → TEN by the classic slot's `ten=` name;
 /// TEN → classic by the classic slot whose `ten=` names it (the lowest id); where a classic
-/// game's table records no `ten=` (TR1-TR3), and classic → classic, the slot of the same name.
+/// game's table records no `ten=` (TR2, TR3), and classic → classic, the slot of the same name.
 /// `None` where `to` has no slot for it (or `from`'s catalogue does not know `id`).
 pub fn moveable_in(from: Game, id: u32, to: Game) -> Option<u32> {
     if from == to {
@@ -1445,13 +1445,38 @@ mod tests {
         }
         assert_eq!(moveable_in(Game::Ten, 5000, Game::Tr4), None, "not catalogued");
         assert_eq!(moveable_in(Game::Tr4, 41, Game::Tr4), Some(41));
-        // TR1-TR3 record no ten names: by name, as before.
-        assert_eq!(moveable_in(Game::Tr1, 0, Game::Ten), Some(0));
-        assert_eq!(ten_name(Game::Tr1, 0), None);
+        // TR2 and TR3 record no ten names: by name, as before.
+        assert_eq!(moveable_in(Game::Tr2, 0, Game::Ten), Some(0));
+        assert_eq!(ten_name(Game::Tr2, 0), None);
+        assert!(!records_ten(Game::Tr3));
         assert_eq!(
             moveable_in(Game::Tr4, 37, Game::Tr3),
             moveable_id(Game::Tr3, "GUIDE")
         );
+    }
+
+    #[test]
+    fn tr1_slots_move_to_ten_by_the_catalogues_ten_names() {
+        // TR1/Moveables.xml: `<moveable id="32" name="Mr. T" ... ten="KOLD" />`, `<moveable
+        // id="189" name="Lara's ponytail" hidden="true" ten="HAIR" />` (TEN's HAIR_PRIMARY).
+        let ten = |name| moveable_id(Game::Ten, name).unwrap();
+        assert_eq!(moveable_in(Game::Tr1, 32, Game::Ten), Some(ten("KOLD")));
+        assert_eq!(moveable_in(Game::Tr1, 189, Game::Ten), Some(37));
+        assert_eq!(
+            moveable_in(Game::Tr1, 114, Game::Ten),
+            Some(ten("PUZZLE_ITEM1")),
+            "PUZZLE_ITEM_1"
+        );
+        assert_eq!(
+            moveable_in(Game::Tr1, 3, Game::Ten),
+            None,
+            "the magnum animation has none"
+        );
+        // Both crocodiles are TEN's CROCODILE; it goes back to the first.
+        assert_eq!(moveable_in(Game::Tr1, 11, Game::Ten), Some(ten("CROCODILE")));
+        assert_eq!(moveable_in(Game::Ten, ten("CROCODILE"), Game::Tr1), Some(10));
+        assert_eq!(moveable_in(Game::Ten, 37, Game::Tr1), Some(189));
+        assert_eq!(moveable_in(Game::Ten, ten("SNOWMOBILE"), Game::Tr1), None);
     }
 
     #[test]
