@@ -502,7 +502,7 @@ pub fn static_id(game: Game, name: &str) -> Option<u32> {
 
 /// The Tomb Engine slot name of classic moveable `id` (the catalogue's `ten=`: TR4's BADDY_1 is
 /// TEN's BADDY1, its HAIR TEN's HAIR_PRIMARY); `None` where the slot has none, or where `game`'s
-/// table records none (TR2 and TR3: their objects move by name).
+/// table records none (TEN itself).
 pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
     moveable(game, id)?.ten.flatten()
 }
@@ -510,7 +510,7 @@ pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
 /// The slot of game `to` for moveable `id` of game `from`, the one mapping `convert` moves
 /// objects by: the same id within a game; classic → TEN by the classic slot's `ten=` name;
 /// TEN → classic by the classic slot whose `ten=` names it (the lowest id); where a classic
-/// game's table records no `ten=` (TR2, TR3), and classic → classic, the slot of the same name.
+/// game's table records no `ten=`, and classic → classic, the slot of the same name.
 /// `None` where `to` has no slot for it (or `from`'s catalogue does not know `id`).
 pub fn moveable_in(from: Game, id: u32, to: Game) -> Option<u32> {
     if from == to {
@@ -1445,10 +1445,10 @@ mod tests {
         }
         assert_eq!(moveable_in(Game::Ten, 5000, Game::Tr4), None, "not catalogued");
         assert_eq!(moveable_in(Game::Tr4, 41, Game::Tr4), Some(41));
-        // TR2 and TR3 record no ten names: by name, as before.
-        assert_eq!(moveable_in(Game::Tr2, 0, Game::Ten), Some(0));
-        assert_eq!(ten_name(Game::Tr2, 0), None);
-        assert!(!records_ten(Game::Tr3));
+        // Every classic table records ten names.
+        for game in [Game::Tr1, Game::Tr2, Game::Tr3] {
+            assert!(records_ten(game), "{}", game.name());
+        }
         assert_eq!(
             moveable_in(Game::Tr4, 37, Game::Tr3),
             moveable_id(Game::Tr3, "GUIDE")
@@ -1477,6 +1477,55 @@ mod tests {
         assert_eq!(moveable_in(Game::Ten, ten("CROCODILE"), Game::Tr1), Some(10));
         assert_eq!(moveable_in(Game::Ten, 37, Game::Tr1), Some(189));
         assert_eq!(moveable_in(Game::Ten, ten("SNOWMOBILE"), Game::Tr1), None);
+    }
+
+    #[test]
+    fn tr2_slots_move_to_ten_by_the_catalogues_ten_names() {
+        // TR2/Moveables.xml: `<moveable id="16" name="Masked goon (white mask, jacket)" ...
+        // ten="GOON_SILENCER1" />`, `<moveable id="14" name="Boat" ... ten="SPEEDBOAT" />`.
+        let ten = |name| moveable_id(Game::Ten, name).unwrap();
+        assert_eq!(moveable_in(Game::Tr2, 16, Game::Ten), Some(ten("GOON_SILENCER1")));
+        assert_eq!(moveable_in(Game::Tr2, 14, Game::Ten), Some(ten("SPEEDBOAT")));
+        assert_eq!(moveable_in(Game::Tr2, 0, Game::Ten), Some(ten("LARA_SKIN")));
+        assert_eq!(moveable_in(Game::Tr2, 2, Game::Ten), Some(37), "HAIR_PRIMARY");
+        assert_eq!(
+            moveable_in(Game::Tr2, 164, Game::Ten),
+            Some(ten("PISTOLS_AMMO_ITEM")),
+            "PISTOL_AMMO_ITEM"
+        );
+        assert_eq!(
+            moveable_in(Game::Tr2, 12, Game::Ten),
+            None,
+            "misc animations have none"
+        );
+        assert_eq!(moveable_in(Game::Tr2, 76, Game::Ten), None, "AIRPLANE_PROPELLER");
+        // The eels and the barracuda are all TEN's BARRACUDA; it goes back to the first.
+        assert_eq!(moveable_in(Game::Tr2, 28, Game::Ten), Some(ten("BARRACUDA")));
+        assert_eq!(moveable_in(Game::Ten, ten("BARRACUDA"), Game::Tr2), Some(26));
+        assert_eq!(moveable_in(Game::Ten, ten("SNOWMOBILE"), Game::Tr2), Some(13));
+        assert_eq!(moveable_in(Game::Ten, ten("BADDY1"), Game::Tr2), None);
+    }
+
+    #[test]
+    fn tr3_slots_move_to_ten_by_the_catalogues_ten_names() {
+        // TR3/Moveables.xml: `<moveable id="25" name="Killer whale" ... ten="WHALE"/>`,
+        // `<moveable id="315" name="Lara true appearance" hidden="true" ten="LARA_SKIN"/>`.
+        let ten = |name| moveable_id(Game::Ten, name).unwrap();
+        assert_eq!(moveable_in(Game::Tr3, 25, Game::Ten), Some(ten("WHALE")));
+        assert_eq!(moveable_in(Game::Tr3, 16, Game::Ten), Some(ten("QUAD")));
+        assert_eq!(moveable_in(Game::Tr3, 0, Game::Ten), Some(ten("LARA")));
+        assert_eq!(moveable_in(Game::Tr3, 315, Game::Ten), Some(ten("LARA_SKIN")));
+        assert_eq!(
+            moveable_in(Game::Tr3, 330, Game::Ten),
+            Some(ten("FLAME_EMITTER")),
+            "FLAME_EMIITER1"
+        );
+        assert_eq!(moveable_in(Game::Tr3, 6, Game::Ten), None, "the MP5 has none");
+        // The London goon and the RX-Tech gunman are both SAS_CAIRO: back to the first.
+        assert_eq!(moveable_in(Game::Tr3, 51, Game::Ten), Some(ten("SAS_CAIRO")));
+        assert_eq!(moveable_in(Game::Ten, ten("SAS_CAIRO"), Game::Tr3), Some(40));
+        assert_eq!(moveable_in(Game::Ten, ten("LARA_SKIN"), Game::Tr3), Some(315));
+        assert_eq!(moveable_in(Game::Ten, ten("SNOWMOBILE"), Game::Tr3), None);
     }
 
     #[test]
