@@ -707,11 +707,11 @@ impl Checker<'_> {
 /// How many parents the game's link stack holds. TR4 (tomb4's `DrawAnimatingItem`) draws from a
 /// stack of 20 matrices: the view, the room, the item and the mesh being drawn take 4. TR1 and
 /// TR2 (TRX's `MAX_MATRICES`) have 40. TR3's size is not documented: held to TR4's, its successor.
-/// TEN's is not documented here either: held to TR4's, its ancestor.
+/// TR5's and TEN's are not documented here either: held to TR4's, their ancestor.
 fn link_stack_limit(game: Game) -> usize {
     match game {
         Game::Tr1 | Game::Tr2 => 40 - 4,
-        Game::Tr3 | Game::Tr4 | Game::Ten => 20 - 4,
+        Game::Tr3 | Game::Tr4 | Game::Tr5 | Game::Ten => 20 - 4,
     }
 }
 

@@ -39,7 +39,8 @@ impl FileKind {
             FileKind::Level(Game::Tr2) => "tr2",
             FileKind::Level(Game::Tr3) => "tr3",
             FileKind::Level(Game::Tr4) => "tr4",
-            // Never made: no signature below is a TEN level's. Named for what it would be.
+            // Never made: no signature below is a TR5 or TEN level's. Named for what it would be.
+            FileKind::Level(Game::Tr5) => "tr5",
             FileKind::Level(Game::Ten) => "ten",
         }
     }
@@ -53,6 +54,7 @@ impl FileKind {
             FileKind::Level(Game::Tr2) => "TR2 level",
             FileKind::Level(Game::Tr3) => "TR3 level",
             FileKind::Level(Game::Tr4) => "TR4 level",
+            FileKind::Level(Game::Tr5) => "TR5 level",
             FileKind::Level(Game::Ten) => "TEN level",
         }
     }

@@ -40,6 +40,10 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+mod sounds;
+
+pub use sounds::{sound_id, sound_in, sound_name};
+
 /// A Tomb Raider game whose objects the catalogue names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Game {
@@ -51,28 +55,33 @@ pub enum Game {
     Tr3,
     /// Tomb Raider: The Last Revelation, the game of TRLE WADs (TRNG's extra slots included).
     Tr4,
+    /// Tomb Raider: Chronicles, whose slot ids differ from TR4's past Lara's (its PULLEY is 282,
+    /// TR4's 321): the game of Wad2 files Tomb Editor marks for TR5. No level of it is read.
+    Tr5,
     /// Tomb Engine, whose slot ids differ from TR4's (its LARA_SKIN is 12, TR4's 8): the game of
     /// Wad2 files Tomb Editor marks for TEN. No level of it is read: a level's game is TR1-TR4.
     Ten,
 }
 
 impl Game {
-    /// The short name: `"TR1"`, `"TR2"`, `"TR3"`, `"TR4"` or `"TEN"`.
+    /// Every game, in order.
+    pub const ALL: [Game; 6] = [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4, Game::Tr5, Game::Ten];
+
+    /// The short name: `"TR1"`, `"TR2"`, `"TR3"`, `"TR4"`, `"TR5"` or `"TEN"`.
     pub fn name(self) -> &'static str {
         match self {
             Game::Tr1 => "TR1",
             Game::Tr2 => "TR2",
             Game::Tr3 => "TR3",
             Game::Tr4 => "TR4",
+            Game::Tr5 => "TR5",
             Game::Ten => "TEN",
         }
     }
 
     /// The game of a short name ([`Game::name`]), as a manifest directory records it.
     pub fn from_name(name: &str) -> Option<Game> {
-        [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4, Game::Ten]
-            .into_iter()
-            .find(|game| game.name() == name)
+        Game::ALL.into_iter().find(|game| game.name() == name)
     }
 
     /// The game before this one, whose state and animation tables this one extends.
@@ -81,33 +90,34 @@ impl Game {
     /// TEN adds to Lara (states 139 on and 62, a dozen animations), not her TR4 states and
     /// animations, which TEN's engine keeps under their TR4 numbers (Tomb Editor's own lookup
     /// falls back from TEN to the older games too). Only LARA (0) has the same name at the same
-    /// id in TEN and TR4, so no other TEN slot inherits.
+    /// id in TEN and TR4, so no other TEN slot inherits. TR5's is TR4 too: its tables name what
+    /// TR5 adds to Lara (states 119 on, animations 437 on).
     fn older(self) -> Option<Game> {
         match self {
             Game::Tr1 => None,
             Game::Tr2 => Some(Game::Tr1),
             Game::Tr3 => Some(Game::Tr2),
             Game::Tr4 => Some(Game::Tr3),
-            Game::Ten => Some(Game::Tr4),
+            Game::Tr5 | Game::Ten => Some(Game::Tr4),
         }
     }
 
     /// The game of a Wad2 file's `W2SuggestedGameVersion` code (Tomb Editor's `TRVersion.Game`),
-    /// as Tomb Editor picks its catalogue: 1-4 TR1-TR4, 11 TR1X → TR1, 12 TR2X → TR2,
-    /// 16 TRNG → TR4, 18 Tomb Engine → TEN. `None` for 5 (TR5: wadforge has no TR5 catalogue,
-    /// and TR5 numbers its slots its own way) and for any other code.
+    /// as Tomb Editor picks its catalogue: 1-5 TR1-TR5, 11 TR1X → TR1, 12 TR2X → TR2,
+    /// 16 TRNG → TR4, 18 Tomb Engine → TEN. `None` for any other code.
     pub fn from_wad2_version(code: i64) -> Option<Game> {
         match code {
             1 | 11 => Some(Game::Tr1),
             2 | 12 => Some(Game::Tr2),
             3 => Some(Game::Tr3),
             4 | 16 => Some(Game::Tr4),
+            5 => Some(Game::Tr5),
             18 => Some(Game::Ten),
             _ => None,
         }
     }
 
-    /// The `W2SuggestedGameVersion` code wadforge writes for this game: 1-4 for TR1-TR4 and 18
+    /// The `W2SuggestedGameVersion` code wadforge writes for this game: 1-5 for TR1-TR5 and 18
     /// for TEN. TR4 is written as plain TR4 (4), not TRNG (16): both read back as TR4, and
     /// wadforge writes nothing NG-specific.
     pub fn wad2_version(self) -> i64 {
@@ -116,6 +126,7 @@ impl Game {
             Game::Tr2 => 2,
             Game::Tr3 => 3,
             Game::Tr4 => 4,
+            Game::Tr5 => 5,
             Game::Ten => 18,
         }
     }
@@ -169,6 +180,7 @@ struct Sources {
     statics: &'static str,
     states: &'static str,
     animations: &'static str,
+    sounds: &'static str,
 }
 
 fn sources(game: Game) -> Sources {
@@ -178,30 +190,42 @@ fn sources(game: Game) -> Sources {
             statics: include_str!("catalog/tr1_statics.tsv"),
             states: include_str!("catalog/tr1_states.tsv"),
             animations: include_str!("catalog/tr1_animations.tsv"),
+            sounds: include_str!("catalog/tr1_sounds.tsv"),
         },
         Game::Tr2 => Sources {
             moveables: include_str!("catalog/tr2_moveables.tsv"),
             statics: include_str!("catalog/tr2_statics.tsv"),
             states: include_str!("catalog/tr2_states.tsv"),
             animations: include_str!("catalog/tr2_animations.tsv"),
+            sounds: include_str!("catalog/tr2_sounds.tsv"),
         },
         Game::Tr3 => Sources {
             moveables: include_str!("catalog/tr3_moveables.tsv"),
             statics: include_str!("catalog/tr3_statics.tsv"),
             states: include_str!("catalog/tr3_states.tsv"),
             animations: include_str!("catalog/tr3_animations.tsv"),
+            sounds: include_str!("catalog/tr3_sounds.tsv"),
         },
         Game::Tr4 => Sources {
             moveables: include_str!("catalog/tr4_moveables.tsv"),
             statics: include_str!("catalog/tr4_statics.tsv"),
             states: include_str!("catalog/tr4_states.tsv"),
             animations: include_str!("catalog/tr4_animations.tsv"),
+            sounds: include_str!("catalog/tr4_sounds.tsv"),
+        },
+        Game::Tr5 => Sources {
+            moveables: include_str!("catalog/tr5_moveables.tsv"),
+            statics: include_str!("catalog/tr5_statics.tsv"),
+            states: include_str!("catalog/tr5_states.tsv"),
+            animations: include_str!("catalog/tr5_animations.tsv"),
+            sounds: include_str!("catalog/tr5_sounds.tsv"),
         },
         Game::Ten => Sources {
             moveables: include_str!("catalog/ten_moveables.tsv"),
             statics: include_str!("catalog/ten_statics.tsv"),
             states: include_str!("catalog/ten_states.tsv"),
             animations: include_str!("catalog/ten_animations.tsv"),
+            sounds: include_str!("catalog/ten_sounds.tsv"),
         },
     }
 }
@@ -225,6 +249,7 @@ struct Tables {
     statics: OnceLock<Parsed<u32, &'static str>>,
     states: OnceLock<Parsed<(u32, u16), &'static str>>,
     animations: OnceLock<Parsed<(u32, usize), &'static str>>,
+    sounds: OnceLock<Parsed<u32, sounds::Sound>>,
 }
 
 /// One parsed table and what was wrong with its data: malformed lines and duplicate keys (the
@@ -243,6 +268,7 @@ impl Tables {
             statics: OnceLock::new(),
             states: OnceLock::new(),
             animations: OnceLock::new(),
+            sounds: OnceLock::new(),
         }
     }
 
@@ -333,6 +359,7 @@ impl Tables {
             &self.parsed_statics().problems,
             &self.parsed_states().problems,
             &self.parsed_animations().problems,
+            &self.parsed_sounds().problems,
         ]
         .into_iter()
         .flatten()
@@ -432,12 +459,14 @@ fn tables(game: Game) -> &'static Tables {
     static TR2: OnceLock<Tables> = OnceLock::new();
     static TR3: OnceLock<Tables> = OnceLock::new();
     static TR4: OnceLock<Tables> = OnceLock::new();
+    static TR5: OnceLock<Tables> = OnceLock::new();
     static TEN: OnceLock<Tables> = OnceLock::new();
     let cell = match game {
         Game::Tr1 => &TR1,
         Game::Tr2 => &TR2,
         Game::Tr3 => &TR3,
         Game::Tr4 => &TR4,
+        Game::Tr5 => &TR5,
         Game::Ten => &TEN,
     };
     cell.get_or_init(|| Tables::new(sources(game)))
@@ -507,10 +536,12 @@ pub fn ten_name(game: Game, id: u32) -> Option<&'static str> {
     moveable(game, id)?.ten.flatten()
 }
 
-/// The slot of game `to` for moveable `id` of game `from`, the one mapping `convert` moves
-/// objects by: the same id within a game; classic → TEN by the classic slot's `ten=` name;
-/// TEN → classic by the classic slot whose `ten=` names it (the lowest id); where a classic
-/// game's table records no `ten=`, and classic → classic, the slot of the same name.
+/// The slot of game `to` for moveable `id` of game `from`, the one mapping `convert` and
+/// `copy` move objects by: the same id within a game; classic → TEN by the classic slot's
+/// `ten=` name; TEN → classic by the classic slot whose `ten=` names it (the lowest id); where a
+/// classic game's table records no `ten=`, the slot of the same name. Classic → classic: the
+/// slot of the same name, else the slot whose `ten=` names the same TEN slot (TR1's DOOR and
+/// TR4's DOOR_TYPE1 are both TEN's DOOR_TYPE1; TR5's PUZZLE_1 is TR4's PUZZLE_ITEM1).
 /// `None` where `to` has no slot for it (or `from`'s catalogue does not know `id`).
 pub fn moveable_in(from: Game, id: u32, to: Game) -> Option<u32> {
     if from == to {
@@ -522,12 +553,17 @@ pub fn moveable_in(from: Game, id: u32, to: Game) -> Option<u32> {
             Some(ten) => moveable_id(Game::Ten, ten?),
             None => moveable_id(Game::Ten, object.name),
         },
-        (Game::Ten, _) if records_ten(to) => (tables(to).moveables().iter())
-            .filter(|(_, m)| m.ten == Some(Some(object.name)))
-            .map(|(&id, _)| id)
-            .min(),
-        _ => moveable_id(to, object.name),
+        (Game::Ten, _) if records_ten(to) => slot_whose_ten_is(to, object.name),
+        _ => moveable_id(to, object.name).or_else(|| slot_whose_ten_is(to, object.ten??)),
     }
+}
+
+/// The lowest slot of classic game `game` whose `ten=` names TEN slot `ten`.
+fn slot_whose_ten_is(game: Game, ten: &str) -> Option<u32> {
+    (tables(game).moveables().iter())
+        .filter(|(_, m)| m.ten == Some(Some(ten)))
+        .map(|(&id, _)| id)
+        .min()
 }
 
 /// Whether `game`'s moveable table has the `ten` column.
@@ -728,7 +764,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    const GAMES: [Game; 5] = [Game::Tr1, Game::Tr2, Game::Tr3, Game::Tr4, Game::Ten];
+    const GAMES: [Game; 6] = Game::ALL;
 
     #[test]
     fn every_data_line_parses_with_unique_keys_and_valid_names() {
@@ -764,6 +800,7 @@ mod tests {
             statics: "5\t_LEADING\n6\tTRAILING_\n7\tDOUBLE__UNDERSCORE\n8\t\n99999999999\tBIG\n",
             states: "0\t70000\tTOO_BIG\n0\t1\tRUN_FORWARD\r\n",
             animations: "\n\n0\tx\tNAME\n",
+            sounds: "0\tLARA_FEET\t0\n0\tAGAIN\t1\n1\tX\tnine\n2\tY\t3\t4\n3\tZ\t-\n4\n",
         };
         let t = Tables::new(bad);
         assert_eq!(t.moveables().len(), 1);
@@ -771,7 +808,10 @@ mod tests {
         assert!(t.statics().is_empty());
         assert_eq!(t.states().len(), 1, "a CRLF line still parses");
         assert!(t.animations().is_empty());
-        assert_eq!(t.problems().len(), 12, "{:#?}", t.problems());
+        let sounds = &t.parsed_sounds().map;
+        assert_eq!(sounds.len(), 2, "LARA_FEET (0) and Z (3)");
+        assert!(sounds.contains_key(&0) && sounds.contains_key(&3));
+        assert_eq!(t.problems().len(), 16, "{:#?}", t.problems());
     }
 
     #[test]
@@ -872,7 +912,11 @@ mod tests {
     #[test]
     fn game_names() {
         let names: Vec<_> = GAMES.iter().map(|g| g.name()).collect();
-        assert_eq!(names, ["TR1", "TR2", "TR3", "TR4", "TEN"]);
+        assert_eq!(names, ["TR1", "TR2", "TR3", "TR4", "TR5", "TEN"]);
+        for game in GAMES {
+            assert_eq!(Game::from_name(game.name()), Some(game));
+        }
+        assert_eq!(Game::from_name("tr5"), None, "names are upper case");
     }
 
     #[test]
@@ -1164,6 +1208,7 @@ mod tests {
                 ("TR2", 209, 0, 37, 106),
                 ("TR3", 285, 0, 210, 489),
                 ("TR4", 516, 160, 231, 609),
+                ("TR5", 457, 0, 26, 67),
                 ("TEN", 979, 257, 191, 441),
             ]
         );
@@ -1529,6 +1574,93 @@ mod tests {
     }
 
     #[test]
+    fn tr5_slots() {
+        // TR5/Moveables.xml: `<moveable id="0" name="Lara" use_body_from="8" ten="LARA" />`,
+        // `<moveable id="8" name="Lara skin" ten="LARA_SKIN" hidden="true" />`, `<moveable
+        // id="282" name="Pulley" ten="PULLEY" />`, `<moveable id="172" name="Puzzle 1"
+        // ten="PUZZLE_ITEM1" />`, `<moveable id="85" name="Dog" ten="HUSKIE" />`.
+        assert_eq!(moveable_name(Game::Tr5, 0), Some("LARA"));
+        assert_eq!(moveable_name(Game::Tr5, 8), Some("LARA_SKIN"));
+        assert_eq!(
+            moveable_name(Game::Tr5, 30),
+            Some("LARAS_HAIR"),
+            "\"Lara's hair\""
+        );
+        assert_eq!(
+            moveable_name(Game::Tr5, 88),
+            Some("RICH1_HAMMER_DOOR_THE_CHEF_MIP")
+        );
+        assert_eq!(moveable_name(Game::Tr5, 455), None, "a gap in the catalogue");
+        assert_eq!(body_from(Game::Tr5, 0), Some(8));
+        assert_eq!(body_from(Game::Tr5, 17), Some(8), "Lara head1");
+        assert_eq!(joints_from(Game::Tr5, 8), Some(9));
+        assert_eq!(
+            mesh_names(Game::Tr5, 1),
+            Some(&LARA_MESHES[..]),
+            "pistol animation"
+        );
+        let ten = |name| moveable_id(Game::Ten, name).unwrap();
+        assert_eq!(moveable_in(Game::Tr5, 282, Game::Ten), Some(ten("PULLEY")));
+        assert_eq!(moveable_in(Game::Ten, ten("PULLEY"), Game::Tr5), Some(282));
+        assert_eq!(moveable_in(Game::Tr5, 30, Game::Ten), Some(37), "HAIR_PRIMARY");
+        assert_eq!(moveable_in(Game::Tr5, 85, Game::Ten), Some(ten("HUSKIE")));
+        // TR5 to TR4: by name (PULLEY, LARA_SKIN), else by the TEN slot both name.
+        assert_eq!(
+            moveable_in(Game::Tr5, 282, Game::Tr4),
+            moveable_id(Game::Tr4, "PULLEY")
+        );
+        assert_eq!(moveable_in(Game::Tr5, 8, Game::Tr4), Some(8));
+        assert_eq!(
+            moveable_in(Game::Tr5, 172, Game::Tr4),
+            moveable_id(Game::Tr4, "PUZZLE_ITEM1")
+        );
+        assert_eq!(
+            moveable_in(
+                Game::Tr4,
+                moveable_id(Game::Tr4, "PUZZLE_ITEM1").unwrap(),
+                Game::Tr5
+            ),
+            Some(172)
+        );
+        // Door 9_mip's ten="DOOR_TYPE10" is Door 10's: read as none, so TEN's DOOR_TYPE10 is 302.
+        assert_eq!(moveable_in(Game::Ten, ten("DOOR_TYPE10"), Game::Tr5), Some(302));
+        assert_eq!(moveable_in(Game::Tr5, 301, Game::Ten), None);
+        // No TEN slot: the guide (71), and the mip slots TEN does not have.
+        assert_eq!(moveable_in(Game::Tr5, 71, Game::Ten), None);
+        assert_eq!(moveable_in(Game::Tr5, 32, Game::Ten), None, "SAS_MIP");
+        // Lara's TR5 states and animations, and her TR4 ones through TR4's tables.
+        assert_eq!(state_name(Game::Tr5, 0, 119), Some("TIGHTROPE_IDLE"));
+        assert_eq!(state_name(Game::Tr5, 0, 90), Some("ROPE_TURN_LEFT"), "TR4's");
+        assert_eq!(state_name(Game::Tr5, 77, 4), Some("SWIPE_ATTACK"), "brown beast");
+        assert_eq!(
+            state_name(Game::Tr5, 130, 1),
+            None,
+            "the catalogue's \"Huskie\" at a ventilator"
+        );
+        assert_eq!(animation_name(Game::Tr5, 0, 446), Some("TIGHTROPE_WALK"));
+        assert_eq!(
+            animation_name(Game::Tr5, 67, 20),
+            Some("1SECTOR_LEAP_MIDAIR"),
+            "cyborg"
+        );
+        assert_eq!(animation_name(Game::Tr5, 67, 2), None, "an empty name");
+        assert_eq!(static_name(Game::Tr5, 0), None, "no TR5 statics table");
+        assert_eq!(static_in(Game::Tr5, 7, Game::Tr4), Some(7));
+    }
+
+    #[test]
+    fn classic_slots_move_by_name_else_by_the_ten_slot_they_share() {
+        // TR1's DOOR (57) has no TR4 slot of its name; both it and TR4's DOOR_TYPE1 are TEN's.
+        let tr1_door_ten = ten_name(Game::Tr1, 57).unwrap();
+        let tr4 = moveable_in(Game::Tr1, 57, Game::Tr4).unwrap();
+        assert_eq!(ten_name(Game::Tr4, tr4), Some(tr1_door_ten));
+        // The same name first: TR2's LARA (ten LARA_SKIN) is TR4's LARA, not its LARA_SKIN.
+        assert_eq!(moveable_in(Game::Tr2, 0, Game::Tr4), Some(0));
+        // Neither a name nor a TEN slot: TR1's magnum animation (ten= none).
+        assert_eq!(moveable_in(Game::Tr1, 3, Game::Tr4), None);
+    }
+
+    #[test]
     fn statics_keep_their_number_between_tr4_and_ten() {
         assert_eq!(static_in(Game::Ten, 10, Game::Tr4), Some(10));
         assert_eq!(static_in(Game::Tr4, 159, Game::Ten), Some(159));
@@ -1553,7 +1685,7 @@ mod tests {
             (2, Some(Game::Tr2)),
             (3, Some(Game::Tr3)),
             (4, Some(Game::Tr4)),
-            (5, None),             // TR5: no catalogue
+            (5, Some(Game::Tr5)),
             (11, Some(Game::Tr1)), // TR1X
             (12, Some(Game::Tr2)), // TR2X
             (16, Some(Game::Tr4)), // TRNG
@@ -1567,7 +1699,7 @@ mod tests {
             assert_eq!(Game::from_wad2_version(code), game, "{code}");
         }
         let written: Vec<_> = GAMES.iter().map(|g| g.wad2_version()).collect();
-        assert_eq!(written, [1, 2, 3, 4, 18]);
+        assert_eq!(written, [1, 2, 3, 4, 5, 18]);
         for game in GAMES {
             assert_eq!(
                 Game::from_wad2_version(game.wad2_version()),

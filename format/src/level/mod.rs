@@ -50,8 +50,9 @@ pub fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         Some(FileKind::Level(Game::Tr1)) => tr1::read(bytes),
         Some(FileKind::Level(game @ (Game::Tr2 | Game::Tr3))) => tr2::read(bytes, game),
         Some(FileKind::Level(Game::Tr4)) => tr4::read(bytes),
-        // `kind_of` finds no TEN level (wadforge reads none): refused as any unknown version is.
-        Some(FileKind::Wad | FileKind::Wad2 | FileKind::Level(Game::Ten)) | None => {
+        // `kind_of` finds no TR5 or TEN level (wadforge reads none): refused as any unknown
+        // version is.
+        Some(FileKind::Wad | FileKind::Wad2 | FileKind::Level(Game::Tr5 | Game::Ten)) | None => {
             Err(header.error(0, Problem::UnknownVersion(version)))
         }
     }

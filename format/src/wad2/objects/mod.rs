@@ -58,7 +58,7 @@ impl ObjectError {
 }
 
 /// The game whose catalogue names a Wad2's objects: the one its W2SuggestedGameVersion names;
-/// TR5 (which has none) and a file that names no game read as TRLE's TR4 ids.
+/// a file that names no game (or a code no catalogue has) reads as TRLE's TR4 ids.
 pub fn game_of(document: &Document) -> Game {
     document
         .game_version
