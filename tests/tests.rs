@@ -11,6 +11,7 @@ fn measure_helper() {
 }
 mod blender_extension;
 mod cli_build;
+mod cli_check_for;
 mod cli_collections;
 mod cli_cross_references;
 mod cli_diff;

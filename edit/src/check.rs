@@ -1,6 +1,8 @@
-//! `check`: the rules TRLE and the TR4 engine depend on, each finding naming its place and what
-//! to do; and `fix`, which recomputes what can be recomputed (bounding spheres, keyframe boxes,
-//! normal lengths) and changes nothing else.
+//! `check`: the rules the engine a file names depends on (TRLE's and the TR4 engine's for a
+//! classic WAD or a level; for a Wad2, the engine of its W2SuggestedGameVersion, which Tomb
+//! Editor compiles it for), each finding naming its place and what to do; and `fix`, which
+//! recomputes what can be recomputed (bounding spheres, keyframe boxes, normal lengths) and
+//! changes nothing else. Each rule's severity per engine: docs/check-rules.md.
 
 use std::collections::HashMap;
 
@@ -8,8 +10,8 @@ use wadforge_format::catalog::{self, Game, LaraMeshUse};
 use wadforge_format::dressing::{self, Dressing};
 use wadforge_format::pose::posed_bounding_box;
 use wadforge_format::{
-    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Shading,
-    Undecodable, Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
+    wad, Animation, BoundingBox, BoundingSphere, Command, Mesh, Moveable, ObjectKind, ObjectName, Polygon,
+    Shading, Undecodable, Wad, KEYFRAME_BOX_TOLERANCE, PAGE_SIZE,
 };
 use wadforge_format::{Limits, MoveableIndex, TooMuch};
 
@@ -69,23 +71,47 @@ impl std::fmt::Display for Finding {
     }
 }
 
+/// How a file's objects reach the engine, which decides which rules apply and how hard.
+#[derive(Debug, Clone, Copy)]
+pub enum Container<'a> {
+    /// A classic WAD, whose records sat so: TRLE's tools and the engine read its bytes.
+    Wad(&'a wad::Layout),
+    /// A level: the engine reads it as it is.
+    Level,
+    /// A Tomb Editor Wad2, which Tomb Editor compiles into a level for the engine its
+    /// W2SuggestedGameVersion names: the compiler brings normals to length, sets a next animation
+    /// that names none to the object's first and removes a dispatch that names none (TombLib's
+    /// `LevelData/Compilers/Wad.cs` and `LevelData/Compilers/TombEngine/Wad.cs`), and a classic
+    /// WAD's byte layout does not apply.
+    Wad2,
+}
+
+/// A WAD's layout, or none: a level.
+impl<'a> From<Option<&'a wad::Layout>> for Container<'a> {
+    fn from(layout: Option<&'a wad::Layout>) -> Self {
+        layout.map_or(Container::Level, Container::Wad)
+    }
+}
+
 /// Every finding for `wad` (read from `input_bytes` of a file), whose ids `game`'s catalogue
-/// names; `starts` are where each moveable's animations started in the file's table (see
-/// [`crate::references`]), and `layout` where a WAD's records sat (levels have none). Keyframe
-/// boxes are checked when posing them fits in [`Limits::posing`] for the file; otherwise
-/// a note says they were not.
-pub fn check(
+/// names and whose engine runs them; `starts` are where each moveable's animations started in
+/// the file's table (see [`crate::references`]), and `container` what the file is (a WAD's
+/// layout, `None` for a level, or [`Container::Wad2`]). Keyframe boxes are checked when posing
+/// them fits in [`Limits::posing`] for the file; otherwise a note says they were not.
+pub fn check<'a>(
     wad: &Wad,
     game: Game,
     starts: &[usize],
-    layout: Option<&wad::Layout>,
+    container: impl Into<Container<'a>>,
     input_bytes: u64,
 ) -> Vec<Finding> {
+    let container = container.into();
     let dressings = dressing::dressings(wad, game);
     let posing = box_posing(wad, &dressings);
     let mut c = Checker {
         wad,
         game,
+        container,
         per_rule: HashMap::new(),
         dressings,
         findings: Vec::new(),
@@ -114,7 +140,7 @@ pub fn check(
     for seam in crate::stitching::seam_findings(wad, game) {
         c.push(Severity::Warning, seam.rule, seam.place, seam.message, seam.fix);
     }
-    if let Some(layout) = layout {
+    if let Container::Wad(layout) = container {
         c.keyframe_layout(layout);
     }
     for s in &wad.statics {
@@ -129,13 +155,7 @@ pub fn check(
         }
     }
     if let Err(e) = wad::write(wad, None) {
-        c.push(
-            Severity::Error,
-            "format-limits",
-            "the file".into(),
-            format!("it cannot be written as a WAD: {e}"),
-            "split the objects over several WADs or make them smaller",
-        );
+        c.format_limits(e);
     }
     let mut unlisted: Vec<(&'static str, usize, Severity)> = (c.per_rule.iter())
         .filter_map(|(&rule, &(_, more))| more.map(|(count, worst)| (rule, count, worst)))
@@ -170,6 +190,7 @@ type RuleCount = (usize, Option<(usize, Severity)>);
 struct Checker<'a> {
     wad: &'a Wad,
     game: Game,
+    container: Container<'a>,
     per_rule: HashMap<&'static str, RuleCount>,
     /// What each moveable wears, whose meshes its keyframes pose.
     dressings: Vec<Option<Dressing>>,
@@ -343,22 +364,8 @@ impl Checker<'_> {
                     ),
                     "retexture the polygon",
                 );
-            } else if !poly.is_quad && sample >= 0x1000 {
-                self.push(
-                    Severity::Error,
-                    "sample-reach",
-                    place(format!(", polygon {p}")),
-                    format!("a triangle reaches samples 0..4095, not {sample}"),
-                    "remove unused objects so fewer samples come first",
-                );
-            } else if poly.is_quad && poly.texture.flipped && sample == 0 {
-                self.push(
-                    Severity::Error,
-                    "sample-reach",
-                    place(format!(", polygon {p}")),
-                    "a flipped quad cannot map sample 0".into(),
-                    "retexture the polygon",
-                );
+            } else if !matches!(self.container, Container::Wad2) {
+                self.sample_reach(poly, sample, place(format!(", polygon {p}")));
             }
         }
         if mesh.sphere.radius > 0 && !encloses(&mesh.sphere, mesh) {
@@ -375,21 +382,84 @@ impl Checker<'_> {
             );
         }
         if let Shading::Normals(normals) = &mesh.shading {
-            if let Some((v, len)) = normals
-                .iter()
-                .enumerate()
-                .map(|(v, n)| (v, length(n)))
-                .find(|&(_, len)| len != 0.0 && !normal_ok(len))
-            {
-                self.push(
-                    Severity::Warning,
-                    "normal-length",
-                    place(format!(", vertex {v}")),
-                    format!("its normal is {len:.0} long, not 16300"),
-                    "`wadforge check --fix` rescales the normals",
-                );
-            }
+            self.normal_length(normals, &place);
         }
+    }
+
+    /// The texture word of a classic WAD's polygon reaches so far (a Wad2's polygons name their
+    /// texture otherwise: not checked there).
+    fn sample_reach(&mut self, poly: &Polygon, sample: usize, place: String) {
+        if !poly.is_quad && sample >= 0x1000 {
+            self.push(
+                Severity::Error,
+                "sample-reach",
+                place,
+                format!("a triangle reaches samples 0..4095, not {sample}"),
+                "remove unused objects so fewer samples come first",
+            );
+        } else if poly.is_quad && poly.texture.flipped && sample == 0 {
+            self.push(
+                Severity::Error,
+                "sample-reach",
+                place,
+                "a flipped quad cannot map sample 0".into(),
+                "retexture the polygon",
+            );
+        }
+    }
+
+    /// The first normal of a mesh not of TR's length: the game lights the vertex too dark or
+    /// too bright. Tomb Editor brings a Wad2's normals to length when it compiles it (TombLib's
+    /// `LevelData/Compilers/Wad.cs`, `ConvertWadMesh`: `Vector3.Normalize(normal) * 16300`), so
+    /// there it is a note.
+    fn normal_length(&mut self, normals: &[[i16; 3]], place: &dyn Fn(String) -> String) {
+        let Some((v, len)) = normals
+            .iter()
+            .enumerate()
+            .map(|(v, n)| (v, length(n)))
+            .find(|&(_, len)| len != 0.0 && !normal_ok(len))
+        else {
+            return;
+        };
+        let (severity, message) = match self.container {
+            Container::Wad2 => (
+                Severity::Note,
+                format!(
+                    "its normal is {len:.0} long, not 16300; harmless in a Wad2: Tomb Editor brings normals to \
+                     length when it compiles it (a classic WAD made of it needs them at length)"
+                ),
+            ),
+            _ => (Severity::Warning, format!("its normal is {len:.0} long, not 16300")),
+        };
+        self.push(
+            severity,
+            "normal-length",
+            place(format!(", vertex {v}")),
+            message,
+            "`wadforge check --fix` rescales the normals",
+        );
+    }
+
+    /// A file a classic WAD cannot hold: an error for a WAD or a level (`wadforge` writes them as
+    /// WADs), a note for a Wad2, which Tomb Editor compiles into a level without a WAD.
+    fn format_limits(&mut self, why: wad::WriteError) {
+        let (severity, message) = match self.container {
+            Container::Wad2 => (
+                Severity::Note,
+                format!(
+                    "a classic WAD cannot hold its objects ({why}); harmless in a Wad2, which Tomb Editor \
+                     compiles without one, but `wadforge convert` to a .wad refuses it"
+                ),
+            ),
+            _ => (Severity::Error, format!("it cannot be written as a WAD: {why}")),
+        };
+        self.push(
+            severity,
+            "format-limits",
+            "the file".into(),
+            message,
+            "split the objects over several WADs or make them smaller",
+        );
     }
 
     fn moveable(&mut self, i: usize, m: &Moveable, targets: &[Targets]) {
@@ -478,12 +548,15 @@ impl Checker<'_> {
 
     fn next_animation(&mut self, i: usize, animation: &Animation, next: Option<AnimationRef>, place: &str) {
         let Some(next) = next else {
+            let (severity, compiled) = self.compiled_as(
+                "Tomb Editor's compiler sets it to the object's first animation (with a warning)",
+            );
             self.push_state(
-                Severity::Error,
+                severity,
                 "next-animation",
                 place.to_string(),
                 format!(
-                    "its next animation ({}) names no animation of the file",
+                    "its next animation ({}) names no animation of the file{compiled}",
                     animation.next_animation
                 ),
                 "point it at one of the object's animations",
@@ -537,14 +610,17 @@ impl Checker<'_> {
                     );
                 }
                 // A dispatch the engine never takes never jumps: where it would lead is a note.
-                let severity = if taken { Severity::Error } else { Severity::Note };
+                let (severity, compiled) = match taken {
+                    true => self.compiled_as("Tomb Editor's compiler removes the dispatch (with a warning)"),
+                    false => (Severity::Note, String::new()),
+                };
                 match *target {
                     None => self.push_state(
                         severity,
                         "dispatch-target",
                         here,
                         format!(
-                            "its next animation ({}) names no animation of the file",
+                            "its next animation ({}) names no animation of the file{compiled}",
                             dispatch.next_animation
                         ),
                         "point it at one of the object's animations",
@@ -576,11 +652,12 @@ impl Checker<'_> {
             return;
         }
         if target.moveable == MoveableIndex(owner) {
+            let (severity, clamped) = self.clamped_by_the_engine();
             self.push_state(
-                Severity::Error,
+                severity,
                 rule,
                 place,
-                format!("next frame {frame} is outside its {what} animation's frames {s}..={e}"),
+                format!("next frame {frame} is outside its {what} animation's frames {s}..={e}{clamped}"),
                 "set a frame of that animation",
             );
         } else {
@@ -596,6 +673,34 @@ impl Checker<'_> {
                 ),
                 "set a frame of that animation if the game should follow it",
             );
+        }
+    }
+
+    /// An animation reference naming no animation: an error where the engine follows it, a
+    /// warning in a Wad2, whose compiler repairs it as `repair` says (TombLib's
+    /// `LevelData/Compilers/Wad.cs` and `LevelData/Compilers/TombEngine/Wad.cs`, in
+    /// `ConvertWad2DataToTrData` and `ConvertWad2DataToTombEngine`); with the words to add.
+    fn compiled_as(&self, repair: &str) -> (Severity, String) {
+        match self.container {
+            Container::Wad2 => (Severity::Warning, format!(" ({repair})")),
+            _ => (Severity::Error, String::new()),
+        }
+    }
+
+    /// A next frame outside its target animation: the classic engines read another animation's
+    /// keyframes (an error); Tomb Engine clamps it to the target's keyframes
+    /// (TombEngine/Game/Animation/Animation.cpp, `GetFrame`: `std::clamp(frameNumber, 0,
+    /// Frames.size() - 1)`) and leaves the animation at its end (a warning); with the words to
+    /// add.
+    fn clamped_by_the_engine(&self) -> (Severity, String) {
+        match self.game == Game::Ten {
+            true => (
+                Severity::Warning,
+                " (Tomb Engine clamps it to the animation's keyframes: the object holds the last one for a \
+                 frame and moves on)"
+                    .into(),
+            ),
+            false => (Severity::Error, String::new()),
         }
     }
 

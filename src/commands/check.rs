@@ -1,6 +1,7 @@
-//! `wadforge check`: a file checked against the rules TRLE and the TR4 engine depend on, each
-//! finding naming the object and what to do, and with `--fix` repaired; over folders or several
-//! files, each file's findings and a summary table (`folder`).
+//! `wadforge check`: a file checked against the rules the engine it names depends on (a Wad2's
+//! W2SuggestedGameVersion; TRLE's and TR4's for a WAD or a level), each finding naming the object
+//! and what to do, and with `--fix` repaired; over folders or several files, each file's findings
+//! and a summary table (`folder`).
 
 mod folder;
 
@@ -8,15 +9,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use wadforge_format::wad;
+use wadforge_edit::check::Container;
+use wadforge_format::{wad, Opened};
 
 use crate::collection::is_collection;
 use crate::edited::{edit_input, editable, refuse_overwrite, Edited};
 
-/// Check a WAD, Wad2 or TR1–TR4 level against the rules TRLE and the TR4 engine depend on;
-/// each finding names the object, animation, mesh or polygon and what to do; of several files
-/// or folders, each file's findings and a summary table. Exit code 1 when an error is found, 0
-/// when only warnings and notes (or nothing), 2 when a file cannot be read.
+/// Check a WAD, Wad2 or TR1–TR4 level against the rules TRLE and the TR4 engine depend on (a Wad2
+/// against the engine it names: TRLE, TRNG or Tomb Engine); each finding names the object,
+/// animation, mesh or polygon and what to do; of several files or folders, each file's findings
+/// and a summary table. Exit code 1 when an error is found, 0 when only warnings and notes (or
+/// nothing), 2 when a file cannot be read.
 #[derive(clap::Args)]
 pub struct Args {
     /// The .wad, TR1–TR4 level or .wad2 to check (never modified); several files, or folders
@@ -66,13 +69,16 @@ fn check_file(file: &Path, args: &Args) -> anyhow::Result<bool> {
         &objects.model,
         objects.game,
         &input.starts,
-        objects.layout.as_ref(),
+        container(&objects),
         objects.file_bytes,
     );
     let errors = wadforge_edit::check::has_errors(&findings);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&findings)?);
     } else {
+        if let Some(engine) = wad2_engine(&objects) {
+            println!("{}: judged for {engine}", file.display());
+        }
         for f in &findings {
             println!("{f}");
         }
@@ -125,4 +131,25 @@ fn check_file(file: &Path, args: &Args) -> anyhow::Result<bool> {
         );
     }
     Ok(errors)
+}
+
+/// What the file is, for the rules that depend on it: a Wad2 is judged for the engine it names
+/// and compiled by Tomb Editor, a WAD by its bytes, a level as the engine reads it.
+fn container(objects: &Opened) -> Container<'_> {
+    match objects.wad2 {
+        Some(_) => Container::Wad2,
+        None => objects.layout.as_ref().into(),
+    }
+}
+
+/// The engine a Wad2 names (its W2SuggestedGameVersion), which its findings are judged for.
+fn wad2_engine(objects: &Opened) -> Option<String> {
+    let document = objects.wad2.as_ref()?;
+    Some(match document.game_version {
+        Some(4) => "TRLE (W2SuggestedGameVersion 4)".into(),
+        Some(16) => "TRNG (W2SuggestedGameVersion 16), as TR4".into(),
+        Some(18) => "Tomb Engine (W2SuggestedGameVersion 18)".into(),
+        Some(version) => format!("{} (W2SuggestedGameVersion {version})", objects.game.name()),
+        None => format!("{} (it names no engine)", objects.game.name()),
+    })
 }

@@ -49,7 +49,7 @@ fn check_one(path: &Path) -> anyhow::Result<Vec<Finding>> {
         &objects.model,
         objects.game,
         &starts,
-        objects.layout.as_ref(),
+        super::container(&objects),
         objects.file_bytes,
     ))
 }

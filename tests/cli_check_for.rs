@@ -1,0 +1,120 @@
+//! `check` judges a file for the engine it names: a Wad2 for its W2SuggestedGameVersion (Tomb
+//! Engine clamps next frames; Tomb Editor's compiler normalises normals), a classic WAD by its bytes.
+//! The fixture is the standard one with what moving objects between engines changes: a next frame
+//! past its animation and normals at half TR's length, written as a WAD, a TRLE Wad2 and a Tomb
+//! Engine Wad2 (made in the test, with the format's own writers).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use wadforge_format::catalog::Game;
+use wadforge_format::{wad2, Shading, SkewedCorners, Wad};
+
+use crate::common::{s, stderr, wadforge};
+
+/// The standard fixture's CROCODILE, which Tomb Engine's SNOWMOBILE stands for in its Wad2.
+const CROCODILE: u32 = 51;
+
+/// The standard fixture with CROCODILE's first animation going on to its own first frame past
+/// its end + 40, and every normal at half TR's length.
+fn fixture() -> Wad {
+    let mut wad = wadforge_fixtures::standard();
+    let croc = wad.moveables.iter().position(|m| m.id == CROCODILE).unwrap();
+    let first = &mut wad.moveables[croc].animations[0];
+    // The model numbers a next animation within its object.
+    first.next_animation = 0;
+    first.next_frame = first.frame_end + 40;
+    for mesh in &mut wad.meshes {
+        if let Shading::Normals(normals) = &mut mesh.shading {
+            normals.iter_mut().for_each(|n| *n = n.map(|c| c / 2));
+        }
+    }
+    assert!(
+        wad.meshes
+            .iter()
+            .any(|m| matches!(m.shading, Shading::Normals(_))),
+        "no mesh lit by normals"
+    );
+    wad
+}
+
+/// `model` (TR4 ids) as a Wad2 of `game`'s ids naming `version`; CROCODILE moves to TEN's
+/// SNOWMOBILE (no TR4 slot) when `game` is Tomb Engine.
+fn write_wad2(path: &Path, model: &Wad, game: Game, version: i64) -> PathBuf {
+    let mut model = model.clone();
+    if game == Game::Ten {
+        let lost = wadforge_edit::move_ids(
+            &mut model,
+            Game::Tr4,
+            Game::Ten,
+            true,
+            &["CROCODILE=SNOWMOBILE".into()],
+        )
+        .unwrap();
+        assert!(lost.is_empty(), "{lost:?}");
+    }
+    let mut made = wad2::from_model(&model, &SkewedCorners::new(), game).unwrap();
+    made.document.game_version = Some(version);
+    std::fs::write(path, wad2::write_document(&made.document)).unwrap();
+    path.to_path_buf()
+}
+
+/// `check --json` of `file`: its findings and whether it exited 1 (an error).
+fn check(file: &Path) -> (Vec<Value>, bool) {
+    let o = wadforge(&["check", "--json", s(file)]);
+    let code = o.status.code();
+    assert!(matches!(code, Some(0 | 1)), "{}: {}", file.display(), stderr(&o));
+    (serde_json::from_slice(&o.stdout).unwrap(), code == Some(1))
+}
+
+/// The severities of `rule`'s findings whose place starts with `place`.
+fn severities(findings: &[Value], rule: &str, place: &str) -> Vec<String> {
+    findings
+        .iter()
+        .filter(|f| f["rule"] == rule && f["place"].as_str().unwrap().starts_with(place))
+        .map(|f| f["severity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_wad2_is_judged_for_the_engine_it_names_and_a_wad_by_its_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = fixture();
+    let wad = crate::common::files::write_wad(&tmp.path().join("fixture.wad"), &model);
+    let trle = write_wad2(&tmp.path().join("trle.wad2"), &model, Game::Tr4, 4);
+    let trng = write_wad2(&tmp.path().join("trng.wad2"), &model, Game::Tr4, 16);
+    let ten = write_wad2(&tmp.path().join("ten.wad2"), &model, Game::Ten, 18);
+
+    // (file, CROCODILE's name there, next-frame, normal-length, exit 1)
+    let expected = [
+        (&wad, "CROCODILE", "error", "warning", true),
+        (&trle, "CROCODILE", "error", "note", true),
+        (&trng, "CROCODILE", "error", "note", true),
+        (&ten, "SNOWMOBILE", "warning", "note", false),
+    ];
+    for (file, crocodile, next_frame, normals, fails) in expected {
+        let (findings, failed) = check(file);
+        let name = file.file_name().unwrap().to_string_lossy();
+        let place = format!("{crocodile} (moveable {CROCODILE}), animation 0");
+        assert_eq!(
+            severities(&findings, "next-frame", &place),
+            [next_frame],
+            "{name}: {findings:#?}"
+        );
+        let normal_lengths = severities(&findings, "normal-length", "mesh ");
+        assert!(!normal_lengths.is_empty(), "{name}: no normal-length finding");
+        assert!(
+            normal_lengths.iter().all(|s| s == normals),
+            "{name}: {normal_lengths:?}"
+        );
+        assert_eq!(failed, fails, "{name}: {findings:#?}");
+    }
+    // The text names the engine a Wad2 is judged for.
+    let o = wadforge(&["check", s(&ten)]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("ten.wad2: judged for Tomb Engine (W2SuggestedGameVersion 18)"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
