@@ -1,11 +1,13 @@
-//! Object ids from one game's catalogue to another's (`wadforge convert`): by the catalogue's
-//! mapping between games' slots ([`catalog::moveable_in`], [`catalog::static_in`]), and by
-//! `--as NAME=SLOT` rules for the objects the other game has no slot for.
+//! Object ids from one game's catalogue to another's (`wadforge convert`, `wadforge copy`): by
+//! the catalogue's mapping between games' slots ([`catalog::moveable_in`],
+//! [`catalog::static_in`]), and by `--as NAME=SLOT` rules for the objects the other game has no
+//! slot for; and the sound ids their animations play, by the sound catalogues
+//! ([`catalog::sound_in`]).
 
 use std::collections::BTreeMap;
 
 use wadforge_format::catalog::{self, Game};
-use wadforge_format::{ObjectKind, Wad};
+use wadforge_format::{Command, ObjectKind, Wad};
 
 use crate::{slot_id, EditError};
 
@@ -16,8 +18,10 @@ use crate::{slot_id, EditError};
 ///
 /// An object `to` has no slot for is never written under a foreign id: it is left out of `wad`,
 /// and a line names it, the nearest slots of `to` and the `--as` that places it, as `convert`
-/// lists it (and refuses with `--strict`). Two objects of a kind given the same id are an error;
-/// on an error `wad` may be half renumbered.
+/// lists it (and refuses with `--strict`). The sound commands of the objects kept move to `to`'s
+/// sound ids ([`move_sounds`]), those `to` has no sound for dropped and listed the same way.
+/// Two objects of a kind given the same id are an error; on an error `wad` may be half
+/// renumbered.
 pub fn move_ids(
     wad: &mut Wad,
     from: Game,
@@ -84,7 +88,106 @@ pub fn move_ids(
         index += 1;
         !dropped_statics.contains(&(index - 1))
     });
+    left_out.extend(move_sounds(wad, 0..wad.moveables.len(), from, to).dropped_lines);
     Ok(left_out)
+}
+
+/// What [`move_sounds`] did to the sound commands it was given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SoundsMoved {
+    /// Commands whose sound took another id.
+    pub moved: usize,
+    /// Commands whose sound has the same id in both games (TR4's and TEN's share theirs).
+    pub kept: usize,
+    /// Commands dropped: their sound has no id in the output's game.
+    pub dropped: usize,
+    /// One line per object and sound dropped: the sound, and the animations that played it.
+    pub dropped_lines: Vec<String>,
+}
+
+/// Moves each sound command of the moveables of `wad` at `positions` (ids of `to`'s catalogue,
+/// their sounds still `from`'s) to the sound `to` has for it ([`catalog::sound_in`]: TR1's
+/// T-Rex roar, 71, plays TEN's 394), keeping its frame and its land and water bits. A command
+/// whose sound `to` has none for is dropped, not kept under the old id, which names another
+/// sound or none in `to` (a wrong sound is worse than none), and listed.
+pub fn move_sounds(
+    wad: &mut Wad,
+    positions: impl IntoIterator<Item = usize>,
+    from: Game,
+    to: Game,
+) -> SoundsMoved {
+    let mut result = SoundsMoved::default();
+    for position in positions {
+        let Some(moveable) = wad.moveables.get_mut(position) else {
+            continue;
+        };
+        // Per sound dropped, the animations that played it, in order.
+        let mut dropped: BTreeMap<u16, Vec<usize>> = BTreeMap::new();
+        for (a, animation) in moveable.animations.iter_mut().enumerate() {
+            animation.commands.retain_mut(|command| {
+                let Command::PlaySound { sound, .. } = command else {
+                    return true;
+                };
+                match sound_id_in(from, *sound, to) {
+                    Some(new) => {
+                        if new == *sound {
+                            result.kept += 1;
+                        } else {
+                            result.moved += 1;
+                        }
+                        *sound = new;
+                        true
+                    }
+                    None => {
+                        result.dropped += 1;
+                        let animations = dropped.entry(*sound).or_default();
+                        if animations.last() != Some(&a) {
+                            animations.push(a);
+                        }
+                        false
+                    }
+                }
+            });
+        }
+        let object = format!(
+            "{} (moveable {})",
+            catalog::moveable_slot(to, moveable.id),
+            moveable.id
+        );
+        for (sound, animations) in dropped {
+            result
+                .dropped_lines
+                .push(dropped_sound_line(&object, from, sound, to, &animations));
+        }
+    }
+    result
+}
+
+/// Sound `sound` of `from` as `to`'s sound id: one a sound command can hold (14 bits: the
+/// word's top two bits are the land and water flags), else none.
+fn sound_id_in(from: Game, sound: u16, to: Game) -> Option<u16> {
+    let new = catalog::sound_in(from, u32::from(sound), to)?;
+    u16::try_from(new).ok().filter(|&new| new <= SOUND_ID_MAX)
+}
+
+/// The highest sound id a sound command holds: the low 14 bits of its word.
+const SOUND_ID_MAX: u16 = 0x3FFF;
+
+/// What `convert` and `copy` list for the commands of one object playing a sound `to` has none for.
+fn dropped_sound_line(object: &str, from: Game, sound: u16, to: Game, animations: &[usize]) -> String {
+    let name = catalog::sound_name(from, u32::from(sound)).unwrap_or("a sound the catalogue does not name");
+    let animations: Vec<String> = animations.iter().map(ToString::to_string).collect();
+    let (noun, these) = match animations.len() {
+        1 => ("animation", "its sound command is"),
+        _ => ("animations", "their sound commands are"),
+    };
+    format!(
+        "{object}: {} has no sound for {}'s sound {sound} ({name}), which {noun} {} played; {these} \
+         dropped (a wrong sound is worse than none)",
+        to.name(),
+        from.name(),
+        animations.join(", "),
+    )
 }
 
 /// What `convert` lists for an object `to` has no slot for.
@@ -311,6 +414,128 @@ mod tests {
         assert_eq!(wad.moveables[0].animations[1].next_animation, 2, "PULLEY's first");
         assert_eq!(wad.moveables[1].animations[0].next_animation, 0, "itself");
         assert_eq!(wad.moveables[1].animations[1].next_animation, -2, "LARA's first");
+    }
+
+    /// A moveable of id `id` with one animation per list of commands.
+    fn playing(id: u32, animations: &[&[Command]]) -> Moveable {
+        Moveable {
+            id,
+            animations: (animations.iter())
+                .map(|commands| wadforge_format::Animation {
+                    commands: commands.to_vec(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Moveable::default()
+        }
+    }
+
+    fn sound(frame: u16, sound: u16, on_land: bool) -> Command {
+        Command::PlaySound {
+            frame,
+            sound,
+            on_land,
+            in_water: false,
+        }
+    }
+
+    fn commands(wad: &Wad, m: usize) -> Vec<Vec<Command>> {
+        wad.moveables[m]
+            .animations
+            .iter()
+            .map(|a| a.commands.clone())
+            .collect()
+    }
+
+    #[test]
+    fn sound_commands_move_to_the_output_games_sound_ids() {
+        // TR1's T-Rex (slot 18) roars with TR1's sound 71, TEN's 394 (TR1/Sounds.xml: `<sound
+        // id="71" name="T-REX_ROAR" ten="394" />`); its footstomp, 70, is TEN's 393.
+        let effect = Command::Effect { frame: 2, effect: 7 };
+        let mut wad = Wad {
+            moveables: vec![playing(
+                18,
+                &[&[sound(3, 71, true), effect], &[sound(9, 70, false)]],
+            )],
+            ..Wad::default()
+        };
+        let listed = move_ids(&mut wad, Game::Tr1, Game::Ten, true, &[]).unwrap();
+        assert!(listed.is_empty(), "{listed:?}");
+        assert_eq!(wad.moveables[0].id, 109, "TEN's TYRANNOSAUR");
+        assert_eq!(
+            commands(&wad, 0),
+            [vec![sound(3, 394, true), effect], vec![sound(9, 393, false)]],
+            "the frame and the land bit stay, the effect is no sound"
+        );
+    }
+
+    #[test]
+    fn a_sound_the_output_game_has_none_for_is_dropped_and_listed() {
+        // TR4 has no T-Rex roar: the command goes, and the line names the sound and the
+        // animations; LARA_FOOTSTEPS (0) is TR4's 0 and stays.
+        let mut wad = objects(&[], &[]);
+        wad.moveables = vec![playing(
+            0,
+            &[
+                &[sound(1, 0, true), sound(4, 71, false)],
+                &[],
+                &[sound(0, 71, false)],
+            ],
+        )];
+        let moved = move_sounds(&mut wad, 0..1, Game::Tr1, Game::Tr4);
+        assert_eq!(commands(&wad, 0), [vec![sound(1, 0, true)], vec![], vec![]]);
+        assert_eq!((moved.moved, moved.kept, moved.dropped), (0, 1, 2));
+        assert_eq!(
+            moved.dropped_lines,
+            [
+                "LARA (moveable 0): TR4 has no sound for TR1's sound 71 (T_REX_ROAR), which animations 0, 2 \
+              played; their sound commands are dropped (a wrong sound is worse than none)"
+            ]
+        );
+    }
+
+    #[test]
+    fn tomb_engine_sounds_move_back_by_the_classic_catalogues() {
+        // TEN's 394 is TR1's 71; TEN's own sound 1150 (TEN_CUSTOM_FOOTSTEPS_1) is no TR4 sound;
+        // TEN's 12 is TR4's 12 (TEN keeps TR4's ids).
+        let mut wad = objects(&[], &[]);
+        wad.moveables = vec![playing(
+            830,
+            &[&[sound(0, 394, false), sound(1, 1150, false), sound(2, 12, false)]],
+        )];
+        let to_tr1 = move_sounds(&mut wad.clone(), 0..1, Game::Ten, Game::Tr1);
+        assert_eq!(
+            (to_tr1.moved, to_tr1.dropped),
+            (1, 2),
+            "{:?}",
+            to_tr1.dropped_lines
+        );
+        let listed = move_ids(&mut wad, Game::Ten, Game::Tr4, true, &[]).unwrap();
+        assert_eq!(ids(&wad).0, [321], "PULLEY");
+        assert_eq!(commands(&wad, 0), [vec![sound(2, 12, false)]]);
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert!(listed[0].starts_with("PULLEY (moveable 321): TR4 has no sound for TEN's sound 394 (TR1_T_REX_ROAR), which animation 0 played; its sound command is dropped"), "{listed:?}");
+        assert!(
+            listed[1].contains("TEN's sound 1150 (TEN_CUSTOM_FOOTSTEPS_1)"),
+            "{listed:?}"
+        );
+    }
+
+    #[test]
+    fn within_one_game_sounds_keep_their_ids() {
+        // `--as` alone moves no sound: a TR4 sound the catalogue does not name stays.
+        let mut wad = objects(&[], &[]);
+        wad.moveables = vec![playing(51, &[&[sound(0, 2000, false)]])];
+        let listed = move_ids(
+            &mut wad,
+            Game::Tr4,
+            Game::Tr4,
+            false,
+            &rules(&["CROCODILE=ANIMATING1"]),
+        )
+        .unwrap();
+        assert!(listed.is_empty(), "{listed:?}");
+        assert_eq!(commands(&wad, 0), [vec![sound(0, 2000, false)]]);
     }
 
     #[test]

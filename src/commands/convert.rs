@@ -274,10 +274,12 @@ fn convert(
         OutputKind::Wad => Game::Tr4,
         OutputKind::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
     };
-    // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's.
+    // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's; TR5 and TEN
+    // number their slots their own way, so objects move to or from them by the catalogue.
+    let own_numbering = |game| matches!(game, Game::Tr5 | Game::Ten);
     let by_name = match output {
-        OutputKind::Wad => opened.game == Game::Ten,
-        OutputKind::Wad2 => (opened.game == Game::Ten) != (to == Game::Ten),
+        OutputKind::Wad => own_numbering(opened.game),
+        OutputKind::Wad2 => opened.game != to && (own_numbering(opened.game) || own_numbering(to)),
     };
     let mut lost = Vec::new();
     if by_name || !args.as_slots.is_empty() {
