@@ -21,6 +21,7 @@
 
 pub mod check;
 pub mod copy;
+pub mod engines;
 mod ids;
 pub mod merge;
 pub use wadforge_format::references;
