@@ -11,6 +11,8 @@
 //!   ([`meshes`]), shared meshes resolved ([`shared_meshes`]), keyframe boxes
 //!   ([`keyframe_boxes`]), the objects put into the model.
 
+mod action_properties;
+mod actions;
 mod assembly;
 mod dressing;
 mod input_files;
@@ -180,7 +182,7 @@ pub fn build_on(
     let decoded = DecodedImages::default();
     let made = in_parallel(
         &dir.objects,
-        |loaded| object::build_object(dir, loaded, (&store, &decoded)),
+        |loaded| object::build_object(dir, loaded, (&store, &decoded, input_bytes)),
         |made| made.as_ref().ok().map(|m| m.slot.clone()),
         progress,
     );

@@ -93,6 +93,9 @@ pub(crate) struct Material {
 pub(crate) struct Animation {
     pub name: String,
     pub channels: Vec<Channel>,
+    /// The animation's extras (a Blender action's custom properties, which its glTF exporter
+    /// writes there): empty when they are not a JSON object.
+    pub properties: serde_json::Map<String, serde_json::Value>,
 }
 
 pub(crate) enum Property {
@@ -270,6 +273,7 @@ fn animations(doc: &gltf::Document, buffers: &[gltf::buffer::Data]) -> Result<Ve
         animations.push(Animation {
             name: a.name().unwrap_or("").to_string(),
             channels,
+            properties: extras(a.extras()),
         });
     }
     Ok(animations)

@@ -3,9 +3,8 @@
 //! (never assuming identity rest rotations), and decompose it into TR's Y·X·Z angles.
 //!
 //! The game plays as many keyframes as the animation's frame range holds
-//! ([`wadforge_format::Animation::played_keyframes`]), so an action of another length is refused,
-//! unless it is the shorter length the animation had when imported (a file whose keyframe data
-//! ends before the range does).
+//! ([`wadforge_format::Animation::played_keyframes`]): the range follows the action's length
+//! ([`frames_of_action`]), which the build sets before sampling.
 
 use std::collections::HashMap;
 
@@ -31,20 +30,18 @@ pub(crate) fn keyframes(
 ) -> Result<Vec<Keyframe>, String> {
     let (frame_duration, exact) = (tr.frame_duration, &manifest.kept_exactly.exact_angles);
     let tick = frame_duration.max(1) as f64 / 30.0;
-    let end = animation
-        .channels
-        .iter()
-        .filter_map(|c| c.times.last())
-        .fold(0.0f32, |a, &b| a.max(b)) as f64;
-    // Saturating: a forged time (infinite, or past any count) must reach the refusal below.
-    let count = ((end / tick).round() as usize).saturating_add(1);
-    if count > 65535 {
+    let count = keyframe_count(animation, frame_duration)?;
+    let played = tr.played_keyframes();
+    if count != played && count != manifest.kept_exactly.keyframe_boxes.len() {
+        // The range follows the action (`frames_of_action`) but plays another count where it
+        // crosses the engine's signed frame numbers (frame 32767 to 32768).
         return Err(format!(
-            "animation {} is {end} s long: too many keyframes",
-            animation.name
+            "the action has {count} keyframes, but the frame range from frame {} to {} plays {played} \
+             (the engine's frame numbers are signed 16-bit); set this animation's first_frame below \
+             32768 − its frames in the manifest",
+            tr.frame_start, tr.frame_end
         ));
     }
-    played(tr, count, manifest)?;
     // Looked up once per keyframe and joint: by key, not by a scan of the list.
     let exact: HashMap<(usize, usize), Rotation> = exact
         .iter()
@@ -103,36 +100,56 @@ pub(crate) fn keyframes(
     Ok(keyframes)
 }
 
-/// Refuses an action of `count` keyframes that the frame range does not play, unless the
-/// animation had that many when imported, fewer than its range plays (the file's keyframe data
-/// ended before its range did).
-fn played(tr: &wadforge_format::Animation, count: usize, manifest: &AnimationManifest) -> Result<(), String> {
-    let played = tr.played_keyframes();
-    if count == played || (count == manifest.kept_exactly.keyframe_boxes.len() && count < played) {
-        return Ok(());
-    }
-    let d = tr.frame_duration.max(1) as usize;
-    let wanted = (count - 1) * d + 1;
-    // The engine's frame numbers are signed 16-bit: a longer range ends before it starts.
-    let longest = i16::MAX as usize + 1;
-    if wanted > longest {
+/// The keyframes `animation` holds at one every `frame_duration` ticks of 1/30 s: its last key's
+/// time over the tick, rounded, and the keyframe at time 0.
+pub(crate) fn keyframe_count(animation: &Animation, frame_duration: u8) -> Result<usize, String> {
+    let tick = frame_duration.max(1) as f64 / 30.0;
+    let end = animation
+        .channels
+        .iter()
+        .filter_map(|c| c.times.last())
+        .fold(0.0f32, |a, &b| a.max(b)) as f64;
+    // Saturating: a forged time (infinite, or past any count) must reach the refusal below.
+    let count = ((end / tick).round() as usize).saturating_add(1);
+    if count > 65535 {
         return Err(format!(
-            "the action has {count} keyframes (one every {d} ticks of 1/30 s): {wanted} frames, more than \
-             the {longest} an animation can have (the engine's frame numbers are signed 16-bit); shorten \
-             the action or raise frame_duration"
+            "animation {} is {end} s long: too many keyframes",
+            animation.name
         ));
     }
-    let signed = if manifest.frames as usize > longest {
-        " (a range past the engine's signed frame numbers ends before it starts)"
-    } else {
-        ""
-    };
-    Err(format!(
-        "the action has {count} keyframes (one every {d} ticks of 1/30 s), but frames: {} with \
-         frame_duration: {} plays {played}{signed}; set frames to {wanted} in the manifest, or make the \
-         action {played} keyframes long",
-        manifest.frames, tr.frame_duration,
-    ))
+    Ok(count)
+}
+
+/// The `frames` an animation of `count` keyframes plays at `frame_duration`: the manifest's
+/// `frames` while they play that many (or while the action keeps the shorter length the
+/// animation had when imported, `imported` keyframes: the file's keyframe data ended before its
+/// range did), else the range of the action's length. An action longer than the engine's signed
+/// frame numbers reach is refused.
+pub(crate) fn frames_of_action(
+    count: usize,
+    frame_duration: u8,
+    frames: u16,
+    imported: usize,
+) -> Result<u16, String> {
+    let d = frame_duration.max(1) as usize;
+    let played = (frames.wrapping_sub(1) as i16).max(0) as usize;
+    let played = played.div_ceil(d) + 1;
+    if count == played || (count == imported && count < played) {
+        return Ok(frames);
+    }
+    let wanted = (count.max(1) - 1) * d + 1;
+    // The engine's frame numbers are signed 16-bit: a longer range ends before it starts.
+    let longest = i16::MAX as usize + 1;
+    u16::try_from(wanted)
+        .ok()
+        .filter(|&w| usize::from(w) <= longest)
+        .ok_or_else(|| {
+            format!(
+            "the action has {count} keyframes (one every {d} ticks of 1/30 s): {wanted} frames, more than \
+             the {longest} an animation can have (the engine's frame numbers are signed 16-bit); shorten \
+             the action or raise its frame duration"
+        )
+        })
 }
 
 /// Whether the angle set `r` gives the rotation `m` (within TR's angle resolution).

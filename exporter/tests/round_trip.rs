@@ -193,11 +193,11 @@ fn keyframe_words_shared_as_core_tools_did_build_into_words_of_their_own() {
 }
 
 #[test]
-fn an_action_its_frame_range_does_not_play_is_refused() {
+fn an_action_longer_than_its_frame_range_sets_the_range() {
     let model = wadforge_fixtures::standard();
     let dir = import(&model, GltfFormat::Glb);
     let mut manifests = wadforge_manifests::load(dir.path()).unwrap();
-    let (name, keyframes) = manifests
+    let (name, keyframes, duration) = manifests
         .objects
         .iter_mut()
         .find_map(|o| match &mut o.manifest {
@@ -206,19 +206,27 @@ fn an_action_its_frame_range_does_not_play_is_refused() {
                 let a = &mut m.animations[1];
                 let keyframes = a.kept_exactly.keyframe_boxes.len();
                 a.frames = (keyframes as u16 - 2) * a.frame_duration as u16 + 1;
-                Some((a.name.clone(), keyframes))
+                Some((a.name.clone(), keyframes, a.frame_duration as usize))
             }
             _ => None,
         })
         .unwrap();
-    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
-        .err()
-        .expect("the build is refused")
-        .to_string();
-    assert!(e.contains(&format!("animation {name}")), "{e}");
+    let built =
+        wadforge_exporter::build(&manifests, None, &mut |_, _, _| {}).expect("the build follows the action");
+    let crocodile = built.wad.moveables.iter().find(|m| m.id == 51).unwrap();
+    let a = &crocodile.animations[1];
+    assert_eq!((a.keyframes.len(), a.played_keyframes()), (keyframes, keyframes));
+    assert_eq!(
+        usize::from(a.frame_end - a.frame_start) + 1,
+        (keyframes - 1) * duration + 1
+    );
     assert!(
-        e.contains(&format!("has {keyframes} keyframes")) && e.contains(&format!("plays {}", keyframes - 1)),
-        "{e}"
+        built
+            .notes
+            .iter()
+            .any(|n| n.contains(&format!("animation {name} follows its action's length"))),
+        "{:?}",
+        built.notes
     );
 }
 

@@ -5,6 +5,7 @@ mod blender;
 mod blender_harness;
 mod dressing;
 mod from_scratch;
+mod new_animations;
 mod round_trip;
 mod states;
 mod texture;

@@ -134,6 +134,7 @@ pub(crate) fn animations(
                         size: stored.size,
                         words: HexWords(stored.words.clone()),
                     }),
+                    no_keyframes: a.keyframes.is_empty() && a.undecodable_keyframes.is_none(),
                 },
             }
         })

@@ -37,6 +37,7 @@ pub(crate) fn animation(animation: &AnimationManifest) -> Option<String> {
         exact_angles: kept.exact_angles[..cut(long_angles, kept.exact_angles.len())].to_vec(),
         keyframe_boxes: kept.keyframe_boxes[..cut(long_boxes, kept.keyframe_boxes.len())].to_vec(),
         undecodable_keyframes: kept.undecodable_keyframes.clone(),
+        no_keyframes: kept.no_keyframes,
     };
     shell.state_changes = match long_changes {
         true => animation

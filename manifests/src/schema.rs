@@ -236,6 +236,10 @@ pub struct KeptExactly {
     /// Keyframe words that do not decode as poses, as the file stored them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undecodable_keyframes: Option<StoredKeyframes>,
+    /// The file stored no keyframes for this animation, so the glTF has no action of its name:
+    /// build writes it without keyframes. Any other animation without an action is an error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_keyframes: bool,
 }
 
 /// An animation's keyframe words as stored: the keyframe size and the words, as hexadecimal
@@ -291,6 +295,7 @@ impl KeptExactly {
             && self.exact_angles.is_empty()
             && self.keyframe_boxes.is_empty()
             && self.undecodable_keyframes.is_none()
+            && !self.no_keyframes
     }
 }
 

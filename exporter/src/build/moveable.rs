@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use wadforge_format::{Animation, Link, ObjectKind, ObjectName, UndecodableKeyframes};
 use wadforge_manifests::{MeshInfo, MoveableManifest};
 
+use super::action_properties::States;
+use super::actions;
 use super::object::ObjectWork;
 use super::{dressing, MeshSlot, PendingMesh, PendingMoveable};
 use crate::bone_meshes::BoneMeshes;
@@ -50,6 +52,22 @@ pub(super) fn build_moveable(
     };
     let (skeleton, links) = build_skeleton(work, &files)?;
     let meshes = build_geometry(work, &files, &skeleton)?;
+    let context = actions::Context {
+        manifest: &files.place,
+        gltf: &files.gltf_place,
+        states: States {
+            game: super::game(&work.dir.project.game),
+            moveable: m.id,
+        },
+        input_bytes: work.input_bytes,
+    };
+    // The manifest's animations as the glTF's actions make them: lengths, properties, new ones.
+    let (m, notes) = actions::with_actions(m, &files.scene, &context)?;
+    work.notes.extend(notes);
+    let files = MoveableFiles {
+        manifest: &m,
+        ..files
+    };
     let (animations, other_targets) = build_animations(&files, &skeleton, work.tr_units_per_metre)?;
     Ok(PendingMoveable {
         id: m.id,
@@ -125,8 +143,8 @@ fn build_geometry(
     Ok(meshes)
 }
 
-/// Animations: the state machine from the manifest, each animation's keyframes sampled from the
-/// glTF animation of its name (keyframe boxes and references to other objects' animations are
+/// Animations: the state machine from the manifest (as the actions make it, `actions`), each
+/// animation's keyframes sampled from the glTF animation of its name (keyframe boxes and references to other objects' animations are
 /// left to the assembly). Animations are sampled in parallel (Lara's are most of a build's); an
 /// error is the first in animation order.
 fn build_animations(
@@ -144,9 +162,15 @@ fn build_animations(
             let place = || Some(format!("animation {}", manifest_a.name));
             match files.scene.animations.iter().find(|x| x.name == manifest_a.name) {
                 Some(gltf_a) => {
-                    a.keyframes =
-                        keyframes::keyframes(&files.scene, skeleton, gltf_a, a, tr_units_per_metre, manifest_a)
-                            .map_err(|e| files.gltf_place.error(place(), e))?;
+                    a.keyframes = keyframes::keyframes(
+                        &files.scene,
+                        skeleton,
+                        gltf_a,
+                        a,
+                        tr_units_per_metre,
+                        manifest_a,
+                    )
+                    .map_err(|e| files.gltf_place.error(place(), e))?;
                 }
                 None if manifest_a.kept_exactly.undecodable_keyframes.is_some() => {
                     // Words the game reads as they are; only an animation of its own replaces them.
@@ -162,12 +186,7 @@ fn build_animations(
                         ));
                     }
                 }
-                None if !manifest_a.kept_exactly.keyframe_boxes.is_empty() => {
-                    return Err(files.gltf_place.error(
-                        place(),
-                        "the glTF has no animation of this name; keep the action's name in Blender (or remove the animation from the manifest)",
-                    ));
-                }
+                // No action and no stored words: `actions` let it through (the file had no keyframes).
                 None => {}
             }
             Ok(())

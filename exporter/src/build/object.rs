@@ -25,6 +25,8 @@ pub(super) struct ObjectWork<'a> {
     pub(super) images: Vec<Arc<RgbaImage>>,
     pub(super) meshes: Vec<PendingMesh>,
     pub(super) notes: Vec<String>,
+    /// The bytes of the build's manifests and glTF files, which bound the keyframes it samples.
+    pub(super) input_bytes: u64,
 }
 
 impl ObjectWork<'_> {
@@ -49,7 +51,7 @@ impl ObjectWork<'_> {
 pub(super) fn build_object(
     dir: &ManifestDir,
     object: &LoadedObject,
-    (store, decoded): (&SampleStore, &DecodedImages),
+    (store, decoded, input_bytes): (&SampleStore, &DecodedImages, u64),
 ) -> Result<ObjectBuilt, BuildError> {
     let started = Instant::now();
     let mut work = ObjectWork {
@@ -60,6 +62,7 @@ pub(super) fn build_object(
         images: Vec::new(),
         meshes: Vec::new(),
         notes: Vec::new(),
+        input_bytes,
     };
     let manifest_path = dir.root.join(&object.path);
     let gltf_path = object.gltf_path(&dir.root);
