@@ -13,6 +13,7 @@ mod bone_meshes;
 mod build;
 mod decoded_images;
 mod error;
+pub mod foreign;
 mod geometry;
 mod image_bounds;
 mod input;
