@@ -10,6 +10,7 @@ fn measure_helper() {
     common::measure::run_as_helper();
 }
 mod blender_extension;
+mod blender_new_animations;
 mod cli_build;
 mod cli_check_for;
 mod cli_collections;

@@ -3,7 +3,9 @@ dropped on the 3D viewport (or the Outliner) imported.
 
 Import runs `wadforge import` into a manifest directory and brings each object's glTF into its own
 collection, with the settings wadforge's round trip needs; export writes each object's glTF back
-over its file in that directory, with the settings build needs, and runs `wadforge build`.
+over its file in that directory, with the settings build needs, and runs `wadforge build`. A panel
+(Dope Sheet sidebar, Object properties) edits the active action's wadforge properties, which make
+an action that names no animation a new one (action_panel.py).
 Nothing else of the user's is written: only the directory's glTF files and the chosen output.
 """
 
@@ -11,7 +13,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import runner, scene_io
+from . import action_panel, runner, scene_io
 
 # The files import takes, by extension (Blender's file handlers match them in any case).
 EXTENSIONS = (".wad", ".wad2", ".phd", ".tr2", ".tr4")
@@ -166,7 +168,7 @@ def menu_export(self, context):
     self.layout.operator(ExportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2)")
 
 
-CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider, ImportTombRaiderDrop)
+CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider, ImportTombRaiderDrop) + action_panel.CLASSES
 
 
 def register():

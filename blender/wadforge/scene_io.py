@@ -300,6 +300,12 @@ def glTF_names(collection, actions):
             if slot.material is not None:
                 blocks.add(slot.material)
     renamed = [b for b in blocks if b.get(GLTF_NAME)]
+    # A copy of a block (an action copied in the Action editor) copies its glTF name too: of the
+    # blocks that want one name, the first by Blender name keeps it, the others keep their own.
+    claimed = {}
+    for block in sorted(renamed, key=lambda b: b.name):
+        claimed.setdefault((type(block).__name__, block[GLTF_NAME]), block)
+    renamed = list(claimed.values())
     names = []
     try:
         for kind in NAMED:
