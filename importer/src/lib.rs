@@ -74,6 +74,9 @@ pub struct ImportOptions {
     /// ([`wadforge_format::Opened::animation_starts`]), which references into another object's
     /// animations count in; `None`: one after the other, as `wad::write` lays them out.
     pub animation_starts: Option<Vec<usize>>,
+    /// Names for the animations of moveables of these ids, one per animation, in place of the
+    /// catalogue's state names (a model read from a foreign glTF keeps its animations' names).
+    pub animation_names: HashMap<u32, Vec<String>>,
 }
 
 impl ImportOptions {
@@ -93,6 +96,7 @@ impl ImportOptions {
             input_bytes: 0,
             wad2_detail: None,
             animation_starts: None,
+            animation_names: HashMap::new(),
         }
     }
 }
@@ -465,11 +469,14 @@ impl<'a> Importer<'a> {
         let (wad, game) = (self.wad, self.options.game);
         let m = &wad.moveables[i];
         let slot = &self.moveable_slots[i];
-        let animation_names = names::animation_names(
-            game,
-            m.id,
-            &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
-        );
+        let animation_names = match self.options.animation_names.get(&m.id) {
+            Some(given) if given.len() == m.animations.len() => given.clone(),
+            _ => names::animation_names(
+                game,
+                m.id,
+                &m.animations.iter().map(|a| a.state).collect::<Vec<_>>(),
+            ),
+        };
         let shows = self.shows(i);
         let names_of = object::MoveableNames {
             slot,

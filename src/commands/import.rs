@@ -1,11 +1,14 @@
 //! `wadforge import`: a WAD, Wad2 or level → a manifest directory of glTF files and YAML manifests;
-//! the files of folders → a manifest directory each.
+//! the files of folders → a manifest directory each; a glTF no wadforge wrote (`--slot`) → a
+//! manifest directory of one new object.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use wadforge_format::Opened;
+use wadforge_exporter::foreign::{self, ForeignOptions, Slot};
+use wadforge_format::catalog::Game;
+use wadforge_format::{Opened, Wad};
 use wadforge_importer::{GltfFormat, ImportOptions};
 
 use crate::collection::{
@@ -19,11 +22,15 @@ use crate::progress::Progress;
 /// rigged, animated, textured glTF files that Blender opens as they are, plus YAML manifests;
 /// of several files or folders, a manifest directory each.
 #[derive(clap::Args)]
-#[command(after_help = "Example: wadforge import tut1.wad -o tut1 --only LARA_SKIN,CROCODILE")]
+#[command(
+    after_help = "Examples:\n  wadforge import tut1.wad -o tut1 --only LARA_SKIN,CROCODILE\n  \
+                         wadforge import walker.glb --slot CROCODILE -o walker"
+)]
 pub struct Args {
     /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to import (never modified); several
     /// files, or folders (walked, files known by their first bytes), give a manifest directory
-    /// each under OUT, the folders' tree mirrored.
+    /// each under OUT, the folders' tree mirrored. Or one .glb/.gltf made by another tool, with
+    /// --slot.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The manifest directory to write (of several files: the folder of their directories):
@@ -33,6 +40,11 @@ pub struct Args {
     /// Import only these objects: slot names or ids, comma-separated.
     #[arg(long, value_delimiter = ',')]
     only: Option<Vec<String>>,
+    /// Of a .glb/.gltf no wadforge wrote: the TR4 slot its one new object takes (a moveable's or
+    /// a static's name, or a moveable's id). A skinned model becomes a moveable (a static in a
+    /// static's slot), a model without a skin a static (a moveable of one mesh in a moveable's).
+    #[arg(long, value_name = "NAME")]
+    slot: Option<String>,
     /// TR units per glTF metre (a sector is 1024 units).
     #[arg(long, default_value_t = wadforge_importer::DEFAULT_TR_UNITS_PER_METRE, allow_negative_numbers = true)]
     scale: f64,
@@ -55,12 +67,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     if is_collection(&args.files) {
+        if args.slot.is_some() {
+            bail!("--slot makes one new object of one .glb/.gltf; import the files one at a time");
+        }
         return run_collection(args);
     }
     let file = &args.files[0];
-    let objects = crate::input::read(file)?;
-    prepare_output_dir(&args.out, args.force)?;
-    let imported = import_objects(file, objects, &args.out, args, args.only.clone())?;
+    let imported = if is_gltf(file) {
+        import_foreign(file, args)?
+    } else {
+        if args.slot.is_some() {
+            bail!(
+                "--slot names the slot of a new object read from a .glb/.gltf; {} is not one (its \
+                 objects keep their own slots: leave --slot out)",
+                file.display()
+            );
+        }
+        let objects = crate::input::read(file)?;
+        prepare_output_dir(&args.out, args.force)?;
+        import_objects(file, objects, &args.out, args, args.only.clone())?
+    };
     if !args.quiet {
         for note in &imported.notes {
             eprintln!("note: {note}");
@@ -85,6 +111,65 @@ struct Imported {
     notes: Vec<String>,
 }
 
+/// Whether `file` is a glTF: named .glb or .gltf, or starting as a GLB does.
+fn is_gltf(file: &Path) -> bool {
+    let named = (file.extension().and_then(|e| e.to_str()))
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
+    let mut magic = [0u8; 4];
+    let glb = std::fs::File::open(file)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok_and(|()| &magic == b"glTF");
+    named || glb
+}
+
+/// Imports the one object of a glTF no wadforge wrote into the slot `--slot` names: read as a
+/// model (`wadforge_exporter::foreign`), then written as import writes a WAD's objects, so that
+/// `build` takes the directory at once.
+fn import_foreign(file: &Path, args: &Args) -> anyhow::Result<Imported> {
+    let Some(slot) = &args.slot else {
+        bail!(
+            "{} is a glTF: name the slot its new object takes with --slot NAME (a TR4 moveable's or \
+             static's name, or a moveable's id), e.g. `wadforge import {} --slot CROCODILE -o DIR`",
+            file.display(),
+            file.display()
+        );
+    };
+    if args.only.is_some() {
+        bail!("--only chooses among a file's objects; a glTF with --slot gives one: leave --only out");
+    }
+    let game = Game::Tr4;
+    let options = ForeignOptions {
+        slot: Slot::named(game, slot).map_err(anyhow::Error::msg)?,
+        game,
+        tr_units_per_metre: args.scale,
+    };
+    let read =
+        foreign::read_gltf(file, &options).with_context(|| format!("cannot import {}", file.display()))?;
+    prepare_output_dir(&args.out, args.force)?;
+    let ids = (read.wad.moveables.iter()).map(|m| (m.id, read.animation_names.clone()));
+    let options = ImportOptions {
+        game,
+        source: wadforge_manifests::Source {
+            file: file_name(file),
+            format: "gltf".into(),
+            version: 0,
+        },
+        tr_units_per_metre: args.scale,
+        format: gltf_format(args),
+        input_bytes: std::fs::metadata(file).map_or(0, |m| m.len()),
+        animation_names: ids.collect(),
+        ..ImportOptions::wad("", 0)
+    };
+    import_model(file, &read.wad, &options, &args.out, args, read.notes)
+}
+
+/// The file name of `file`, as the project file records its source.
+fn file_name(file: &Path) -> String {
+    (file.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// Imports the `objects` of `file` (those `only` names, or all) into the manifest directory
 /// `out` (ready to write into).
 fn import_objects(
@@ -100,17 +185,10 @@ fn import_objects(
     let options = ImportOptions {
         game: objects.game,
         tr_units_per_metre: args.scale,
-        format: if args.gltf {
-            GltfFormat::Separate
-        } else {
-            GltfFormat::Glb
-        },
+        format: gltf_format(args),
         only,
         source: wadforge_manifests::Source {
-            file: file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            file: file_name(file),
             format: objects.kind.short_name().into(),
             version: objects.version,
         },
@@ -118,7 +196,30 @@ fn import_objects(
         input_bytes: objects.file_bytes,
         wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
         animation_starts: Some(objects.animation_starts()),
+        animation_names: HashMap::new(),
     };
+    import_model(file, model, &options, out, args, notes)
+}
+
+/// The glTF files `--gltf` asks for.
+fn gltf_format(args: &Args) -> GltfFormat {
+    if args.gltf {
+        GltfFormat::Separate
+    } else {
+        GltfFormat::Glb
+    }
+}
+
+/// Writes the objects of `model` (read from `file`) that `options` choose into the manifest
+/// directory `out`, ready to write into.
+fn import_model(
+    file: &Path,
+    model: &Wad,
+    options: &ImportOptions,
+    out: &Path,
+    args: &Args,
+    notes: Vec<String>,
+) -> anyhow::Result<Imported> {
     let count = model.moveables.len() + model.statics.len();
     // Over a collection the files go without a bar of their own.
     let progress = Progress::new(
@@ -127,7 +228,7 @@ fn import_objects(
         args.quiet || is_collection(&args.files),
     );
     // Each object's files are written as soon as it is made: memory holds only the objects in hand.
-    let (files, _) = wadforge_importer::import_into(model, &options, out, &mut |done, _, slot| {
+    let (files, _) = wadforge_importer::import_into(model, options, out, &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })
     .with_context(|| format!("cannot import {}", file.display()))?;
