@@ -38,6 +38,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    refuse_non_manifest_dir(&args.dir)?;
     let manifests = wadforge_manifests::load(&args.dir)?;
     let base = match args.base.as_deref() {
         Some(path) => {
@@ -117,6 +118,31 @@ fn read_base(path: &Path) -> anyhow::Result<Opened> {
 struct Detail<'a> {
     dir: Option<wad2::Document>,
     base: Option<&'a wad2::Document>,
+}
+
+/// Refuses a `dir` that is no manifest directory (missing, a file, a folder without the project
+/// file), saying what makes one, rather than letting the loader say a file is not found.
+fn refuse_non_manifest_dir(dir: &Path) -> anyhow::Result<()> {
+    let project = wadforge_manifests::PROJECT_FILE;
+    let make = "make one with `wadforge import FILE.wad -o DIR`, or of a model made elsewhere with \
+                `wadforge import MODEL.glb --slot NAME -o DIR`";
+    if !dir.exists() {
+        bail!(
+            "{} does not exist; build takes a manifest directory: {make}",
+            dir.display()
+        );
+    }
+    if !dir.is_dir() {
+        bail!("{} is a file, not a manifest directory; {make}", dir.display());
+    }
+    if !dir.join(project).exists() {
+        bail!(
+            "{} has no {project}, so it is not a manifest directory (import writes {project} beside the \
+             objects' folders): {make}",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// The manifest directory's [`wadforge_manifests::Project::wad2_detail`], read.
