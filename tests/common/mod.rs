@@ -10,6 +10,7 @@ pub mod browser;
 pub mod files;
 pub mod forge;
 pub mod measure;
+pub mod rigged_figure;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,0 +1,153 @@
+//! `wadforge import MODEL.glb --slot NAME`: a glTF no wadforge wrote becomes a manifest directory
+//! of one new object that `build` takes at once (issue 43).
+
+use std::path::Path;
+
+use wadforge_format::pose::pose;
+use wadforge_format::{Mesh, Wad};
+use wadforge_importer::DEFAULT_TR_UNITS_PER_METRE;
+
+use crate::common::rigged_figure::{rigged_figure, HEAD, LEG};
+use crate::common::{s, stderr, succeeds, wadforge};
+
+/// The figure's animation, in seconds: 45 ticks of 1/30 s.
+const SECONDS: f32 = 1.5;
+
+/// `figure` (GLB bytes) imported into `slot` and built; the WAD read back.
+fn imported_and_built(dir: &Path, figure: &[u8], slot: &str) -> Wad {
+    let glb = dir.join("figure.glb");
+    std::fs::write(&glb, figure).unwrap();
+    let (out, wad) = (dir.join("figure"), dir.join("figure.wad"));
+    succeeds(&["import", s(&glb), "--slot", slot, "-o", s(&out), "--quiet"]);
+    succeeds(&["build", s(&out), "-o", s(&wad), "--quiet"]);
+    wadforge_format::wad::read(&std::fs::read(&wad).unwrap())
+        .unwrap()
+        .0
+}
+
+/// Lowest and highest TR Y (down) of `mesh`'s vertices placed by `place`.
+fn heights(mesh: &Mesh, place: impl Fn([f64; 3]) -> [f64; 3]) -> (f64, f64) {
+    (mesh.vertices.iter().map(|v| place(v.map(f64::from))[1]))
+        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)))
+}
+
+#[test]
+fn a_rigged_humanoid_under_a_turned_root_stands_upright_with_every_keyframe() {
+    let dir = tempfile::tempdir().unwrap();
+    let wad = imported_and_built(dir.path(), &rigged_figure(true, SECONDS), "CROCODILE");
+    assert_eq!(wad.moveables.len(), 1);
+    let m = &wad.moveables[0];
+    assert_eq!(
+        (m.id, m.meshes.len()),
+        (51, 4),
+        "CROCODILE's slot, a mesh per joint"
+    );
+    let animation = &m.animations[0];
+    let expected = (SECONDS * 30.0) as usize + 1;
+    assert_eq!(m.animations.len(), 1);
+    assert_eq!(
+        animation.keyframes.len(),
+        expected,
+        "every keyframe at 30 a second"
+    );
+    assert_eq!(animation.played_keyframes(), expected);
+    let spine = |k: usize| animation.keyframes[k].rotations[1];
+    assert_ne!(spine(expected / 2), spine(0), "the spine bends halfway through");
+    assert_eq!(spine(expected - 1), spine(0), "and is straight again at the end");
+
+    let mesh = |j: usize| &wad.meshes[m.meshes[j]];
+    // TR's rest pose (meshes at their link offsets, unturned) is the model as it stands, not
+    // lying as it was modelled under the turned root.
+    let rest = m.bind_origins();
+    let rest = &rest;
+    let at_rest = |j: usize| move |p: [f64; 3]| [0, 1, 2].map(|k| p[k] + rest[j][k] as f64);
+    let (_, head_bottom) = heights(mesh(HEAD), at_rest(HEAD));
+    let (leg_top, _) = heights(mesh(LEG), at_rest(LEG));
+    assert!(
+        head_bottom < leg_top,
+        "at rest: head down to {head_bottom}, leg up to {leg_top}"
+    );
+
+    let posed = pose(&m.links, &animation.keyframes[0]);
+    let (head_top, head_bottom) = heights(mesh(HEAD), |p| posed[HEAD].apply(p));
+    let (leg_top, leg_bottom) = heights(mesh(LEG), |p| posed[LEG].apply(p));
+    // TR's Y points down: the head's lowest vertex is above the leg's highest.
+    assert!(
+        head_bottom < leg_top,
+        "head {head_top}..{head_bottom}, leg {leg_top}..{leg_bottom}"
+    );
+    let tall = (leg_bottom - head_top) / DEFAULT_TR_UNITS_PER_METRE;
+    assert!((1.9..2.1).contains(&tall), "a 2 m figure stands {tall} m tall");
+    assert!(
+        !wad.pages.is_empty() && wad.samples.len() >= 2,
+        "textured body, coloured head"
+    );
+}
+
+#[test]
+fn a_foreign_animation_without_a_name_is_named_by_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    imported_and_built(dir.path(), &rigged_figure(true, SECONDS), "CROCODILE");
+    let moveables = dir.path().join("figure/moveables");
+    let yaml = (std::fs::read_dir(&moveables).unwrap())
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .expect("the moveable's manifest");
+    let manifest = std::fs::read_to_string(yaml).unwrap();
+    assert!(manifest.contains("name: 000_ANIM"), "{manifest}");
+}
+
+#[test]
+fn a_model_without_a_skin_in_a_static_slot_is_an_upright_static() {
+    let dir = tempfile::tempdir().unwrap();
+    let wad = imported_and_built(dir.path(), &rigged_figure(false, SECONDS), "PLANT0");
+    assert_eq!((wad.moveables.len(), wad.statics.len()), (0, 1));
+    let bounds = wad.statics[0].visibility;
+    let height = i32::from(bounds.max[1]) - i32::from(bounds.min[1]);
+    let width = i32::from(bounds.max[0]) - i32::from(bounds.min[0]);
+    assert!(height > 3 * width, "upright: {bounds:?}");
+    let top = -f64::from(bounds.min[1]) / DEFAULT_TR_UNITS_PER_METRE;
+    assert!(
+        bounds.max[1] <= 0 && (1.9..2.1).contains(&top),
+        "standing on its origin: {bounds:?}"
+    );
+}
+
+#[test]
+fn a_gltf_without_slot_says_to_pass_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("figure.glb");
+    std::fs::write(&glb, rigged_figure(true, SECONDS)).unwrap();
+    let o = wadforge(&["import", s(&glb), "-o", s(&dir.path().join("out"))]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--slot NAME"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_slot_the_catalogue_lacks_is_refused_with_its_nearest_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("figure.glb");
+    std::fs::write(&glb, rigged_figure(true, SECONDS)).unwrap();
+    let o = wadforge(&[
+        "import",
+        s(&glb),
+        "--slot",
+        "CROCODIL",
+        "-o",
+        s(&dir.path().join("out")),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("did you mean CROCODILE"), "{}", stderr(&o));
+}
+
+#[test]
+fn build_of_a_folder_without_a_project_file_says_what_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = wadforge(&["build", s(dir.path()), "-o", s(&dir.path().join("x.wad"))]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("has no wadforge.yaml") && e.contains("wadforge import"),
+        "{e}"
+    );
+}
