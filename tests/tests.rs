@@ -17,6 +17,7 @@ mod cli_collections;
 mod cli_cross_references;
 mod cli_diff;
 mod cli_edit;
+mod cli_engines;
 mod cli_foreign_gltf;
 mod cli_gallery;
 mod cli_import;

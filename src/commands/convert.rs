@@ -293,6 +293,11 @@ fn convert(
             &args.as_slots,
         )?);
         opened.game = to;
+        // What the other engine needs (holsters, back weapons), after the ids it is told by.
+        let changed = wadforge_edit::engines::reshape_for_engine(&mut opened.model, from, to);
+        if !args.quiet {
+            changed.iter().for_each(|line| eprintln!("changed: {line}"));
+        }
     }
     let document = match output {
         OutputKind::Wad => {
