@@ -51,7 +51,12 @@ pub fn reshape_for_engine(wad: &mut Wad, read: Game, written: Game) -> Vec<Strin
         let what = if holsters::is_holster(name) {
             holsters::reshape(wad, index, direction)
         } else if back_guns::carries_back_gun(name) {
-            back_guns::reshape(wad, index, direction)
+            let classic = if direction == Direction::ToTombEngine {
+                read
+            } else {
+                written
+            };
+            back_guns::reshape(wad, index, direction, classic)
         } else {
             kept_as_it_is(name, direction).into_iter().collect()
         };

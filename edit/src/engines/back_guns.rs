@@ -4,6 +4,7 @@
 //! back weapon's vertices 200 units up and 20 back, from the head's pivot to the torso's
 //! (`TombEngineConverter.ConvertMoveable`, in Wad2 space: Y up, so −200 in TR's Y-down units).
 
+use wadforge_format::catalog::Game;
 use wadforge_format::{Mesh, Wad};
 
 use super::Direction;
@@ -31,9 +32,18 @@ pub(super) fn carries_back_gun(ten_name: &str) -> bool {
 }
 
 /// Swaps the back weapon of moveable `index` into the mesh the written engine draws it from,
-/// moved to that mesh's pivot, and says what it did (or why it left the object as it is). The links
-/// and keyframes stay: in both engines meshes 7 and 14 hang at the torso's and the head's pivots.
-pub(super) fn reshape(wad: &mut Wad, index: usize, direction: Direction) -> Vec<String> {
+/// moved to that mesh's pivot, and says what it did, or why it left the object as it is (as when
+/// the `classic` game is TR1, which has no back weapon mesh). The links and keyframes stay: in
+/// both engines meshes 7 and 14 hang at the torso's and the head's pivots.
+pub(super) fn reshape(wad: &mut Wad, index: usize, direction: Direction, classic: Game) -> Vec<String> {
+    if classic == Game::Tr1 {
+        // TRX's `Gun_SetLaraBackMesh`: TR1 swaps Lara's torso for the object's (`LM_TORSO`).
+        return vec![format!(
+            "kept as it is: TR1 carries the shotgun on Lara's back as a whole torso (mesh {TOMB_ENGINE_MESH}, swapped \
+             for hers), not as a mesh of its own at mesh {CLASSIC_MESH} as TR2-TR4 do; Tomb Engine draws mesh \
+             {TOMB_ENGINE_MESH} as the weapon alone: cut the weapon out of that torso by hand"
+        )];
+    }
     let (from, to, shift) = match direction {
         Direction::ToTombEngine => (CLASSIC_MESH, TOMB_ENGINE_MESH, TO_TOMB_ENGINE),
         Direction::ToClassic => (TOMB_ENGINE_MESH, CLASSIC_MESH, TO_TOMB_ENGINE.map(|c| -c)),

@@ -197,3 +197,23 @@ fn between_classic_games_nothing_changes() {
     assert!(reshape_for_engine(&mut wad, Game::Tr3, Game::Tr4).is_empty());
     assert_eq!(wad, before);
 }
+
+#[test]
+fn tr1s_back_shotgun_is_a_torso_and_is_left_and_listed_both_ways() {
+    let mut wad = file_of(&[(Game::Ten, "SHOTGUN_ANIM", 15)]);
+    let before = wad.clone();
+    let lines = reshape_for_engine(&mut wad, Game::Tr1, Game::Ten);
+    assert_eq!(wad, before);
+    assert!(
+        lines[0].contains("kept as it is: TR1 carries the shotgun"),
+        "{lines:?}"
+    );
+    wad.moveables[0].id = catalog::moveable_in(Game::Ten, wad.moveables[0].id, Game::Tr1).expect("TR1 slot");
+    let before = wad.clone();
+    let lines = reshape_for_engine(&mut wad, Game::Ten, Game::Tr1);
+    assert_eq!(wad, before);
+    assert!(
+        lines[0].contains("kept as it is: TR1 carries the shotgun"),
+        "{lines:?}"
+    );
+}
