@@ -256,15 +256,18 @@ fn an_export_that_keeps_the_armature_node_builds_the_same() {
 }
 
 #[test]
-fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
+fn an_edit_of_the_dressed_body_is_carried_into_the_dressing_object() {
     if !harness_ready() {
         return;
     }
     let model = wadforge_fixtures::standard();
     let dir = import(&model);
     assert!(
-        !build(dir.path()).notes.iter().any(|n| n.contains("dresses it")),
-        "no note for an unedited LARA"
+        !build(dir.path())
+            .notes
+            .iter()
+            .any(|n| n.contains("is carried into its own")),
+        "no carry for an unedited LARA"
     );
     edit_in_blender(
         dir.path(),
@@ -275,15 +278,35 @@ fn editing_a_dressed_skeletons_meshes_is_reported_not_lost_silently() {
     let note = built
         .notes
         .iter()
-        .find(|n| n.contains("dresses it"))
+        .find(|n| n.contains("is carried into its own"))
         .unwrap_or_else(|| panic!("{:?}", built.notes));
     assert!(
-        note.contains("LARA (moveable 0)") && note.contains("moveable 8") && note.contains("bone HEAD"),
+        note.contains("(moveable 8)") && note.contains("LARA (moveable 0)") && note.contains("bone HEAD"),
         "{note}"
     );
-    // The WAD keeps LARA_SKIN's meshes: the edit did not leak into them.
+    // The WAD differs in the head alone: LARA_SKIN's head mesh (which LARA may share).
+    let lara = wadforge_manifests::load(dir.path()).unwrap();
+    let head = lara
+        .objects
+        .iter()
+        .find_map(|o| match &o.manifest {
+            wadforge_manifests::ObjectManifest::Moveable(m) if m.id == 0 => {
+                m.bones.iter().position(|b| b.name == "HEAD")
+            }
+            _ => None,
+        })
+        .unwrap();
     let d = differences(&model, &built.wad, Tolerance { normal: 0, angle: 1 });
-    assert!(d.is_empty(), "{d:#?}");
+    assert!(
+        d.iter()
+            .any(|l| l.starts_with(&format!("moveable 8 mesh {head}"))),
+        "{d:#?}"
+    );
+    assert!(
+        d.iter().all(|l| l.starts_with(&format!("moveable 8 mesh {head}"))
+            || l.starts_with(&format!("moveable 0 mesh {head}"))),
+        "{d:#?}"
+    );
 }
 
 /// The real Tomb Raider 1 level beside the project (`../shared/real/`), never in it.

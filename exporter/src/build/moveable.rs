@@ -118,7 +118,11 @@ fn build_geometry(
     let shown = BoneMeshes::new(&files.scene, skeleton, work.tr_units_per_metre, &mut work.images);
     let gathered = shown.gather(&shown.shown()).map_err(fail)?;
     let gathered = match &files.manifest.dressed_by {
-        None => gathered,
+        None => {
+            let mut own = gathered;
+            dressing::carry_dressed_edits(work, &files.place, files.manifest, &mut own)?;
+            own
+        }
         Some(dressing) => dressing::dressed_meshes(work, &files.place, skeleton, dressing, &gathered)?,
     };
     let bone_info: HashMap<&str, &MeshInfo> = (files.manifest.bones.iter())
