@@ -12,6 +12,7 @@
 //! - [`move_ids()`]: objects from one game's ids to another's, by slot name or as told
 //!   (`wadforge convert`).
 //! - [`sounds`]: which sound ids a WAD's `.sfx`/`.sam` define.
+//! - [`animations::bring`]: animations of one object into another's of the same slot (animation packs).
 //!
 //! Both edits go through [`merge::merge`]: the destination's other objects keep their content
 //! exactly; animation references that point into another object's animations are resolved
@@ -19,6 +20,7 @@
 
 #![warn(clippy::too_many_lines)]
 
+pub mod animations;
 pub mod check;
 pub mod copy;
 pub mod engines;
