@@ -30,6 +30,7 @@ enum Command {
     Import(commands::import::Args),
     Build(commands::build::Args),
     Copy(commands::copy::Args),
+    Animations(commands::animations::Args),
     Remove(commands::remove::Args),
     Check(commands::check::Args),
     Gallery(commands::gallery::Args),
@@ -50,6 +51,7 @@ impl Command {
             Command::Import(args) => finished(import::run(&args)),
             Command::Build(args) => finished(build::run(&args)),
             Command::Copy(args) => finished(copy::run(&args)),
+            Command::Animations(args) => finished(animations::run(&args)),
             Command::Remove(args) => finished(remove::run(&args)),
             // Exit code 1 when an error is found, 2 when a file cannot be read.
             Command::Check(args) => check::run(&args),

@@ -11,6 +11,7 @@ fn measure_helper() {
 }
 mod blender_extension;
 mod blender_new_animations;
+mod cli_animations;
 mod cli_build;
 mod cli_check_for;
 mod cli_collections;

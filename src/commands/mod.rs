@@ -4,6 +4,7 @@
 //! in the same file). The work itself is in the libraries; what commands share about files is
 //! in the crate's other modules (`collection`, `input`, `output`, `edited`).
 
+pub mod animations;
 pub mod build;
 pub mod check;
 pub mod convert;
