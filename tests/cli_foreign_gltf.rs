@@ -7,7 +7,7 @@ use wadforge_format::pose::pose;
 use wadforge_format::{Mesh, Wad};
 use wadforge_importer::DEFAULT_TR_UNITS_PER_METRE;
 
-use crate::common::rigged_figure::{rigged_figure, HEAD, LEG};
+use crate::common::rigged_figure::{glb, rigged_figure, rigged_figure_parts, HEAD, LEG};
 use crate::common::{s, stderr, succeeds, wadforge};
 
 /// The figure's animation, in seconds: 45 ticks of 1/30 s.
@@ -150,4 +150,63 @@ fn build_of_a_folder_without_a_project_file_says_what_it_lacks() {
         e.contains("has no wadforge.yaml") && e.contains("wadforge import"),
         "{e}"
     );
+}
+
+/// What `import --slot CROCODILE` of the figure changed by `change` says, failing.
+fn refused(change: impl FnOnce(&mut serde_json::Value)) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut document, bin) = rigged_figure_parts(true, SECONDS);
+    change(&mut document);
+    let file = dir.path().join("figure.glb");
+    std::fs::write(&file, glb(&serde_json::to_vec(&document).unwrap(), &bin)).unwrap();
+    let out = dir.path().join("out");
+    let o = wadforge(&["import", s(&file), "--slot", "CROCODILE", "-o", s(&out)]);
+    assert!(!o.status.success() && !out.exists(), "refused, nothing written");
+    let e = stderr(&o);
+    assert!(!e.contains("panicked"), "{e}");
+    e
+}
+
+#[test]
+fn a_model_of_two_skins_is_refused_with_what_to_do() {
+    let e = refused(|d| {
+        let skins = d["skins"].as_array_mut().unwrap();
+        skins.push(serde_json::json!({"joints": [1, 2]}));
+        let second = nodes_len(d);
+        let nodes = d["nodes"].as_array_mut().unwrap();
+        nodes.push(serde_json::json!({"mesh": 0, "skin": 1}));
+        d["nodes"][0]["children"]
+            .as_array_mut()
+            .unwrap()
+            .push(second.into());
+    });
+    assert!(e.contains("2 skins") && e.contains("join the armatures"), "{e}");
+}
+
+fn nodes_len(d: &serde_json::Value) -> usize {
+    d["nodes"].as_array().unwrap().len()
+}
+
+#[test]
+fn a_skeleton_beyond_tr_bones_is_refused_with_what_to_do() {
+    let e = refused(|d| {
+        let first = nodes_len(d);
+        let extra = 125 - 4;
+        let nodes = d["nodes"].as_array_mut().unwrap();
+        nodes.extend((0..extra).map(|i| serde_json::json!({"name": format!("finger_{i}")})));
+        d["nodes"][4]["children"] = (first..first + extra).collect::<Vec<_>>().into();
+        let joints = d["skins"][0]["joints"].as_array_mut().unwrap();
+        joints.extend((first..first + extra).map(serde_json::Value::from));
+        d["skins"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("inverseBindMatrices");
+    });
+    assert!(e.contains("125 joints") && e.contains("at most 123 bones"), "{e}");
+}
+
+#[test]
+fn a_skin_naming_a_joint_twice_is_refused() {
+    let e = refused(|d| d["skins"][0]["joints"][3] = 2.into());
+    assert!(e.contains("lists node 2 twice among its joints"), "{e}");
 }

@@ -23,6 +23,12 @@ const JOINTS: [(&str, Option<usize>, [f32; 3]); 4] = [
 /// The figure as GLB bytes: skinned (with `skinned`) or the same meshes without a skin, its
 /// unnamed animation `seconds` long (its spine bending forward and back).
 pub fn rigged_figure(skinned: bool, seconds: f32) -> Vec<u8> {
+    let (document, bin) = rigged_figure_parts(skinned, seconds);
+    glb(&serde_json::to_vec(&document).unwrap(), &bin)
+}
+
+/// [`rigged_figure`]'s JSON document and binary chunk, for a test to change before [`glb`].
+pub fn rigged_figure_parts(skinned: bool, seconds: f32) -> (Value, Vec<u8>) {
     let mut bin = Binary::default();
     let mut accessors = Vec::new();
     // Body: hips, spine and leg boxes, textured; head: a box of plain colour.
@@ -118,7 +124,7 @@ pub fn rigged_figure(skinned: bool, seconds: f32) -> Vec<u8> {
     if skinned {
         document["skins"] = json!([{"joints": [1, 2, 3, 4], "inverseBindMatrices": ibm, "skeleton": 1}]);
     }
-    glb(&serde_json::to_vec(&document).unwrap(), &bin.bytes)
+    (document, bin.bytes)
 }
 
 /// Joint `j`'s place in the root's (Z-up) frame.
@@ -257,7 +263,7 @@ impl Binary {
 }
 
 /// A GLB of a JSON and a binary chunk.
-fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let pad = |len: usize| (4 - len % 4) % 4;
     let (json_len, bin_len) = (json.len() + pad(json.len()), bin.len() + pad(bin.len()));
     let total = 12 + 8 + json_len + 8 + bin_len;

@@ -17,6 +17,7 @@ pub(super) fn the_skin(scene: &Scene) -> Result<Option<Vec<usize>>, String> {
     let mut skins: Vec<&Vec<usize>> = Vec::new();
     for node in &scene.meshes {
         if let Some(skin) = &node.skin {
+            whole(skin).map_err(|e| format!("the skin of mesh node {}: {e}", node.node))?;
             if !skins.contains(&&skin.joints) {
                 skins.push(&skin.joints);
             }
@@ -30,6 +31,18 @@ pub(super) fn the_skin(scene: &Scene) -> Result<Option<Vec<usize>>, String> {
              meshes to it) in Blender, or export one of them",
             several.len()
         )),
+    }
+}
+
+/// Refuses a skin that lists a node twice among its joints: bones are told apart by their nodes.
+/// (The reader has checked that it has an inverse bind for each joint.)
+fn whole(skin: &Skin) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    match skin.joints.iter().find(|&&j| !seen.insert(j)) {
+        Some(j) => Err(format!(
+            "it lists node {j} twice among its joints; export the armature again"
+        )),
+        None => Ok(()),
     }
 }
 
