@@ -831,6 +831,18 @@ fn length(n: &[i16; 3]) -> f64 {
     n.iter().map(|&c| (c as f64).powi(2)).sum::<f64>().sqrt()
 }
 
+/// Brings `n` to TR's length ([`Shading::NORMAL_LENGTH`]) when it is off by more than
+/// [`NORMAL_TOLERANCE`] (zero normals, which classic files hold, stay zero): its length before,
+/// when it was rescaled. `fix` and `convert` (a Wad2's normals into a classic WAD) use it.
+pub fn rescale_normal(n: &mut [i16; 3]) -> Option<f64> {
+    let len = length(n);
+    if len == 0.0 || normal_ok(len) {
+        return None;
+    }
+    *n = n.map(|c| (c as f64 * Shading::NORMAL_LENGTH / len).round() as i16);
+    Some(len)
+}
+
 fn normal_ok(len: f64) -> bool {
     (len - Shading::NORMAL_LENGTH).abs() <= Shading::NORMAL_LENGTH * NORMAL_TOLERANCE
 }
@@ -869,13 +881,7 @@ pub fn fix(wad: &mut Wad, game: Game, input_bytes: u64) -> Result<Fixed, TooMuch
             fixed.spheres += 1;
         }
         if let Shading::Normals(normals) = &mut mesh.shading {
-            for n in normals.iter_mut() {
-                let len = length(n);
-                if len != 0.0 && !normal_ok(len) {
-                    *n = n.map(|c| (c as f64 * Shading::NORMAL_LENGTH / len).round() as i16);
-                    fixed.normals += 1;
-                }
-            }
+            fixed.normals += normals.iter_mut().filter_map(rescale_normal).count();
         }
     }
     let boxes: Vec<Vec<Vec<Option<BoundingBox>>>> = wad

@@ -13,6 +13,8 @@
 //!   (`wadforge convert`).
 //! - [`sounds`]: which sound ids a WAD's `.sfx`/`.sam` define.
 //! - [`animations::bring`]: animations of one object into another's of the same slot (animation packs).
+//! - [`port::port`]: what `convert` changes of objects on their way (pages of used texels only,
+//!   [`repack`]; normals at TR's length; frame ranges clamped to the keyframes), listed.
 //!
 //! Both edits go through [`merge::merge`]: the destination's other objects keep their content
 //! exactly; animation references that point into another object's animations are resolved
@@ -26,8 +28,10 @@ pub mod copy;
 pub mod engines;
 mod ids;
 pub mod merge;
+pub mod port;
 pub use wadforge_format::references;
 pub mod remove;
+pub mod repack;
 pub mod select;
 pub mod sounds;
 mod stitching;

@@ -1,10 +1,8 @@
 //! `remove`: objects out of a WAD, and what only they used.
 
 use wadforge_format::Wad;
-use wadforge_packer::{pack_samples, pages_needed, SampleImage};
 
 use crate::merge::{merge, BrokenReference, Input};
-use crate::texture;
 use crate::EditError;
 use wadforge_format::selection::ObjectRef;
 
@@ -49,46 +47,15 @@ pub fn remove(wad: &Input, selection: &[ObjectRef]) -> Result<Removed, EditError
 /// Packs every sample of `wad` onto new pages if that takes fewer pages than it has; samples
 /// keep their index, size and flips. Leaves the WAD alone when a sample cannot be read.
 fn repack_if_smaller(wad: &mut Wad) -> bool {
-    // Packing keeps one of each set of texels. Whether that saves a page is checked first, by
-    // the sizes of the distinct sets (told apart by a hash of their texels, each cut and
-    // dropped in turn), because packing holds every sample's texels and makes every page it
-    // needs: a file of overlapping page-sized samples made it take pages by the hundred.
-    use std::hash::BuildHasher;
-    let hasher = std::hash::RandomState::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut sizes: Vec<(u32, u32)> = Vec::new();
-    for i in 0..wad.samples.len() {
-        let Ok((w, h, rgb)) = texture::texels(wad, i) else {
-            return false;
-        };
-        if seen.insert(hasher.hash_one((w, h, &rgb))) {
-            sizes.push((u32::from(w), u32::from(h)));
-        }
-    }
-    if pages_needed(&sizes).is_ok_and(|n| n >= wad.pages.len()) {
-        return false;
-    }
-    let Ok(texels) = (0..wad.samples.len())
-        .map(|i| texture::texels(wad, i))
-        .collect::<Result<Vec<_>, _>>()
-    else {
+    let every: Vec<usize> = (0..wad.samples.len()).collect();
+    let Ok(Some((pages, placements))) = crate::repack::packed_if_fewer(wad, &every) else {
         return false;
     };
-    let images: Vec<SampleImage> = texels
-        .iter()
-        .map(|(w, h, rgb)| SampleImage::rgb(*w as u32, *h as u32, rgb))
-        .collect();
-    let Ok(packed) = pack_samples(&images) else {
-        return false;
-    };
-    if packed.pages.len() >= wad.pages.len() {
-        return false;
-    }
-    for (s, p) in wad.samples.iter_mut().zip(&packed.placements) {
+    for (s, p) in wad.samples.iter_mut().zip(&placements) {
         s.page = p.page;
         s.x = p.x;
         s.y = p.y;
     }
-    wad.pages = packed.pages;
+    wad.pages = pages;
     true
 }

@@ -4,5 +4,6 @@
 mod check;
 mod common;
 mod copy;
+mod port;
 mod remove;
 mod stitching;

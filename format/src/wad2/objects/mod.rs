@@ -106,8 +106,9 @@ pub fn to_model(document: &Document) -> Result<Wad2Objects, ObjectError> {
 
 /// A flipped quad's texture word is its sample negated, so it cannot name sample 0: when one
 /// does, sample 0 trades places with the first sample no flipped quad uses (or, when every
-/// sample is, with a new 1×1 sample, as TRLE's own WADs begin with one).
-fn keep_sample_zero_off_flipped_quads(model: &mut Wad) {
+/// sample is, with a new 1×1 sample, as TRLE's own WADs begin with one). For whatever renumbers
+/// a model's samples (`edit`'s repacking too).
+pub fn keep_sample_zero_off_flipped_quads(model: &mut Wad) {
     let mut by_flipped_quad = vec![false; model.samples.len()];
     let polygons = model.meshes.iter().flat_map(|m| &m.polygons);
     for p in polygons.filter(|p| p.is_quad && p.texture.flipped) {
