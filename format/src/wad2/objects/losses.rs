@@ -26,6 +26,8 @@ pub enum LossKind {
     UvsOffTexels,
     /// UVs outside their texture (repeats), clamped to its edge.
     UvsOutsideTexture,
+    /// Polygons whose shine strength is outside 0–31 (a classic polygon's five bits): clamped.
+    ShineClamped,
     /// Polygons spanning more texels than a page holds: their texels shrunk to fit one.
     TexturesShrunk,
     /// Coordinates past a 16-bit word, or not numbers: clamped.
@@ -77,6 +79,9 @@ impl fmt::Display for LossKind {
             ),
             LossKind::UvsOutsideTexture => {
                 write!(f, "polygons with UVs outside their texture (clamped to its edge)")
+            }
+            LossKind::ShineClamped => {
+                write!(f, "polygons with a shine outside 0–31 (clamped to it)")
             }
             LossKind::TexturesShrunk => write!(
                 f,

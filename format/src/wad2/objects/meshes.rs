@@ -154,6 +154,10 @@ impl MeshMapping<'_> {
             mode => losses.add(LossKind::BlendMode(mode), 1),
         }
         losses.add(LossKind::DoubleSided, usize::from(polygon.double_sided));
+        losses.add(
+            LossKind::ShineClamped,
+            usize::from(!(0..=31).contains(&polygon.shine)),
+        );
         let shine = polygon.shine.clamp(0, 31) as u8;
         let attributes = Attributes {
             additive: polygon.blend_mode == 2,
