@@ -160,13 +160,13 @@ fn same_rotation(r: &Rotation, m: [[f64; 3]; 3]) -> bool {
 
 /// The nodes of a scene as an animation moves them: each node's rest transform, with its
 /// channels (found once, by node) sampled at a time.
-struct Posing<'a> {
+pub(crate) struct Posing<'a> {
     scene: &'a Scene,
     channels: FastMap<usize, Vec<&'a Channel>>,
 }
 
 impl<'a> Posing<'a> {
-    fn new(scene: &'a Scene, animation: &'a Animation) -> Self {
+    pub(crate) fn new(scene: &'a Scene, animation: &'a Animation) -> Self {
         let mut channels: FastMap<usize, Vec<&Channel>> = FastMap::default();
         for c in &animation.channels {
             if c.node < scene.nodes.len() {
@@ -179,7 +179,7 @@ impl<'a> Posing<'a> {
     /// The world transforms of `nodes` at time `t`. Only they and their ancestors are posed:
     /// a scene may hold any number of other nodes (20 000 of them, each posed at each of 20 000
     /// keyframes, took a build 21 s).
-    fn world_transforms(&self, nodes: &[usize], t: f32) -> Vec<Transform> {
+    pub(crate) fn world_transforms(&self, nodes: &[usize], t: f32) -> Vec<Transform> {
         let mut world: FastMap<usize, Transform> = FastMap::default();
         nodes.iter().map(|&n| self.world(n, t, &mut world, 0)).collect()
     }

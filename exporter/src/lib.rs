@@ -20,6 +20,7 @@ mod input;
 mod keyframes;
 mod math;
 mod reader_guards;
+pub mod retarget;
 mod skeleton;
 pub mod spheres;
 pub mod states;

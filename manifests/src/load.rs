@@ -148,6 +148,13 @@ fn check_cost(path: &Path, text: &str) -> Result<(), ManifestError> {
     })
 }
 
+/// A YAML file of another shape than a manifest's (a retargeting map) at `path`, read within
+/// the same budget and with the same errors as a manifest.
+pub fn parse_yaml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
+    check_cost(path, text)?;
+    parse_within_budget(path, text)
+}
+
 fn parse_within_budget<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ManifestError> {
     // Enums are written as one-key maps (`moveable: …`, `sound: …`), not YAML tags.
     let de = serde_yaml::Deserializer::from_str(text);

@@ -151,6 +151,12 @@ pub fn read_gltf(path: &Path, options: &ForeignOptions) -> Result<Foreign, Build
     }
 }
 
+/// The joint nodes of the one skin of `scene` (`None` without a skin; an error for several):
+/// what retargeting reads a source's skeleton by.
+pub(crate) fn skin_joints(scene: &Scene) -> Result<Option<Vec<usize>>, String> {
+    rest::the_skin(scene)
+}
+
 /// A note that the glTF's animations are left out, and why.
 fn left_out(scene: &Scene, why: &str) -> Vec<String> {
     let count = scene.animations.len();
