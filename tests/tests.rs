@@ -15,6 +15,7 @@ mod cli_animations;
 mod cli_build;
 mod cli_check_for;
 mod cli_collections;
+mod cli_convert_changes;
 mod cli_cross_references;
 mod cli_diff;
 mod cli_edit;

@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use wadforge_edit::port::{port, Steps};
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
+use wadforge_format::{wad, wad2, FileKind, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
 
 use crate::collection::{
     each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
@@ -57,7 +58,7 @@ pub struct Args {
     /// Write nothing, and fail, when OUT cannot hold everything of the input.
     #[arg(long)]
     strict: bool,
-    /// No summary and no list of what was lost.
+    /// No summary and no list of what was lost or changed.
     #[arg(short, long)]
     quiet: bool,
 }
@@ -105,6 +106,8 @@ impl TargetGame {
 /// What converting one file gave.
 struct Converted {
     lost: Vec<String>,
+    /// Values changed on the way (pages repacked, normals rescaled, frame ranges clamped).
+    changed: Vec<String>,
     description: &'static str,
     moveables: usize,
     statics: usize,
@@ -132,6 +135,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if !args.quiet {
         for line in &converted.lost {
             eprintln!("lost: {line}");
+        }
+        for line in &converted.changed {
+            eprintln!("changed: {line}");
         }
         eprintln!(
             "converted {} ({}) into {}: {} moveables, {} statics",
@@ -170,7 +176,7 @@ fn convert_file(
         },
         (only, _) => only.clone(),
     };
-    let (document, lost) = convert(&mut opened, args, only.as_deref(), output)?;
+    let (document, lost, changed) = convert(&mut opened, args, only.as_deref(), output)?;
     if args.strict && !lost.is_empty() {
         bail!(
             "{} cannot hold everything of {} (--strict):\n  {}",
@@ -185,6 +191,7 @@ fn convert_file(
     }
     Ok(Some(Converted {
         lost,
+        changed,
         description: opened.description(),
         moveables: opened.model.moveables.len(),
         statics: opened.model.statics.len(),
@@ -214,8 +221,13 @@ fn run_collection(args: &Args, out: &Path) -> anyhow::Result<()> {
     report_failures(&outcomes);
     if !args.quiet {
         for o in &outcomes {
-            for line in o.result.iter().flatten().flat_map(|c| &c.lost) {
-                eprintln!("lost: {}: {line}", o.file.path.display());
+            for c in o.result.iter().flatten() {
+                for line in &c.lost {
+                    eprintln!("lost: {}: {line}", o.file.path.display());
+                }
+                for line in &c.changed {
+                    eprintln!("changed: {}: {line}", o.file.path.display());
+                }
             }
         }
         let converted = outcomes
@@ -248,14 +260,15 @@ fn output_kind(out: &Path) -> anyhow::Result<OutputKind> {
     }
 }
 
-/// `opened`'s chosen objects in the output's terms (ids moved, a Wad2's document made), and
-/// what the output cannot hold of them, as lines; `None` for a WAD, which is `opened.model`.
+/// `opened`'s chosen objects in the output's terms (ids moved, a Wad2's document made), what the
+/// output cannot hold of them and what changed on the way, as lines; `None` for a WAD, which is
+/// `opened.model`.
 fn convert(
     opened: &mut Opened,
     args: &Args,
     only: Option<&[String]>,
     output: OutputKind,
-) -> anyhow::Result<(Option<wad2::Document>, Vec<String>)> {
+) -> anyhow::Result<(Option<wad2::Document>, Vec<String>, Vec<String>)> {
     // A Wad2 that names no game holds the ids of the one asked for.
     let names_no_game = opened.wad2.as_ref().is_some_and(|d| d.game_version.is_none());
     if let (Some(game), true) = (args.game, names_no_game) {
@@ -299,6 +312,9 @@ fn convert(
             changed.iter().for_each(|line| eprintln!("changed: {line}"));
         }
     }
+    let steps = steps(opened, output, skewed);
+    let changes = port(&mut opened.model, opened.game, steps)?;
+    let changed = changes.iter().map(ToString::to_string).collect();
     let document = match output {
         OutputKind::Wad => {
             lost.extend(model_losses);
@@ -324,7 +340,29 @@ fn convert(
             Some(made.document)
         }
     };
-    Ok((document, lost))
+    Ok((document, lost, changed))
+}
+
+/// What `convert` changes of `opened`'s objects for an `output` file (`skewed`: how many of the
+/// chosen polygons map their texture skewed). Pages are packed again where they came from whole
+/// Wad2 textures or a level's tiles, never a classic WAD's own (a WAD converted into a WAD stays
+/// the same bytes), nor a Wad2's written as a Wad2 (it takes its textures back from the input) or
+/// a level's skewed polygons' (their exact corners lie on the level's pages). A classic WAD made of
+/// a Wad2 gets TR's normals and frame ranges; a Wad2 keeps what it had (Tomb Editor's compiler
+/// brings them to TR's terms).
+fn steps(opened: &Opened, output: OutputKind, skewed: usize) -> Steps {
+    let level = matches!(opened.kind, FileKind::Level(_));
+    let wad2 = opened.kind == FileKind::Wad2;
+    match output {
+        OutputKind::Wad => Steps {
+            repack: level || wad2,
+            classic: wad2,
+        },
+        OutputKind::Wad2 => Steps {
+            repack: level && skewed == 0,
+            classic: false,
+        },
+    }
 }
 
 /// Drops every object `only` does not name, as import's `--only` chooses. A WAD written drops
