@@ -655,4 +655,74 @@ mod tests {
             .count();
         assert!(own_frame >= 4, "{:?}", brought.links);
     }
+
+    #[test]
+    fn references_across_objects_keep_their_targets_as_the_table_grows() {
+        let src = wadforge_fixtures::tr4_shaped();
+        let mut dest = wadforge_fixtures::standard();
+        let crocodile = dest.moveables.iter().position(|m| m.id == 51).unwrap();
+        let starts = canonical_starts(&dest.moveables);
+        // The crocodile's first animation goes on into Lara's stand (4), as real files hold such.
+        let stand = &dest.moveables[0].animations[4];
+        let (stand_start, crocodile_start) = (stand.frame_start, starts[crocodile]);
+        let a = &mut dest.moveables[crocodile].animations[0];
+        a.next_animation = 4 - crocodile_start as i32;
+        a.next_frame = stand_start + 3;
+        let brought = bring_into(&src, &dest, &set(24..=34), Placement::Append);
+        let out = &brought.wad.moveables;
+        let targets = resolve(out, &canonical_starts(out));
+        assert_eq!(
+            targets[crocodile][0].next,
+            Some(AnimationRef {
+                moveable: LARA,
+                animation: 4
+            })
+        );
+        assert_eq!(out[crocodile].animations[0].next_frame, stand_start + 3);
+        assert_ne!(
+            out[crocodile].animations[0].next_animation,
+            4 - crocodile_start as i32
+        );
+    }
+
+    #[test]
+    fn a_copy_naming_another_object_goes_to_its_own_first_frame_and_other_skeletons_are_refused() {
+        let mut src = wadforge_fixtures::standard();
+        let crocodile = src.moveables.iter().position(|m| m.id == 51).unwrap();
+        let crocodile_start = canonical_starts(&src.moveables)[crocodile];
+        // Lara's jump (5) goes on into the crocodile's first animation.
+        src.moveables[0].animations[5].next_animation = crocodile_start as i32;
+        let dest = wadforge_fixtures::standard();
+        let brought = bring_into(&src, &dest, &set(5..=5), Placement::Append);
+        let next = &brought.links[0];
+        assert_eq!((next.reference.as_str(), next.target), ("next animation", 12));
+        assert!(next.named.contains("CROCODILE"), "{next:?}");
+        assert!(matches!(&next.how, Relink::OwnFrame { why } if why.contains("another object")));
+        let (src, dest) = (
+            Input::canonical(&src, Game::Tr4),
+            Input::canonical(&dest, Game::Tr4),
+        );
+        let pack = Pack {
+            src: &src,
+            src_object: MoveableIndex(crocodile),
+            dest: &dest,
+            dest_object: LARA,
+            animations: &set(0..=0),
+            placement: Placement::Append,
+        };
+        let e = bring(&pack)
+            .err()
+            .expect("a crocodile's animations refused on Lara");
+        assert!(
+            matches!(
+                e,
+                AnimationsError::MeshCount {
+                    src_meshes: 21,
+                    dest_meshes: 15,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
 }
