@@ -154,9 +154,14 @@ fn build_of_a_folder_without_a_project_file_says_what_it_lacks() {
 
 /// What `import --slot CROCODILE` of the figure changed by `change` says, failing.
 fn refused(change: impl FnOnce(&mut serde_json::Value)) -> String {
+    refused_bytes(|d, _| change(d))
+}
+
+/// [`refused`], the change free to touch the binary chunk too.
+fn refused_bytes(change: impl FnOnce(&mut serde_json::Value, &mut Vec<u8>)) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let (mut document, bin) = rigged_figure_parts(true, SECONDS);
-    change(&mut document);
+    let (mut document, mut bin) = rigged_figure_parts(true, SECONDS);
+    change(&mut document, &mut bin);
     let file = dir.path().join("figure.glb");
     std::fs::write(&file, glb(&serde_json::to_vec(&document).unwrap(), &bin)).unwrap();
     let out = dir.path().join("out");
@@ -209,4 +214,19 @@ fn a_skeleton_beyond_tr_bones_is_refused_with_what_to_do() {
 fn a_skin_naming_a_joint_twice_is_refused() {
     let e = refused(|d| d["skins"][0]["joints"][3] = 2.into());
     assert!(e.contains("lists node 2 twice among its joints"), "{e}");
+}
+
+#[test]
+fn an_animation_hours_long_is_refused_before_it_is_sampled() {
+    let e = refused_bytes(|d, bin| {
+        // The animation's last key time, moved to ten hours.
+        let input = d["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+        let view = d["accessors"][input]["bufferView"].as_u64().unwrap() as usize;
+        let at = d["bufferViews"][view]["byteOffset"].as_u64().unwrap() as usize + 8;
+        bin[at..at + 4].copy_from_slice(&36_000.0f32.to_le_bytes());
+    });
+    assert!(
+        e.contains("keyframes at 30 a second") && e.contains("shorten it"),
+        "{e}"
+    );
 }

@@ -119,6 +119,9 @@ pub fn read_gltf(path: &Path, options: &ForeignOptions) -> Result<Foreign, Build
         ));
     }
     let skin = rest::the_skin(&scene).map_err(fail)?;
+    if let (Slot::Moveable(_), Some(joints)) = (options.slot, &skin) {
+        moveable::bones_fit(joints).map_err(fail)?;
+    }
     if skin.is_some() {
         rest::to_rest_pose(&mut scene).map_err(fail)?;
     }

@@ -18,6 +18,18 @@ use std::sync::Arc;
 /// (255 words), and a keyframe is 9 header words plus up to two words per bone.
 pub const MOST_BONES: usize = (255 - wadforge_format::KEYFRAME_HEADER_WORDS) / 2;
 
+/// Refuses a skeleton of more joints than a TR moveable has bones, before any work on them.
+pub(super) fn bones_fit(joints: &[usize]) -> Result<(), String> {
+    if joints.len() > MOST_BONES {
+        return Err(format!(
+            "the skin has {} joints; a TR moveable has at most {MOST_BONES} bones (a keyframe of 9 words \
+             and two a bone fits in 255 words): merge bones in Blender, or weight the mesh to fewer",
+            joints.len()
+        ));
+    }
+    Ok(())
+}
+
 /// A moveable's parts before texturing.
 pub(super) struct Parts {
     pub links: Vec<Link>,
@@ -38,13 +50,6 @@ pub(super) fn skinned_parts(
     scale: f64,
     input_bytes: u64,
 ) -> Result<Parts, String> {
-    if joints.len() > MOST_BONES {
-        return Err(format!(
-            "the skin has {} joints; a TR moveable has at most {MOST_BONES} bones (a keyframe of 9 words \
-             and two a bone fits in 255 words): merge bones in Blender, or weight the mesh to fewer",
-            joints.len()
-        ));
-    }
     let names = name_joints(scene, joints);
     let skinned = rest::skinned(scene);
     let (skeleton, note) = skeleton(scene, &skinned, &names)?;

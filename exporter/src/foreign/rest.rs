@@ -7,6 +7,8 @@
 //! exporters often do not (a COLLADA conversion turns a Z-up model with a rotated root node and
 //! binds relative to it), and taking their inverse binds as they are lays the model on its back.
 
+use std::collections::HashMap;
+
 use crate::input::{MeshNode, Primitive, Scene, Skin};
 use crate::math;
 use crate::skeleton::world_rest;
@@ -49,11 +51,17 @@ fn whole(skin: &Skin) -> Result<(), String> {
 /// Moves every skinned vertex of `scene` to its rest-pose place and makes each joint's inverse
 /// bind the inverse of its rest world transform (see the module documentation).
 pub(super) fn to_rest_pose(scene: &mut Scene) -> Result<(), String> {
-    let rest: Vec<Transform> = (0..scene.nodes.len()).map(|n| world_rest(scene, n)).collect();
+    // The rest transforms of the joints alone: a file may hold any number of other nodes.
+    let mut rest: HashMap<usize, Transform> = HashMap::new();
+    for skin in scene.meshes.iter().filter_map(|n| n.skin.as_ref()) {
+        for &j in &skin.joints {
+            rest.entry(j).or_insert_with(|| world_rest(scene, j));
+        }
+    }
     for node in scene.meshes.iter_mut() {
         let Some(skin) = node.skin.as_mut() else { continue };
         let skinning: Vec<Transform> = (skin.joints.iter().zip(&skin.inverse_binds))
-            .map(|(&j, ib)| rest[j].then(ib))
+            .map(|(j, ib)| rest[j].then(ib))
             .collect();
         for (pi, p) in node.primitives.iter_mut().enumerate() {
             skin_to_rest(p, &skinning)
@@ -65,8 +73,8 @@ pub(super) fn to_rest_pose(scene: &mut Scene) -> Result<(), String> {
 }
 
 /// The inverse bind of each joint: the inverse of its rest world transform.
-fn rebind(skin: &mut Skin, rest: &[Transform]) -> Result<(), String> {
-    for (ib, &joint) in skin.inverse_binds.iter_mut().zip(&skin.joints) {
+fn rebind(skin: &mut Skin, rest: &HashMap<usize, Transform>) -> Result<(), String> {
+    for (ib, joint) in skin.inverse_binds.iter_mut().zip(&skin.joints) {
         *ib = math::inverse(&rest[joint]).ok_or_else(|| {
             format!(
                 "joint node {joint}'s rest transform is singular (a scale of 0 on it or above it); \
