@@ -10,6 +10,7 @@ mod commands;
 mod edited;
 mod input;
 mod output;
+mod porting;
 mod progress;
 
 use std::process::ExitCode;

@@ -118,3 +118,65 @@ fn a_wad2_is_judged_for_the_engine_it_names_and_a_wad_by_its_bytes() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+/// Every line `convert` printed after `prefix` (`changed: `, `lost: `), sorted.
+fn convert_lines(stderr: &str, prefix: &str) -> Vec<String> {
+    let mut lines: Vec<String> = (stderr.lines())
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Every line of `key` (`changed`, `lost`) in a `check --for --json` report, the objects' and the
+/// file's, sorted.
+fn report_lines(report: &Value, key: &str) -> Vec<String> {
+    let objects = report["objects"].as_array().unwrap();
+    let mut lines: Vec<String> = (objects.iter().map(|o| &o[key]))
+        .chain([&report[key]])
+        .flat_map(|l| l.as_array().unwrap())
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn check_for_ten_lists_what_a_wad2_cannot_hold_writes_nothing_and_exits_0_when_nothing_is_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wad = crate::common::files::write_wad(&tmp.path().join("fixture.wad"), &fixture());
+    let ten = write_wad2(&tmp.path().join("ten.wad2"), &fixture(), Game::Ten, 18);
+    let before = std::fs::read_dir(tmp.path()).unwrap().count();
+    let o = wadforge(&["check", "--for", "ten", s(&wad)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("for Tomb Engine: what `wadforge convert")
+            && text.contains("CROCODILE (moveable 51) → CROCODILE (moveable 117)")
+            && text.contains("14 objects in slots, 0 left out"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        before,
+        "nothing written"
+    );
+    // The fixture holds what a Wad2 has no place for (sphere flags, attribute bits): listed,
+    // exit code 1, and `convert` loses just that.
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let json = wadforge(&["check", "--for", "ten", "--json", s(&wad)]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let out = tmp.path().join("out.wad2");
+    let converted = wadforge(&["convert", s(&wad), s(&out), "--game", "ten"]);
+    assert!(converted.status.success(), "{}", stderr(&converted));
+    let lost = report_lines(&report, "lost");
+    assert!(!lost.is_empty());
+    assert_eq!(convert_lines(&stderr(&converted), "lost: "), lost);
+    assert_eq!(
+        convert_lines(&stderr(&converted), "changed: "),
+        report_lines(&report, "changed")
+    );
+    // A Tomb Engine Wad2 moved to Tomb Engine loses nothing: exit code 0.
+    let o = wadforge(&["check", "--for", "ten", s(&ten)]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+}

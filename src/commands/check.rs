@@ -4,6 +4,7 @@
 //! and a summary table (`folder`).
 
 mod folder;
+mod portability;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,10 +37,22 @@ pub struct Args {
     /// The repaired file (with --fix): a Wad2 when it ends in .wad2, else a WAD; never the input.
     #[arg(short, long)]
     out: Option<PathBuf>,
+    /// Instead of the rules: what moving the file's objects to this engine changes and loses, per
+    /// object (the slot each lands in, or left out), as `convert` would, writing nothing. Exit code
+    /// 1 when something would be lost, 0 otherwise.
+    #[arg(long = "for", value_enum, value_name = "ENGINE", conflicts_with = "fix")]
+    for_engine: Option<portability::Engine>,
 }
 
 /// Exit code 1 when an error is found, 2 when a file cannot be read.
 pub fn run(args: &Args) -> ExitCode {
+    if let Some(engine) = args.for_engine {
+        let [file] = args.files.as_slice() else {
+            eprintln!("wadforge: error: --for reports on one file; name one WAD, Wad2 or level");
+            return ExitCode::from(2);
+        };
+        return crate::answered(portability::run(file, engine, args.json));
+    }
     if is_collection(&args.files) {
         if args.fix {
             eprintln!("wadforge: error: --fix repairs one file; name one WAD");

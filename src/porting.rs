@@ -1,0 +1,240 @@
+//! A file's objects moved, in memory, into what another kind of file and engine holds: the ids
+//! into the output game's slots (those it has none for left out), what that engine needs other
+//! than the input's, what the output cannot hold. `convert` writes what this makes, and
+//! `check --for` reports it before anything is written: one piece of code, so the report and the
+//! conversion never disagree.
+
+use std::collections::BTreeSet;
+
+use anyhow::Context;
+use wadforge_format::catalog::Game;
+use wadforge_format::selection::{all_objects, ObjectRef};
+use wadforge_format::{wad, wad2, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
+
+/// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TargetGame {
+    /// TRLE: TR4's ids, W2SuggestedGameVersion 4.
+    Trle,
+    /// TRNG: TR4's ids, version 16.
+    Trng,
+    /// Tomb Engine: its own ids, version 18.
+    Ten,
+}
+
+impl TargetGame {
+    /// The catalogue whose ids the game's objects hold.
+    pub fn catalogue(self) -> Game {
+        match self {
+            TargetGame::Trle | TargetGame::Trng => Game::Tr4,
+            TargetGame::Ten => Game::Ten,
+        }
+    }
+
+    /// Its W2SuggestedGameVersion.
+    pub fn wad2_version(self) -> i64 {
+        match self {
+            TargetGame::Trle => 4,
+            TargetGame::Trng => 16,
+            TargetGame::Ten => 18,
+        }
+    }
+}
+
+/// What to move: the objects (`--only`, all when `None`), the slots some take (`--as`), and the
+/// game of a Wad2 written (`--game`).
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub only: Option<&'a [String]>,
+    pub as_slots: &'a [String],
+    pub game: Option<TargetGame>,
+}
+
+/// Where an object of the input lands: its name in the input's game, and in the output's
+/// (`None`: left out, no slot there).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Landing {
+    pub object: String,
+    pub slot: Option<String>,
+}
+
+/// The objects moved: the Wad2 document to write (`None` for a WAD, which is `opened.model`),
+/// where each object landed, and lines of what changed and what the output cannot hold, each
+/// line starting with the object it is about (or naming the file).
+pub struct Ported {
+    pub document: Option<wad2::Document>,
+    pub landings: Vec<Landing>,
+    pub changed: Vec<String>,
+    pub lost: Vec<String>,
+}
+
+/// `opened`'s chosen objects in the output's terms (ids moved, what the other engine needs
+/// reshaped, a Wad2's document made), with what changed and what the output cannot hold of them.
+pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyhow::Result<Ported> {
+    // A Wad2 that names no game holds the ids of the one asked for.
+    let names_no_game = opened.wad2.as_ref().is_some_and(|d| d.game_version.is_none());
+    if let (Some(game), true) = (request.game, names_no_game) {
+        opened.game = game.catalogue();
+    }
+    let chosen = match request.only {
+        Some(only) => wadforge_format::selection::select(&opened.model, opened.game, only)?,
+        None => all_objects(&opened.model).collect(),
+    };
+    let skewed = skewed_of(opened, &chosen);
+    let model_losses = losses_of(opened, &chosen);
+    if request.only.is_some() {
+        keep_only(opened, &chosen, output)?;
+    }
+    let to = match output {
+        OutputKind::Wad => Game::Tr4,
+        OutputKind::Wad2 => request.game.map_or(opened.game, TargetGame::catalogue),
+    };
+    // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's; TR5 and TEN
+    // number their slots their own way, so objects move to or from them by the catalogue.
+    let own_numbering = |game| matches!(game, Game::Tr5 | Game::Ten);
+    let by_name = match output {
+        OutputKind::Wad => own_numbering(opened.game),
+        OutputKind::Wad2 => opened.game != to && (own_numbering(opened.game) || own_numbering(to)),
+    };
+    let mut ported = Ported {
+        document: None,
+        landings: Vec::new(),
+        changed: Vec::new(),
+        lost: Vec::new(),
+    };
+    let before = object_names(&opened.model, opened.game);
+    if by_name || !request.as_slots.is_empty() {
+        let to = if by_name { to } else { opened.game };
+        let from = opened.game;
+        let left_out = wadforge_edit::move_ids(&mut opened.model, from, to, by_name, request.as_slots)?;
+        ported.lost.extend(left_out);
+        opened.game = to;
+        // What the other engine needs (holsters, back weapons), after the ids it is told by.
+        let reshaped = wadforge_edit::engines::reshape_for_engine(&mut opened.model, from, to);
+        ported.changed.extend(reshaped);
+    }
+    ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, opened.game));
+    ported.document = match output {
+        OutputKind::Wad => {
+            ported.lost.extend(model_losses);
+            if skewed > 0 {
+                ported.lost.push(format!(
+                    "{skewed} polygons map their texture skewed: a classic WAD shows the sample round their \
+                     corners (import and build resample them instead)"
+                ));
+            }
+            None
+        }
+        OutputKind::Wad2 => {
+            let mut made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
+            ported.lost.extend(made.losses.iter().map(ToString::to_string));
+            match &opened.wad2 {
+                // A Wad2 into a Wad2: what the model has no place for comes from the input itself.
+                Some(input) => ported
+                    .lost
+                    .extend(wad2::keep_detail(&mut made.document, input).dropped),
+                None => ported.lost.extend(model_losses),
+            }
+            if let Some(game) = request.game {
+                made.document.game_version = Some(game.wad2_version());
+            }
+            Some(made.document)
+        }
+    };
+    Ok(ported)
+}
+
+/// `model` as a classic WAD's bytes, as `convert` writes it (and `check --for` tries it).
+pub fn encode_wad(model: &Wad) -> anyhow::Result<wad::EncodedWad<'_>> {
+    wad::encode(model, None).context("the objects cannot be written as a WAD")
+}
+
+/// The names of `model`'s objects (moveables, then statics) by `game`'s catalogue.
+fn object_names(model: &Wad, game: Game) -> Vec<String> {
+    all_objects(model)
+        .map(|o| o.name(model, game).to_string())
+        .collect()
+}
+
+/// Where each object of `before` landed in `after`: moving ids keeps the objects' order and
+/// leaves out those a line of `left_out` names (by their name before, as `move_ids` words it).
+fn landings(before: &[String], left_out: &[String], after: &[String]) -> Vec<Landing> {
+    let mut kept = after.iter();
+    before
+        .iter()
+        .map(|object| Landing {
+            object: object.clone(),
+            slot: match left_out.iter().any(|line| starts_with_object(line, object)) {
+                true => None,
+                false => kept.next().cloned(),
+            },
+        })
+        .collect()
+}
+
+/// Whether `line` is about `object` (a name as `ObjectName` writes it): it starts with it.
+pub fn starts_with_object(line: &str, object: &str) -> bool {
+    line.strip_prefix(object)
+        .is_some_and(|rest| rest.starts_with(':'))
+}
+
+/// Drops every object `only` does not name, as import's `--only` chooses. A WAD written drops
+/// with them what only they used (meshes, samples, pages: `remove`); a Wad2 writes only what
+/// its objects use.
+fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputKind) -> anyhow::Result<()> {
+    let dropped: Vec<ObjectRef> = all_objects(&opened.model)
+        .filter(|o| !chosen.contains(o))
+        .collect();
+    match output {
+        OutputKind::Wad => {
+            let input = wadforge_edit::Input {
+                wad: &opened.model,
+                game: opened.game,
+                starts: opened.animation_starts(),
+            };
+            let removed = wadforge_edit::remove(&input, &dropped)?;
+            opened.model = removed.wad;
+            opened.skewed = Default::default();
+        }
+        OutputKind::Wad2 => {
+            // Mesh indices stay, so each polygon's skewed corners still find it.
+            let model = &mut opened.model;
+            let mut keep =
+                MoveableIndex::all(&model.moveables).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
+            model.moveables.retain(|_| keep.next().unwrap_or(false));
+            let mut keep = StaticIndex::all(&model.statics).map(|i| chosen.contains(&ObjectRef::Static(i)));
+            model.statics.retain(|_| keep.next().unwrap_or(false));
+        }
+    }
+    Ok(())
+}
+
+/// What the model could not hold of the `chosen` objects (and of the file), as lines.
+fn losses_of(opened: &Opened, chosen: &[ObjectRef]) -> Vec<String> {
+    let names: Vec<String> = chosen
+        .iter()
+        .map(|o| o.name(&opened.model, opened.game).to_string())
+        .collect();
+    let losses = opened.losses.iter();
+    losses
+        .filter(|l| l.object == "file" || names.contains(&l.object))
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// How many polygons of the `chosen` objects' meshes map their texture skewed.
+fn skewed_of(opened: &Opened, chosen: &[ObjectRef]) -> usize {
+    let model = &opened.model;
+    let meshes: BTreeSet<usize> = chosen
+        .iter()
+        .flat_map(|&o| match o {
+            ObjectRef::Moveable(i) => model.moveables[i].meshes.clone(),
+            ObjectRef::Static(i) => vec![model.statics[i].mesh],
+        })
+        .collect();
+    opened
+        .skewed
+        .iter()
+        .filter(|((mesh, _), _)| meshes.contains(mesh))
+        .count()
+}
