@@ -57,7 +57,14 @@ pub(super) fn reshape(wad: &mut Wad, index: usize, direction: Direction, classic
         )];
     }
     let (gun, other) = (meshes[from], meshes[to]);
-    let Some(moved) = wad.meshes.get(gun).and_then(|m| shifted(m, shift)) else {
+    let Some(mesh) = wad.meshes.get(gun) else {
+        return vec![format!(
+            "left as it is: its mesh {from} names mesh {gun}, but the file has {} meshes; the source is damaged \
+             (run wadforge check on it)",
+            wad.meshes.len()
+        )];
+    };
+    let Some(moved) = shifted(mesh, shift) else {
         return vec![format!(
             "left as it is: the back weapon (mesh {from}) would lie past TR's 16-bit coordinates once moved \
              by {shift:?}; move it nearer its pivot and convert again"

@@ -217,3 +217,16 @@ fn tr1s_back_shotgun_is_a_torso_and_is_left_and_listed_both_ways() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_back_weapon_naming_no_mesh_is_left_and_listed() {
+    let mut wad = file_of(&[(Game::Ten, "SHOTGUN_ANIM", 15)]);
+    wad.moveables[0].meshes[14] = 99;
+    let before = wad.clone();
+    let lines = reshape_for_engine(&mut wad, Game::Tr4, Game::Ten);
+    assert_eq!(wad, before);
+    assert!(
+        lines[0].contains("names mesh 99, but the file has 15 meshes"),
+        "{lines:?}"
+    );
+}
