@@ -38,9 +38,11 @@ pub(super) fn keyframe_angles(
     let mut achieved: Vec<Matrix> = Vec::with_capacity(world.len());
     let mut angles = Vec::with_capacity(world.len());
     for (b, wanted) in world.iter().enumerate() {
-        let parent = (b > 0)
-            .then(|| achieved[parents[b].min(b - 1)])
-            .unwrap_or(IDENTITY);
+        let parent = if b > 0 {
+            achieved[parents[b].min(b - 1)]
+        } else {
+            IDENTITY
+        };
         let angle = match wanted {
             Some(w) => rotation_from_matrix(
                 math::multiply(math::transpose(parent), *w),
