@@ -230,3 +230,27 @@ fn an_animation_hours_long_is_refused_before_it_is_sampled() {
         "{e}"
     );
 }
+
+#[test]
+fn a_mesh_apart_from_the_skeleton_is_left_out_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut document, bin) = rigged_figure_parts(true, SECONDS);
+    // A second node of the figure's mesh, unskinned and under the root, not under a joint.
+    let prop = nodes_len(&document);
+    let nodes = document["nodes"].as_array_mut().unwrap();
+    nodes.push(serde_json::json!({"name": "prop", "mesh": 0}));
+    document["nodes"][0]["children"]
+        .as_array_mut()
+        .unwrap()
+        .push(prop.into());
+    let file = dir.path().join("figure.glb");
+    std::fs::write(&file, glb(&serde_json::to_vec(&document).unwrap(), &bin)).unwrap();
+    let out = dir.path().join("out");
+    let o = wadforge(&["import", s(&file), "--slot", "CROCODILE", "-o", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 mesh nodes neither skinned nor parented to a joint are left out"),
+        "{}",
+        stderr(&o)
+    );
+}

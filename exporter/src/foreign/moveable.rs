@@ -56,7 +56,15 @@ pub(super) fn skinned_parts(
     let links = skeleton.links(scale)?;
     let mut images = Vec::new();
     let shown = BoneMeshes::new(scene, &skeleton, scale, &mut images);
-    let meshes = shown.gather(&shown.shown())?;
+    let shown_nodes = shown.shown();
+    let meshes = shown.gather(&shown_nodes)?;
+    let left = scene.meshes.len() - shown_nodes.len();
+    let left_out = (left > 0).then(|| {
+        format!(
+            "{left} mesh nodes neither skinned nor parented to a joint are left out: a moveable's meshes \
+             move with its bones (parent them to a bone, or weight them to the armature, in Blender)"
+        )
+    });
     // Bounded before sampling: two keys an hour apart ask for 65 536 keyframes.
     let asked: u64 = (scene.animations.iter())
         .map(|a| keyframe_count(a).unwrap_or(0) as u64 * (skeleton.nodes.len() as u64 + 1))
@@ -71,7 +79,7 @@ pub(super) fn skinned_parts(
         meshes,
         images,
         animations,
-        notes: note.into_iter().collect(),
+        notes: note.into_iter().chain(left_out).collect(),
     })
 }
 
