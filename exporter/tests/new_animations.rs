@@ -249,3 +249,136 @@ fn a_manifest_animation_without_an_action_says_what_to_do() {
         "{e}"
     );
 }
+
+/// Appends `bytes` to the GLB's binary chunk (its only buffer), 4-byte aligned; their offset.
+fn append_to_buffer(document: &mut Value, bin: &mut Vec<u8>, bytes: &[u8]) -> usize {
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let offset = bin.len();
+    bin.extend_from_slice(bytes);
+    document["buffers"][0]["byteLength"] = json!(bin.len());
+    offset
+}
+
+/// Adds to the GLB at `path` an animation `name` turning the root joint once, between keys at 0
+/// and `seconds`.
+fn add_long_action(path: &Path, name: &str, seconds: f32) {
+    let bytes = std::fs::read(path).unwrap();
+    let json_length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut document: Value = serde_json::from_slice(&bytes[20..20 + json_length]).unwrap();
+    let bin_at = 20 + json_length;
+    let bin_length = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap()) as usize;
+    let mut bin = bytes[bin_at + 8..bin_at + 8 + bin_length].to_vec();
+    let times: Vec<u8> = [0.0f32, seconds].iter().flat_map(|t| t.to_le_bytes()).collect();
+    let turns: Vec<u8> = [[0.0f32, 0.0, 0.0, 1.0], [0.0, 0.7071068, 0.0, 0.7071068]]
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let root = document["animations"][0]["channels"][0]["target"]["node"].clone();
+    let mut accessor = |document: &mut Value, data: &[u8], kind: &str, bounds: Option<(f32, f32)>| {
+        let offset = append_to_buffer(document, &mut bin, data);
+        let views = document["bufferViews"].as_array_mut().unwrap();
+        views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": data.len()}));
+        let view = views.len() - 1;
+        let mut a = json!({"bufferView": view, "componentType": 5126, "count": 2, "type": kind});
+        if let Some((min, max)) = bounds {
+            a["min"] = json!([min]);
+            a["max"] = json!([max]);
+        }
+        let accessors = document["accessors"].as_array_mut().unwrap();
+        accessors.push(a);
+        accessors.len() - 1
+    };
+    let input = accessor(&mut document, &times, "SCALAR", Some((0.0, seconds)));
+    let output = accessor(&mut document, &turns, "VEC4", None);
+    document["animations"].as_array_mut().unwrap().push(json!({
+        "name": name,
+        "channels": [{"sampler": 0, "target": {"node": root, "path": "rotation"}}],
+        "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+    }));
+    let mut text = serde_json::to_vec(&document).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(&bytes[..8]);
+    out.extend_from_slice(&((28 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    std::fs::write(path, out).unwrap();
+}
+
+#[test]
+fn new_actions_past_the_objects_timeline_are_refused_before_they_are_sampled() {
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model);
+    // A minute-long action builds: 1801 keyframes, and its range follows.
+    add_long_action(&dir.path().join(GLB), "ZZ_MINUTE", 60.0);
+    let built = wadforge_exporter::build(
+        &wadforge_manifests::load(dir.path()).unwrap(),
+        None,
+        &mut |_, _, _| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let crocodile = built.wad.moveables.iter().find(|m| m.id == CROCODILE).unwrap();
+    let minute = crocodile.animations.last().unwrap();
+    assert_eq!((minute.keyframes.len(), minute.played_keyframes()), (1801, 1801));
+    // Ten actions of 1000 s, each 30 001 keyframes of every bone (within the engine's signed
+    // frame numbers): some 6.6 million keyframe bones, and past the 65 536 frames of the
+    // object's timeline by the third, refused in moments, not sampled.
+    for k in 0..10 {
+        add_long_action(&dir.path().join(GLB), &format!("ZZ_LONG_{k}"), 1000.0);
+    }
+    let started = std::time::Instant::now();
+    let e = wadforge_exporter::build(
+        &wadforge_manifests::load(dir.path()).unwrap(),
+        None,
+        &mut |_, _, _| {},
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(
+        e.contains("CROCODILE (moveable 51)")
+            && e.contains("ZZ_LONG_")
+            && e.contains("past the timeline's 65535"),
+        "{e}"
+    );
+    assert!(started.elapsed().as_secs_f64() < 5.0, "{:?}", started.elapsed());
+}
+
+#[test]
+fn actions_asking_for_more_keyframes_than_the_directorys_size_allows_are_refused() {
+    let model = wadforge_fixtures::standard();
+    let dir = import(&model);
+    // Two actions of 1000 s: 60 002 keyframes of 22 joints and a header, within the object's
+    // timeline, but some 1.4 million keyframe bones from a crocodile of a few hundred kilobytes.
+    for name in ["ZZ_LONG_A", "ZZ_LONG_B"] {
+        add_long_action(&dir.path().join(GLB), name, 1000.0);
+    }
+    let mut manifests = wadforge_manifests::load(dir.path()).unwrap();
+    manifests
+        .objects
+        .retain(|o| matches!(&o.manifest, ObjectManifest::Moveable(m) if m.id == CROCODILE));
+    let started = std::time::Instant::now();
+    let e = wadforge_exporter::build(&manifests, None, &mut |_, _, _| {})
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("CROCODILE (moveable 51)")
+            && e.contains("animation ZZ_LONG_")
+            && e.contains("keyframe bones"),
+        "{e}"
+    );
+    assert!(started.elapsed().as_secs_f64() < 5.0, "{:?}", started.elapsed());
+}
