@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 use wadforge_format::wad2::objects::keep_sample_zero_off_flipped_quads;
 
 use wadforge_format::{Page, Sample, Wad};
+use wadforge_packer::pack::MAGENTA;
 use wadforge_packer::{pack_samples, pages_needed, Placement, SampleImage};
 
 use crate::texture::texels;
@@ -26,25 +27,55 @@ pub struct Repacked {
 
 /// Packs the texels `wad`'s polygons use into as few pages as the packer finds, rewriting the
 /// polygons' sample numbers (their flips and shapes untouched) and dropping samples and pages no
-/// polygon uses. `None`, changing nothing, when that gives no fewer pages (or the samples would
-/// cut far more texels than the pages hold); an error names a polygon's sample that is not on a
-/// page.
+/// polygon uses. `None`, changing nothing, when that gives no fewer pages; an error names a
+/// polygon's sample that is not on a page.
+///
+/// Two layouts are tried and the one of fewer pages kept: each sample cut apart, as `build`
+/// packs them, and as `copy` brings samples (first fit into blank pages, samples that overlap on
+/// their page kept together, sharing their texels).
 pub fn repack(wad: &mut Wad) -> Result<Option<Repacked>, EditError> {
     let used = used_samples(wad)?;
-    let Some(placements) = packed_if_fewer(wad, &used)? else {
-        return Ok(None);
+    let apart =
+        packed_if_fewer(wad, &used)?.map(|(pages, placements)| cut_apart(wad, &used, pages, &placements));
+    let together = placed_together(wad, &used)?;
+    let layout = match (apart, together) {
+        (Some(a), Some(t)) if t.pages.len() < a.pages.len() => t,
+        (Some(a), _) => a,
+        (None, Some(t)) => t,
+        (None, None) => return Ok(None),
     };
-    let (packed, placements) = placements;
     let before = Repacked {
         pages_before: wad.pages.len(),
         samples_before: wad.samples.len(),
         ..Repacked::default()
     };
-    // Each used sample at its new place, keeping its size and flips; equal records once.
+    for polygon in wad.meshes.iter_mut().flat_map(|m| &mut m.polygons) {
+        polygon.texture.sample = layout.new_of[usize::from(polygon.texture.sample)];
+    }
+    wad.samples = layout.samples;
+    wad.pages = layout.pages;
+    keep_sample_zero_off_flipped_quads(wad);
+    Ok(Some(Repacked {
+        pages_after: wad.pages.len(),
+        samples_after: wad.samples.len(),
+        ..before
+    }))
+}
+
+/// New pages for the used samples, their records, and each old sample's new number.
+struct Layout {
+    pages: Vec<Page>,
+    samples: Vec<Sample>,
+    new_of: Vec<u16>,
+}
+
+/// The layout of `used` (samples of `wad`) packed apart onto `pages`, each at its placement,
+/// keeping its size and flips; equal records once.
+fn cut_apart(wad: &Wad, used: &[usize], pages: Vec<Page>, placements: &[Placement]) -> Layout {
     let mut samples: Vec<Sample> = Vec::new();
     let mut index: HashMap<Sample, u16> = HashMap::new();
     let mut new_of = vec![0u16; wad.samples.len()];
-    for (&old, place) in used.iter().zip(&placements) {
+    for (&old, place) in used.iter().zip(placements) {
         let record = Sample {
             page: place.page,
             x: place.x,
@@ -57,16 +88,46 @@ pub fn repack(wad: &mut Wad) -> Result<Option<Repacked>, EditError> {
             (samples.len() - 1) as u16
         });
     }
-    for polygon in wad.meshes.iter_mut().flat_map(|m| &mut m.polygons) {
-        polygon.texture.sample = new_of[usize::from(polygon.texture.sample)];
+    Layout {
+        pages,
+        samples,
+        new_of,
     }
-    wad.samples = samples;
-    wad.pages = packed;
-    keep_sample_zero_off_flipped_quads(wad);
-    Ok(Some(Repacked {
-        pages_after: wad.pages.len(),
-        samples_after: wad.samples.len(),
-        ..before
+}
+
+/// The layout of `used` (samples of `wad`) brought into blank pages as `copy` brings samples
+/// ([`crate::texture::place`]: those overlapping on their page as the rectangle round them),
+/// when that takes fewer pages than `wad` has.
+fn placed_together(wad: &Wad, used: &[usize]) -> Result<Option<Layout>, EditError> {
+    // One page fewer than `wad` has, blank: units go first fit, row by row, tallest first, which
+    // fills pages closer than the packer's skyline (TombEngine_Weapons: 3 pages, not 4); what
+    // does not fit goes onto new pages, which then gives no fewer pages.
+    let mut fresh = Wad {
+        version: wad.version,
+        pages: vec![Page::filled(MAGENTA); wad.pages.len().saturating_sub(1)],
+        ..Wad::default()
+    };
+    let (numbers, _) = crate::texture::place(&mut fresh, wad, used)?;
+    // Pages fill in order: those past the last a sample names are blank.
+    let named = fresh
+        .samples
+        .iter()
+        .map(|s| usize::from(s.page) + 1)
+        .max()
+        .unwrap_or(0);
+    fresh.pages.truncate(named);
+    if fresh.pages.len() >= wad.pages.len() {
+        return Ok(None);
+    }
+    let mut new_of = vec![0u16; wad.samples.len()];
+    for (&old, &number) in used.iter().zip(&numbers) {
+        // One record at most per used sample, which polygons' u16 numbers reached.
+        new_of[old] = number as u16;
+    }
+    Ok(Some(Layout {
+        pages: fresh.pages,
+        samples: fresh.samples,
+        new_of,
     }))
 }
 
