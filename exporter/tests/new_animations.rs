@@ -271,11 +271,19 @@ fn add_long_action(path: &Path, name: &str, seconds: f32) {
     let bin_length = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap()) as usize;
     let mut bin = bytes[bin_at + 8..bin_at + 8 + bin_length].to_vec();
     let times: Vec<u8> = [0.0f32, seconds].iter().flat_map(|t| t.to_le_bytes()).collect();
-    let turns: Vec<u8> = [[0.0f32, 0.0, 0.0, 1.0], [0.0, 0.7071068, 0.0, 0.7071068]]
-        .iter()
-        .flatten()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
+    let turns: Vec<u8> = [
+        [0.0f32, 0.0, 0.0, 1.0],
+        [
+            0.0,
+            std::f32::consts::FRAC_1_SQRT_2,
+            0.0,
+            std::f32::consts::FRAC_1_SQRT_2,
+        ],
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|v| v.to_le_bytes())
+    .collect();
     let root = document["animations"][0]["channels"][0]["target"]["node"].clone();
     let mut accessor = |document: &mut Value, data: &[u8], kind: &str, bounds: Option<(f32, f32)>| {
         let offset = append_to_buffer(document, &mut bin, data);
