@@ -64,7 +64,7 @@ pub fn port(wad: &mut Wad, game: Game, steps: Steps) -> Result<Vec<Change>, Edit
         if let Some(r) = repack(wad)? {
             changes.push(Change {
                 object: "file".into(),
-                what: "texture pages (only the texels polygons use, packed as build packs them)".into(),
+                what: "texture pages (only the texels polygons use, packed again)".into(),
                 from: format!("{} pages, {} samples", r.pages_before, r.samples_before),
                 to: format!("{} pages, {} samples", r.pages_after, r.samples_after),
                 count: 1,
