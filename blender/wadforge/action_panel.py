@@ -24,13 +24,11 @@ PROPERTIES = (
     ("wadforge_lateral_acceleration", "Lateral acceleration (TR4)", 0.0),
     ("wadforge_state_changes", "State changes", ""),
 )
-# What build takes when a new action leaves a property unset.
+# What build takes when a new action leaves a property unset (an imported one keeps the manifest's).
 UNSET = {
     "wadforge_state": "a state of its own",
     "wadforge_next": "itself",
-    "wadforge_next_frame": "0",
-    "wadforge_frame_duration": "1",
-    "wadforge_state_changes": "none (nothing leads to it)",
+    "wadforge_state_changes": "none",
 }
 SYNTAX = "STATE: FROM-TO > ANIMATION@FRAME, ...; STATE: ..."
 
@@ -87,7 +85,8 @@ def draw_properties(layout, context):
             op = row.operator(WADFORGE_OT_action_property.bl_idname, text="", icon="X")
             op.name, op.remove = name, True
         else:
-            row.label(text=f"{label}: {UNSET.get(name, 'the manifest’s, or 0')}")
+            new = UNSET.get(name, "1" if name == "wadforge_frame_duration" else "0")
+            row.label(text=f"{label}: manifest's (new action: {new})")
             op = row.operator(WADFORGE_OT_action_property.bl_idname, text="", icon="ADD")
             op.name, op.remove = name, False
     layout.label(text=SYNTAX)

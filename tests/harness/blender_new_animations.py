@@ -68,6 +68,42 @@ def set_with_panel(armature, action, name, value):
     return sorted(result)
 
 
+class RecordingLayout:
+    """A stand-in for a panel's layout (a panel draws only in Blender's window): what it was asked
+    to show, one line a row."""
+
+    def __init__(self, lines=None):
+        self.lines = [] if lines is None else lines
+
+    def row(self, **_):
+        return self
+
+    def label(self, text="", **_):
+        self.lines.append(f"label {text}")
+
+    def prop(self, data, path, text="", **_):
+        self.lines.append(f"prop {path} {text} = {data[path[2:-2]]!r}")
+
+    def operator(self, idname, **_):
+        self.lines.append(f"operator {idname}")
+        return type("Properties", (), {})()
+
+
+def panel_lines(armature, action):
+    """What the extension's panel shows for `action` as the armature's active action."""
+    import importlib
+
+    panel = importlib.import_module("bl_ext.user_default.wadforge.action_panel")
+    data = armature.animation_data
+    before = data.action
+    data.action = action
+    bpy.context.view_layer.objects.active = armature
+    layout = RecordingLayout()
+    panel.draw_properties(layout, bpy.context)
+    data.action = before
+    return layout.lines
+
+
 def lengthen(action, frames):
     """Every curve of `action` gets a key `frames` after the action's last, holding its last value."""
     curves = [fc for _, fcs in action_channelbags(action) for fc in fcs]
@@ -104,6 +140,7 @@ def main(argv):
         report["turned"] = rotate_key(new.name, bone, 1, 25.0)["frame"]
         report["panel_state"] = set_with_panel(armature, new, "wadforge_state", 77)
         report["panel_speed"] = set_with_panel(armature, new, "wadforge_speed", 7.5)
+        report["panel"] = panel_lines(armature, new)
         first = action_numbered(armature, 0)
         first["wadforge_state_changes"] = "77: 0-1 > ZZ_NEW"
         longer = action_numbered(armature, 2)
