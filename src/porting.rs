@@ -7,9 +7,10 @@
 use std::collections::BTreeSet;
 
 use anyhow::Context;
+use wadforge_edit::port::Steps;
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
+use wadforge_format::{wad, wad2, FileKind, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
 
 /// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,6 +114,9 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
         let reshaped = wadforge_edit::engines::reshape_for_engine(&mut opened.model, from, to);
         ported.changed.extend(reshaped);
     }
+    let steps = steps(opened, output, skewed);
+    let changes = wadforge_edit::port::port(&mut opened.model, opened.game, steps)?;
+    ported.changed.extend(changes.iter().map(ToString::to_string));
     ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, opened.game));
     ported.document = match output {
         OutputKind::Wad => {
@@ -142,6 +146,28 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
         }
     };
     Ok(ported)
+}
+
+/// What `convert` changes of `opened`'s objects for an `output` file (`skewed`: how many of the
+/// chosen polygons map their texture skewed). Pages are packed again where they came from whole
+/// Wad2 textures or a level's tiles, never a classic WAD's own (a WAD converted into a WAD stays
+/// the same bytes), nor a Wad2's written as a Wad2 (it takes its textures back from the input) or
+/// a level's skewed polygons' (their exact corners lie on the level's pages). A classic WAD made of
+/// a Wad2 gets TR's normals and frame ranges; a Wad2 keeps what it had (Tomb Editor's compiler
+/// brings them to TR's terms).
+fn steps(opened: &Opened, output: OutputKind, skewed: usize) -> Steps {
+    let level = matches!(opened.kind, FileKind::Level(_));
+    let wad2 = opened.kind == FileKind::Wad2;
+    match output {
+        OutputKind::Wad => Steps {
+            repack: level || wad2,
+            classic: wad2,
+        },
+        OutputKind::Wad2 => Steps {
+            repack: level && skewed == 0,
+            classic: false,
+        },
+    }
 }
 
 /// `model` as a classic WAD's bytes, as `convert` writes it (and `check --for` tries it).

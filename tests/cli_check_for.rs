@@ -119,6 +119,18 @@ fn a_wad2_is_judged_for_the_engine_it_names_and_a_wad_by_its_bytes() {
     );
 }
 
+/// The standard fixture's PUZZLE_ITEM1, whose one-keyframe animation is made to run 30 frames.
+const PUZZLE_ITEM1: u32 = 175;
+
+/// [`fixture`] with PUZZLE_ITEM1's animation 30 frames past its one keyframe.
+fn fixture_with_frames_past_keyframes() -> Wad {
+    let mut wad = fixture();
+    let puzzle = wad.moveables.iter_mut().find(|m| m.id == PUZZLE_ITEM1).unwrap();
+    assert_eq!(puzzle.animations[0].keyframes.len(), 1);
+    puzzle.animations[0].frame_end += 30;
+    wad
+}
+
 /// Every line `convert` printed after `prefix` (`changed: `, `lost: `), sorted.
 fn convert_lines(stderr: &str, prefix: &str) -> Vec<String> {
     let mut lines: Vec<String> = (stderr.lines())
@@ -140,6 +152,79 @@ fn report_lines(report: &Value, key: &str) -> Vec<String> {
         .collect();
     lines.sort();
     lines
+}
+
+#[test]
+fn check_for_tr4_lists_each_change_and_loss_and_convert_then_does_exactly_that() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ten = write_wad2(
+        &tmp.path().join("ten.wad2"),
+        &fixture_with_frames_past_keyframes(),
+        Game::Ten,
+        18,
+    );
+    let o = wadforge(&["check", "--for", "tr4", "--json", s(&ten)]);
+    assert_eq!(o.status.code(), Some(1), "something is lost: {}", stderr(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let objects = report["objects"].as_array().unwrap();
+    let object = |name: &str| objects.iter().find(|o| o["object"] == name).unwrap();
+
+    // SNOWMOBILE (the fixture's CROCODILE), which TR4 has no slot for: left out, said so.
+    let snowmobile = object("SNOWMOBILE (moveable 51)");
+    assert!(snowmobile["slot"].is_null(), "{snowmobile:#}");
+    let lost = snowmobile["lost"][0].as_str().unwrap();
+    assert!(
+        lost.contains("TR4 has no moveable slot for TEN's SNOWMOBILE; left out") && lost.contains("--as"),
+        "{lost}"
+    );
+    // Every other object lands in its TR4 slot.
+    let placed: Vec<&Value> = objects.iter().filter(|o| !o["slot"].is_null()).collect();
+    assert_eq!(placed.len(), objects.len() - 1, "{objects:#?}");
+    // Tomb Engine's PUZZLE_ITEM1 goes back to TR4's.
+    let puzzle = (objects.iter())
+        .find(|o| o["slot"] == "PUZZLE_ITEM1 (moveable 175)")
+        .unwrap();
+    // The normals at half TR's length, brought to it, and the frames past the keyframe, clamped.
+    let changed = report_lines(&report, "changed");
+    assert!(
+        changed
+            .iter()
+            .any(|l| l.contains("normals brought to TR's length")),
+        "{changed:#?}"
+    );
+    let clamped = (puzzle["changed"].as_array().unwrap().iter())
+        .filter(|l| l.as_str().unwrap().contains("animation 0's frames"))
+        .count();
+    assert_eq!(clamped, 1, "{puzzle:#}");
+
+    // `convert` then does exactly what the report listed: the same lines, nothing else.
+    let wad = tmp.path().join("out.wad");
+    let o = wadforge(&["convert", s(&ten), s(&wad)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(convert_lines(&stderr(&o), "changed: "), changed);
+    assert_eq!(
+        convert_lines(&stderr(&o), "lost: "),
+        report_lines(&report, "lost")
+    );
+    let written = crate::common::files::read(&wad);
+    assert!(
+        !written.moveables.iter().any(|m| m.id == CROCODILE),
+        "nothing in TR4's 51"
+    );
+    let puzzle = written.moveables.iter().find(|m| m.id == PUZZLE_ITEM1).unwrap();
+    let animation = &puzzle.animations[0];
+    assert_eq!(
+        animation.frame_end, animation.frame_start,
+        "one keyframe, one frame"
+    );
+    for mesh in &written.meshes {
+        if let Shading::Normals(normals) = &mesh.shading {
+            for n in normals.iter().filter(|n| **n != [0; 3]) {
+                let length = n.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt();
+                assert!((length - Shading::NORMAL_LENGTH).abs() < 163.0, "{length}");
+            }
+        }
+    }
 }
 
 #[test]

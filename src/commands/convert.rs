@@ -4,11 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
-use wadforge_edit::port::{port, Steps};
-use wadforge_format::catalog::Game;
-use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, FileKind, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
+use anyhow::bail;
+use wadforge_format::{wad2, OutputKind, Wad};
 
 use crate::collection::{
     each_file, failed_files, is_collection, mirrored, names_held, object_files, refuse_output_inside_inputs,
@@ -18,6 +15,7 @@ use crate::output::{
     prepare_output_dir, refuse_companion_extension, same_file, write_atomically, write_slot_names,
     write_wad_atomically,
 };
+use crate::porting::{self, Ported, Request, TargetGame};
 
 /// Convert a WAD, TR1–TR4 level or Wad2 into a classic WAD (OUT.wad) or a Tomb Editor Wad2
 /// (OUT.wad2) in one step, or the files of folders into DIR (-o DIR --to wad|wad2); what OUT
@@ -71,36 +69,6 @@ fn output_kinds() -> impl clap::builder::TypedValueParser<Value = OutputKind> {
         PossibleValue::new(OutputKind::Wad2.extension()).help("A Tomb Editor Wad2"),
     ])
     .map(|extension| OutputKind::from_extension(extension).expect("each possible value names a kind"))
-}
-
-/// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum TargetGame {
-    /// TRLE: TR4's ids, W2SuggestedGameVersion 4.
-    Trle,
-    /// TRNG: TR4's ids, version 16.
-    Trng,
-    /// Tomb Engine: its own ids, version 18.
-    Ten,
-}
-
-impl TargetGame {
-    /// The catalogue whose ids the game's objects hold.
-    fn catalogue(self) -> Game {
-        match self {
-            TargetGame::Trle | TargetGame::Trng => Game::Tr4,
-            TargetGame::Ten => Game::Ten,
-        }
-    }
-
-    /// Its W2SuggestedGameVersion.
-    fn wad2_version(self) -> i64 {
-        match self {
-            TargetGame::Trle => 4,
-            TargetGame::Trng => 16,
-            TargetGame::Ten => 18,
-        }
-    }
 }
 
 /// What converting one file gave.
@@ -176,7 +144,17 @@ fn convert_file(
         },
         (only, _) => only.clone(),
     };
-    let (document, lost, changed) = convert(&mut opened, args, only.as_deref(), output)?;
+    let request = Request {
+        only: only.as_deref(),
+        as_slots: &args.as_slots,
+        game: args.game,
+    };
+    let Ported {
+        document,
+        lost,
+        changed,
+        ..
+    } = porting::port(&mut opened, &request, output)?;
     if args.strict && !lost.is_empty() {
         bail!(
             "{} cannot hold everything of {} (--strict):\n  {}",
@@ -260,174 +238,8 @@ fn output_kind(out: &Path) -> anyhow::Result<OutputKind> {
     }
 }
 
-/// `opened`'s chosen objects in the output's terms (ids moved, a Wad2's document made), what the
-/// output cannot hold of them and what changed on the way, as lines; `None` for a WAD, which is
-/// `opened.model`.
-fn convert(
-    opened: &mut Opened,
-    args: &Args,
-    only: Option<&[String]>,
-    output: OutputKind,
-) -> anyhow::Result<(Option<wad2::Document>, Vec<String>, Vec<String>)> {
-    // A Wad2 that names no game holds the ids of the one asked for.
-    let names_no_game = opened.wad2.as_ref().is_some_and(|d| d.game_version.is_none());
-    if let (Some(game), true) = (args.game, names_no_game) {
-        opened.game = game.catalogue();
-    }
-    let chosen = match only {
-        Some(only) => wadforge_format::selection::select(&opened.model, opened.game, only)?,
-        None => all_objects(&opened.model).collect(),
-    };
-    let skewed = skewed_of(opened, &chosen);
-    let model_losses = losses_of(opened, &chosen);
-    if only.is_some() {
-        keep_only(opened, &chosen, output)?;
-    }
-    let to = match output {
-        OutputKind::Wad => Game::Tr4,
-        OutputKind::Wad2 => args.game.map_or(opened.game, TargetGame::catalogue),
-    };
-    // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's; TR5 and TEN
-    // number their slots their own way, so objects move to or from them by the catalogue.
-    let own_numbering = |game| matches!(game, Game::Tr5 | Game::Ten);
-    let by_name = match output {
-        OutputKind::Wad => own_numbering(opened.game),
-        OutputKind::Wad2 => opened.game != to && (own_numbering(opened.game) || own_numbering(to)),
-    };
-    let mut lost = Vec::new();
-    if by_name || !args.as_slots.is_empty() {
-        let to = if by_name { to } else { opened.game };
-        let from = opened.game;
-        lost.extend(wadforge_edit::move_ids(
-            &mut opened.model,
-            from,
-            to,
-            by_name,
-            &args.as_slots,
-        )?);
-        opened.game = to;
-        // What the other engine needs (holsters, back weapons), after the ids it is told by.
-        let changed = wadforge_edit::engines::reshape_for_engine(&mut opened.model, from, to);
-        if !args.quiet {
-            changed.iter().for_each(|line| eprintln!("changed: {line}"));
-        }
-    }
-    let steps = steps(opened, output, skewed);
-    let changes = port(&mut opened.model, opened.game, steps)?;
-    let changed = changes.iter().map(ToString::to_string).collect();
-    let document = match output {
-        OutputKind::Wad => {
-            lost.extend(model_losses);
-            if skewed > 0 {
-                lost.push(format!(
-                    "{skewed} polygons map their texture skewed: a classic WAD shows the sample round their \
-                     corners (import and build resample them instead)"
-                ));
-            }
-            None
-        }
-        OutputKind::Wad2 => {
-            let mut made = wad2::from_model(&opened.model, &opened.skewed, opened.game)?;
-            lost.extend(made.losses.iter().map(ToString::to_string));
-            match &opened.wad2 {
-                // A Wad2 into a Wad2: what the model has no place for comes from the input itself.
-                Some(input) => lost.extend(wad2::keep_detail(&mut made.document, input).dropped),
-                None => lost.extend(model_losses),
-            }
-            if let Some(game) = args.game {
-                made.document.game_version = Some(game.wad2_version());
-            }
-            Some(made.document)
-        }
-    };
-    Ok((document, lost, changed))
-}
-
-/// What `convert` changes of `opened`'s objects for an `output` file (`skewed`: how many of the
-/// chosen polygons map their texture skewed). Pages are packed again where they came from whole
-/// Wad2 textures or a level's tiles, never a classic WAD's own (a WAD converted into a WAD stays
-/// the same bytes), nor a Wad2's written as a Wad2 (it takes its textures back from the input) or
-/// a level's skewed polygons' (their exact corners lie on the level's pages). A classic WAD made of
-/// a Wad2 gets TR's normals and frame ranges; a Wad2 keeps what it had (Tomb Editor's compiler
-/// brings them to TR's terms).
-fn steps(opened: &Opened, output: OutputKind, skewed: usize) -> Steps {
-    let level = matches!(opened.kind, FileKind::Level(_));
-    let wad2 = opened.kind == FileKind::Wad2;
-    match output {
-        OutputKind::Wad => Steps {
-            repack: level || wad2,
-            classic: wad2,
-        },
-        OutputKind::Wad2 => Steps {
-            repack: level && skewed == 0,
-            classic: false,
-        },
-    }
-}
-
-/// Drops every object `only` does not name, as import's `--only` chooses. A WAD written drops
-/// with them what only they used (meshes, samples, pages: `remove`); a Wad2 writes only what
-/// its objects use.
-fn keep_only(opened: &mut Opened, chosen: &[ObjectRef], output: OutputKind) -> anyhow::Result<()> {
-    let dropped: Vec<ObjectRef> = all_objects(&opened.model)
-        .filter(|o| !chosen.contains(o))
-        .collect();
-    match output {
-        OutputKind::Wad => {
-            let input = wadforge_edit::Input {
-                wad: &opened.model,
-                game: opened.game,
-                starts: opened.animation_starts(),
-            };
-            let removed = wadforge_edit::remove(&input, &dropped)?;
-            opened.model = removed.wad;
-            opened.skewed = Default::default();
-        }
-        OutputKind::Wad2 => {
-            // Mesh indices stay, so each polygon's skewed corners still find it.
-            let model = &mut opened.model;
-            let mut keep =
-                MoveableIndex::all(&model.moveables).map(|i| chosen.contains(&ObjectRef::Moveable(i)));
-            model.moveables.retain(|_| keep.next().unwrap_or(false));
-            let mut keep = StaticIndex::all(&model.statics).map(|i| chosen.contains(&ObjectRef::Static(i)));
-            model.statics.retain(|_| keep.next().unwrap_or(false));
-        }
-    }
-    Ok(())
-}
-
-/// What the model could not hold of the `chosen` objects (and of the file), as lines.
-fn losses_of(opened: &Opened, chosen: &[ObjectRef]) -> Vec<String> {
-    let names: Vec<String> = chosen
-        .iter()
-        .map(|o| o.name(&opened.model, opened.game).to_string())
-        .collect();
-    let losses = opened.losses.iter();
-    losses
-        .filter(|l| l.object == "file" || names.contains(&l.object))
-        .map(ToString::to_string)
-        .collect()
-}
-
-/// How many polygons of the `chosen` objects' meshes map their texture skewed.
-fn skewed_of(opened: &Opened, chosen: &[ObjectRef]) -> usize {
-    let model = &opened.model;
-    let meshes: std::collections::BTreeSet<usize> = chosen
-        .iter()
-        .flat_map(|&o| match o {
-            ObjectRef::Moveable(i) => model.moveables[i].meshes.clone(),
-            ObjectRef::Static(i) => vec![model.statics[i].mesh],
-        })
-        .collect();
-    opened
-        .skewed
-        .iter()
-        .filter(|((mesh, _), _)| meshes.contains(mesh))
-        .count()
-}
-
 fn write_wad(model: &Wad, out: &Path) -> anyhow::Result<()> {
-    let encoded = wad::encode(model, None).context("the objects cannot be written as a WAD")?;
+    let encoded = porting::encode_wad(model)?;
     write_wad_atomically(out, &encoded)?;
     write_slot_names(out, model)
 }
