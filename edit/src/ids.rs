@@ -192,17 +192,20 @@ fn dropped_sound_line(object: &str, from: Game, sound: u16, to: Game, animations
 
 /// What `convert` lists for an object `to` has no slot for.
 fn left_out_line(kind: ObjectKind, from: Game, id: u32, to: Game, name: &str) -> String {
-    let nearest = catalog::nearest_slots(to, name, kind == ObjectKind::Static, 3);
-    let nearest = match nearest.as_slice() {
-        [] => String::new(),
-        slots => format!("nearest slots: {}; ", slots.join(", ")),
-    };
+    let nearest = nearest_slots_text(kind, to, name).map_or_else(String::new, |n| format!("{n}; "));
     format!(
         "{name} ({kind} {id}): {} has no {kind} slot for {}'s {name}; left out ({nearest}--as {name}=SLOT \
          places it)",
         to.name(),
         from.name(),
     )
+}
+
+/// `nearest slots: A, B, C`: the slots of `to` most like `name` ([`catalog::nearest_slots`]),
+/// for a message about an object `to` has none for; `None` where none is alike.
+pub(crate) fn nearest_slots_text(kind: ObjectKind, to: Game, name: &str) -> Option<String> {
+    let nearest = catalog::nearest_slots(to, name, kind == ObjectKind::Static, 3);
+    (!nearest.is_empty()).then(|| format!("nearest slots: {}", nearest.join(", ")))
 }
 
 /// Drops the moveables at `dropped` (positions, ascending), keeping every animation reference of

@@ -38,7 +38,7 @@ mod stitching;
 pub mod texture;
 
 pub use copy::{copy, Copied, CopiedObject};
-pub use ids::move_ids;
+pub use ids::{move_ids, move_sounds, SoundsMoved};
 pub use merge::{BrokenReference, Input};
 pub use remove::{remove, Removed};
 pub use select::{select, slot_id};
@@ -98,4 +98,10 @@ pub enum EditError {
         kind: wadforge_format::ObjectKind,
         id: u32,
     },
+    #[error(
+        "{game} has no slot for some of the objects to copy, and an object is never written under \
+         another game's id:\n  {objects}\ncopy such an object alone with --as SLOT (a slot name of {game} or \
+         an id) to put it into one"
+    )]
+    NoSlotInDestination { objects: String, game: &'static str },
 }

@@ -12,9 +12,12 @@ use wadforge_format::{wad2, Opened};
 use crate::edited::{edit_input, read_editable, refuse_overwrite, Edited};
 
 /// Copy objects (meshes, links, animations, keyframes, texels; statics' boxes and flags) from
-/// a WAD, Wad2 or TR1–TR4 level into a WAD or Wad2, exactly: each replaces the object of the
-/// same id or joins. Only the samples they use come along, reusing texels DEST has; beside a
-/// WAD written, DEST's .swd, .sam and .sfx are copied.
+/// a WAD, Wad2 or TR1–TR4 level into a WAD or Wad2, exactly: each replaces the object of its
+/// slot or joins. Between files of different games (a TR1 level into a TR4 WAD, a Tomb Engine
+/// Wad2 into a WAD) each goes to the slot the catalogue gives it in DEST's game, and its sound
+/// commands to DEST's sound ids, those DEST's game has none for dropped and listed; an object
+/// DEST's game has no slot for is refused (--as places it). Only the samples they use come
+/// along, reusing texels DEST has; beside a WAD written, DEST's .swd, .sam and .sfx are copied.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge copy enemies.wad mylevel.wad -o mylevel_new.wad --only CROCODILE")]
 pub struct Args {
@@ -28,7 +31,8 @@ pub struct Args {
     /// The objects to copy: slot names (of SRC's game) or ids, comma-separated.
     #[arg(long, value_delimiter = ',', required = true)]
     only: Vec<String>,
-    /// Put the (single) object into this slot of DEST instead: a TR4 slot name or an id.
+    /// Put the (single) object into this slot of DEST instead: a slot name of DEST's game (TR4
+    /// for a WAD) or an id.
     #[arg(long = "as", value_name = "SLOT")]
     as_slot: Option<String>,
     /// No summary.
@@ -55,9 +59,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         out: &args.out,
         base: (&args.dest, &dest),
         copied_detail: src.wad2.as_ref().map(|document| {
-            let ids = selection
-                .iter()
-                .map(|o| as_id.unwrap_or_else(|| o.id(&src.model)));
+            let ids = copied.objects.iter().map(|o| o.id);
             copied_detail(document, &selection, ids)
         }),
         model_losses,
@@ -70,20 +72,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for o in &copied.objects {
         let how = if o.replaced { "replaced" } else { "added" };
         eprintln!("copied {} -> {} ({how})", o.from, o.to);
-        let slot = |d: &str| d.split(" (").next().unwrap_or_default().to_string();
-        if src.game != dest.game && args.as_slot.is_none() && slot(&o.from) != slot(&o.to) {
-            eprintln!(
-                "note: the id of {} ({}) is {} in {}; pass --as to put it into another slot",
-                o.from,
-                src.game.name(),
-                slot(&o.to),
-                match dest.game {
-                    Game::Tr4 => "a TR4 WAD".to_string(),
-                    game => format!("a {} file", game.name()),
-                }
-            );
-        }
     }
+    report_moved_sounds(src.game, dest.game, &copied.sounds_moved);
     let t = copied.textures;
     eprintln!(
         "samples: {} reused (same texels), {} in free page space, {} on {} new pages",
@@ -108,6 +98,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         copied.wad.samples.len(),
     );
     Ok(())
+}
+
+/// Between games, how many sound commands took DEST's ids and which were dropped.
+fn report_moved_sounds(from: Game, to: Game, moved: &wadforge_edit::SoundsMoved) {
+    if from == to {
+        return;
+    }
+    eprintln!(
+        "sound commands: {} moved from {}'s sound ids to {}'s, {} the same in both, {} dropped",
+        moved.moved,
+        from.name(),
+        to.name(),
+        moved.kept,
+        moved.dropped
+    );
+    for line in &moved.dropped_lines {
+        eprintln!("warning: {line}");
+    }
 }
 
 /// What the model could not hold of the objects a copy writes (from Wad2 inputs): the
