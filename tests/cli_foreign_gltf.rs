@@ -85,7 +85,7 @@ fn a_rigged_humanoid_under_a_turned_root_stands_upright_with_every_keyframe() {
 }
 
 #[test]
-fn a_foreign_animation_without_a_name_is_named_by_its_index() {
+fn foreign_joints_keep_their_names_and_an_unnamed_animation_is_named_by_its_index() {
     let dir = tempfile::tempdir().unwrap();
     imported_and_built(dir.path(), &rigged_figure(true, SECONDS), "CROCODILE");
     let moveables = dir.path().join("figure/moveables");
@@ -95,6 +95,12 @@ fn a_foreign_animation_without_a_name_is_named_by_its_index() {
         .expect("the moveable's manifest");
     let manifest = std::fs::read_to_string(yaml).unwrap();
     assert!(manifest.contains("name: 000_ANIM"), "{manifest}");
+    for bone in ["hips", "spine", "head", "leg"] {
+        assert!(
+            manifest.contains(&format!("name: {bone}\n")),
+            "{bone}: {manifest}"
+        );
+    }
 }
 
 #[test]

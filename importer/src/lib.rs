@@ -77,6 +77,9 @@ pub struct ImportOptions {
     /// Names for the animations of moveables of these ids, one per animation, in place of the
     /// catalogue's state names (a model read from a foreign glTF keeps its animations' names).
     pub animation_names: HashMap<u32, Vec<String>>,
+    /// Names for the bones of moveables of these ids, one per mesh and unique, each at most
+    /// 63 bytes, in place of the catalogue's (a foreign glTF's joints keep their names).
+    pub bone_names: HashMap<u32, Vec<String>>,
 }
 
 impl ImportOptions {
@@ -97,6 +100,7 @@ impl ImportOptions {
             wad2_detail: None,
             animation_starts: None,
             animation_names: HashMap::new(),
+            bone_names: HashMap::new(),
         }
     }
 }
@@ -348,7 +352,10 @@ impl<'a> Importer<'a> {
         let bones: Vec<Vec<String>> = wad
             .moveables
             .iter()
-            .map(|m| names::bone_names(game, m.id, m.meshes.len()))
+            .map(|m| match options.bone_names.get(&m.id) {
+                Some(given) if given.len() == m.meshes.len() => given.clone(),
+                _ => names::bone_names(game, m.id, m.meshes.len()),
+            })
             .collect();
         let dressing = dressing::dressings(wad, game);
         let owners = plan_owners(wad, &dressing, &bones);

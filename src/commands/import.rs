@@ -146,7 +146,11 @@ fn import_foreign(file: &Path, args: &Args) -> anyhow::Result<Imported> {
     let read =
         foreign::read_gltf(file, &options).with_context(|| format!("cannot import {}", file.display()))?;
     prepare_output_dir(&args.out, args.force)?;
-    let ids = (read.wad.moveables.iter()).map(|m| (m.id, read.animation_names.clone()));
+    let named = |names: &Vec<String>| {
+        (read.wad.moveables.iter())
+            .map(|m| (m.id, names.clone()))
+            .collect()
+    };
     let options = ImportOptions {
         game,
         source: wadforge_manifests::Source {
@@ -157,7 +161,8 @@ fn import_foreign(file: &Path, args: &Args) -> anyhow::Result<Imported> {
         tr_units_per_metre: args.scale,
         format: gltf_format(args),
         input_bytes: std::fs::metadata(file).map_or(0, |m| m.len()),
-        animation_names: ids.collect(),
+        animation_names: named(&read.animation_names),
+        bone_names: named(&read.bone_names),
         ..ImportOptions::wad("", 0)
     };
     import_model(file, &read.wad, &options, &args.out, args, read.notes)
@@ -197,6 +202,7 @@ fn import_objects(
         wad2_detail: objects.wad2.as_ref().map(wadforge_format::wad2::detail_file),
         animation_starts: Some(objects.animation_starts()),
         animation_names: HashMap::new(),
+        bone_names: HashMap::new(),
     };
     import_model(file, model, &options, out, args, notes)
 }

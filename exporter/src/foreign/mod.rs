@@ -97,6 +97,9 @@ pub struct Foreign {
     /// The moveable's animations' names, in order: the index then the glTF's name
     /// (`000_Walk`), `ANIM` for an animation without one (`000_ANIM`).
     pub animation_names: Vec<String>,
+    /// The moveable's bones' names in TR mesh order: the joints' own, unique and at most 63 bytes
+    /// (`bone_NN` for a joint without one); empty for a moveable of one mesh or a static.
+    pub bone_names: Vec<String>,
     /// What the reader did that the user may want to know.
     pub notes: Vec<String>,
 }
@@ -131,7 +134,11 @@ pub fn read_gltf(path: &Path, options: &ForeignOptions) -> Result<Foreign, Build
             let parts = moveable::skinned_parts(&mut scene, &joints, scale, input_bytes).map_err(fail)?;
             let (notes, animations) = (parts.notes, parts.animations);
             let finished = finish(parts.meshes, &parts.images, Lit::ByNormals, input_bytes).map_err(fail)?;
-            moveable_model(id, finished, parts.links, animations, notes, input_bytes).map_err(fail)
+            let model = moveable_model(id, finished, parts.links, animations, notes, input_bytes);
+            Ok(Foreign {
+                bone_names: parts.bones,
+                ..model.map_err(fail)?
+            })
         }
         (Slot::Moveable(id), None) => {
             let (raw, images) = one_mesh(&scene, scale).map_err(fail)?;
@@ -270,6 +277,7 @@ fn moveable_model(
             statics: Vec::new(),
         },
         animation_names: names,
+        bone_names: Vec::new(),
         notes,
     })
 }
@@ -298,6 +306,7 @@ fn static_model(id: u32, finished: Finished, notes: Vec<String>) -> Foreign {
             }],
         },
         animation_names: Vec::new(),
+        bone_names: Vec::new(),
         notes,
     }
 }

@@ -32,6 +32,8 @@ pub(super) fn bones_fit(joints: &[usize]) -> Result<(), String> {
 
 /// A moveable's parts before texturing.
 pub(super) struct Parts {
+    /// The bones' names in TR mesh order.
+    pub bones: Vec<String>,
     pub links: Vec<Link>,
     pub meshes: Vec<RawMesh>,
     pub images: Vec<Arc<RgbaImage>>,
@@ -75,6 +77,7 @@ pub(super) fn skinned_parts(
         .map_err(|e| e.to_string())?;
     let animations = sampled_animations(scene, &skeleton, scale)?;
     Ok(Parts {
+        bones: skeleton.names,
         links,
         meshes,
         images,
@@ -88,7 +91,7 @@ pub(super) fn skinned_parts(
 fn name_joints(scene: &mut Scene, joints: &[usize]) -> Vec<String> {
     let mut names: Vec<String> = Vec::with_capacity(joints.len());
     for (i, &j) in joints.iter().enumerate() {
-        let own = scene.nodes[j].name.trim();
+        let own = fitting(scene.nodes[j].name.trim());
         let taken = |n: &str| {
             names.iter().any(|m| m == n) || joints.iter().any(|&o| o != j && scene.nodes[o].name == n)
         };
@@ -110,6 +113,18 @@ fn name_joints(scene: &mut Scene, joints: &[usize]) -> Vec<String> {
         scene.nodes[j].name = name.clone();
     }
     names
+}
+
+/// Longest bone name Blender keeps whole, in bytes.
+const LONGEST_NAME: usize = 63;
+
+/// `name` cut to [`LONGEST_NAME`] bytes at a character's edge.
+fn fitting(name: &str) -> &str {
+    let mut end = name.len().min(LONGEST_NAME);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
 }
 
 /// Each glTF animation sampled every 1/30 s over its length (its last key), the end included:
