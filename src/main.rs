@@ -33,6 +33,7 @@ enum Command {
     Copy(commands::copy::Args),
     Animations(commands::animations::Args),
     Remove(commands::remove::Args),
+    Retarget(commands::retarget::Args),
     Check(commands::check::Args),
     Gallery(commands::gallery::Args),
     Diff(commands::diff::Args),
@@ -54,6 +55,7 @@ impl Command {
             Command::Copy(args) => finished(copy::run(&args)),
             Command::Animations(args) => finished(animations::run(&args)),
             Command::Remove(args) => finished(remove::run(&args)),
+            Command::Retarget(args) => finished(retarget::run(&args)),
             // Exit code 1 when an error is found, 2 when a file cannot be read.
             Command::Check(args) => check::run(&args),
             Command::Gallery(args) => finished(gallery::run(&args)),

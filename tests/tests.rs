@@ -26,6 +26,7 @@ mod cli_import;
 mod cli_info;
 mod cli_keyframe_layout;
 mod cli_level;
+mod cli_retarget;
 mod cli_slots;
 mod cli_wad2;
 mod hostile_copy;

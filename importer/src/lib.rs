@@ -24,7 +24,7 @@ mod buffer;
 mod document;
 mod geometry;
 mod manifest;
-mod names;
+pub mod names;
 mod object;
 pub mod space;
 mod stored;

@@ -14,3 +14,4 @@ pub mod gallery;
 pub mod import;
 pub mod info;
 pub mod remove;
+pub mod retarget;

@@ -11,6 +11,7 @@ pub mod files;
 pub mod forge;
 pub mod measure;
 pub mod rigged_figure;
+pub mod walking_humanoid;
 
 use std::path::Path;
 use std::process::{Command, Output};
