@@ -2,6 +2,7 @@
 //! each file of this folder is a module.
 
 mod check;
+mod check_engines;
 mod common;
 mod copy;
 mod port;
