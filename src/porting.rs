@@ -51,8 +51,8 @@ pub struct Request<'a> {
     pub game: Option<TargetGame>,
 }
 
-/// Where an object of the input lands: its name in the input's game, and in the output's
-/// (`None`: left out, no slot there).
+/// Where an object of the input lands: its name in the input's game, and the slot the output's
+/// reader names its id (`None`: left out, no slot there).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Landing {
     pub object: String,
@@ -117,7 +117,13 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
     let steps = steps(opened, output, skewed);
     let changes = wadforge_edit::port::port(&mut opened.model, opened.game, steps)?;
     ported.changed.extend(changes.iter().map(ToString::to_string));
-    ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, opened.game));
+    // A classic WAD is read with TR4's catalogue, whatever game's ids it was given: a TR1–TR3
+    // object keeps its id there, which may be another slot's in TR4.
+    let read_as = match output {
+        OutputKind::Wad => FileKind::Wad.game(),
+        OutputKind::Wad2 => opened.game,
+    };
+    ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, read_as));
     ported.document = match output {
         OutputKind::Wad => {
             ported.lost.extend(model_losses);
