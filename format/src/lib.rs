@@ -11,6 +11,8 @@
 //!   [`OutputKind`]: the kind of file a path asks to be written (WAD or Wad2), known by its extension.
 //! - [`references`]: the model's animation references, with where a WAD read with its layout
 //!   started each moveable's animations.
+//! - [`sounds`]: the sound files beside an object file: TRLE's `.sfx`/`.sam`, Tomb Editor's XML
+//!   sound catalogue.
 //! - [`TooMuchWork`]: what a file's records may ask of more work than its size allows, as every
 //!   reader refuses it.
 //!
@@ -28,6 +30,7 @@ mod open;
 mod output_kind;
 mod records;
 mod sample_texels;
+pub mod sounds;
 mod too_much_work;
 pub mod wad;
 pub mod wad2;

@@ -21,6 +21,8 @@
 //! - [`SkewedCorners`]: the exact texture corners of a level's polygons that no sample maps.
 //! - [`file_names`], [`dressed_draws`]: what import and the gallery share about
 //!   the files they make of objects: their names, how many, what they may draw.
+//! - [`sounds`]: the sounds beside an object file (sound id → volume, range, chance, pitch,
+//!   flags, sample names) and which ids animations play.
 //! - [`limits`]: what a tool may spend on an input, in one table ([`Limits`]).
 //!
 //! No bytes, no glTF and no YAML here.
@@ -45,6 +47,7 @@ pub mod pose;
 pub mod references;
 pub mod selection;
 pub mod skewed;
+pub mod sounds;
 pub mod texture_corners;
 
 pub use animation::{
