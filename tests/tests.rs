@@ -21,6 +21,7 @@ mod cli_diff;
 mod cli_edit;
 mod cli_engines;
 mod cli_foreign_gltf;
+mod cli_build_new;
 mod cli_gallery;
 mod cli_import;
 mod cli_info;

@@ -15,6 +15,8 @@ use crate::output::{
 };
 use crate::progress::Progress;
 
+mod new_objects;
+
 /// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names), or
 /// into a Tomb Editor Wad2 (OUT.wad2).
 #[derive(clap::Args)]
@@ -32,6 +34,11 @@ pub struct Args {
     /// Also write every packed texture page as PNG, and a copy with each sample outlined.
     #[arg(long, value_name = "DIR")]
     pages: Option<PathBuf>,
+    /// Also a new object: a glTF no wadforge wrote (a rigged model, a new armature or mesh from
+    /// Blender) in the catalogue slot SLOT (e.g. ANIMATING1); repeatable. A slot the directory
+    /// holds is refused; one only the base holds is replaced.
+    #[arg(long = "new", value_name = "FILE.glb=SLOT", value_parser = new_objects::parse)]
+    new: Vec<new_objects::NewObject>,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -49,16 +56,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     refuse_companion_extension(&args.out)?;
     refuse_writing_into(&args.dir, &args.out, args.pages.as_deref())?;
+    new_objects::refuse_missing(&args.new, &args.out)?;
     let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
     // The base's references to other objects' animations count from its own table.
     let base_starts = base.as_ref().map(|b| wadforge_exporter::Base {
         model: &b.model,
         starts: b.animation_starts(),
     });
-    let built = wadforge_exporter::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
+    let mut built = wadforge_exporter::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
         progress.set(done as u64, slot)
     })?;
     progress.finish();
+    if !args.new.is_empty() {
+        let game = Game::from_name(&manifests.project.game).unwrap_or(Game::Tr4);
+        let added = new_objects::add(
+            std::mem::take(&mut built.wad),
+            std::mem::take(&mut built.names),
+            &args.new,
+            &new_objects::DirIds::of(&manifests),
+            (game, manifests.project.units.tr_units_per_metre),
+        )?;
+        (built.wad, built.names) = (added.wad, added.names);
+        built.notes.extend(added.notes);
+    }
     // Everything is validated and built before anything is written.
     let size = if written_kind(&args.out) == OutputKind::Wad2 {
         let detail = Detail {
@@ -76,6 +96,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         encoded.size()
     };
+    built.notes.extend(crate::sound_files::build_sounds(
+        &args.dir,
+        args.base.as_deref(),
+        &args.out,
+    )?);
     if let Some(dir) = &args.pages {
         write_pages(dir, &built.wad)?;
     }
