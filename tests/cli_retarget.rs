@@ -272,3 +272,45 @@ fn the_manifest_directory_written_imports_into_blender_with_one_more_action() {
     assert_eq!(new.len(), old.len() + 1, "before: {old:?}\nafter: {new:?}");
     assert!(new.iter().any(|a| a.contains("Walk")), "{new:?}");
 }
+
+#[test]
+fn a_reference_of_another_object_into_laras_animations_keeps_its_target_as_her_table_grows() {
+    use wadforge_format::references::{canonical_starts, resolve};
+    let tmp = tempfile::tempdir().unwrap();
+    let mut model = wadforge_fixtures::standard();
+    let lara_at = model.moveables.iter().position(|m| m.id == LARA).unwrap();
+    let crocodile_at = model.moveables.iter().position(|m| m.id == 51).unwrap();
+    assert!(
+        lara_at < crocodile_at,
+        "Lara's table grows before the crocodile's"
+    );
+    // The crocodile's first animation goes on to Lara's last, through the file's one table.
+    let last = model.moveables[lara_at].animations.len() - 1;
+    let starts = canonical_starts(&model.moveables);
+    let relative = (starts[lara_at] + last) as i32 - starts[crocodile_at] as i32;
+    model.moveables[crocodile_at].animations[0].next_animation = relative;
+    let wad = write_wad(&tmp.path().join("lara.wad"), &model);
+    let source = tmp.path().join("walk.glb");
+    std::fs::write(&source, walking_humanoid()).unwrap();
+    let out = tmp.path().join("walks.wad");
+    let report = succeeds(&[
+        "retarget",
+        s(&source),
+        "--onto",
+        s(&wad),
+        "--object",
+        "LARA",
+        "-o",
+        s(&out),
+    ]);
+    let line = format!("CROCODILE (moveable 51) #0 next: {relative} -> {}", relative - 1);
+    assert!(report.contains(&line), "{line} not in:\n{report}");
+    let built = read(&out);
+    let targets = resolve(&built.moveables, &canonical_starts(&built.moveables));
+    let target = targets[crocodile_at][0].next.unwrap();
+    assert_eq!(
+        (target.moveable.0, target.animation),
+        (lara_at, last),
+        "still Lara's last own animation"
+    );
+}

@@ -116,6 +116,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let m = &target.model().moveables[moveable];
     let (id, own) = (m.id, m.animations.len());
     let bones = wadforge_importer::names::bone_names(game, id, m.meshes.len());
+    let starts = match &target {
+        Target::File(o) => Some(o.animation_starts()),
+        Target::Directory { .. } => None,
+    };
     let report = retarget::retarget(
         &Request {
             source: &args.source,
@@ -124,13 +128,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             bones: &bones,
             object: object_name.clone(),
             tr_units_per_metre: units,
+            starts: starts.as_deref(),
         },
         target.model(),
         moveable,
     )?;
     let written = write(&mut target, args, moveable, &report)?;
     if !args.quiet {
-        print_report(&report, &object_name, own);
+        print_report(&report, &object_name, target.model(), game);
         eprintln!(
             "wrote {}: {object_name} has {} animations ({} its own, {} retargeted){written}",
             args.out.display(),
@@ -208,7 +213,8 @@ fn write_directory(
             std::mem::take(&mut o.skewed),
             o.file_bytes,
             o.wad2.as_ref().map(wad2::detail_file),
-            Some(o.animation_starts()),
+            // The model is laid out one object's animations after another's now (`retarget`).
+            None,
         ),
         Target::Directory { units, .. } => (
             *units,
@@ -277,8 +283,8 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// What was mapped, left at rest and added, one a line.
-fn print_report(report: &Report, object: &str, own: usize) {
+/// What was mapped, left at rest, added and renumbered, one a line.
+fn print_report(report: &Report, object: &str, model: &Wad, game: Game) {
     for (bone, joint) in &report.mapped {
         println!("mapped: {bone} <- {joint}");
     }
@@ -296,7 +302,16 @@ fn print_report(report: &Report, object: &str, own: usize) {
         );
         println!("link: #{} next -> #{} (itself, first frame)", a.index, a.index);
     }
-    println!("links renumbered: none (the object's {own} animations keep theirs)");
+    for r in &report.renumbered {
+        let owner = ObjectRef::Moveable(wadforge_format::MoveableIndex(r.moveable)).name(model, game);
+        println!(
+            "renumbered: {owner} #{} {}: {} -> {} (the same animation, the table grew before it)",
+            r.animation, r.reference, r.from, r.to
+        );
+    }
+    if report.renumbered.is_empty() {
+        println!("renumbered: none (every other reference keeps its number)");
+    }
     for note in &report.notes {
         println!("note: {note}");
     }

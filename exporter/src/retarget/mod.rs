@@ -19,7 +19,8 @@ mod source;
 use std::path::Path;
 
 use wadforge_format::pose::{posed_bounding_box, Transform};
-use wadforge_format::{Animation, Fixed16, Keyframe, Mesh, Moveable, Rotation, Wad};
+use wadforge_format::references::{self, canonical_starts, AnimationRef, Targets};
+use wadforge_format::{Animation, Fixed16, Keyframe, Mesh, Moveable, MoveableIndex, Rotation, Wad};
 
 use crate::error::{BuildError, Place};
 pub use map::BoneMap;
@@ -39,6 +40,9 @@ pub struct Request<'a> {
     pub object: String,
     /// TR units per glTF metre.
     pub tr_units_per_metre: f64,
+    /// Where each moveable's animations started in the target file's animation table, which
+    /// references into another object's animations count in; `None`: one after the other.
+    pub starts: Option<&'a [usize]>,
 }
 
 /// What a retargeting did.
@@ -51,7 +55,22 @@ pub struct Report {
     /// The target's leg length over the source's: how the root's motion was scaled.
     pub proportion: f64,
     pub added: Vec<Added>,
+    /// References of other animations whose stored numbers changed to keep their targets (the
+    /// table grew under them); the model is laid out one object's animations after another's.
+    pub renumbered: Vec<Renumbered>,
     pub notes: Vec<String>,
+}
+
+/// A reference renumbered: in animation `animation` of moveable `moveable` (positions in the
+/// model), its next animation or a dispatch, from one stored number to another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Renumbered {
+    pub moveable: usize,
+    pub animation: usize,
+    /// `next`, or `state change C, dispatch D`.
+    pub reference: String,
+    pub from: i32,
+    pub to: i32,
 }
 
 /// One animation appended.
@@ -100,7 +119,8 @@ pub fn retarget(request: &Request, wad: &mut Wad, moveable: usize) -> Result<Rep
         )));
     }
     let rig = Rig::new(&source, target, &driven, request.tr_units_per_metre);
-    let mut report = Report {
+    let (added, renumbered) = append_all(wad, moveable, &rig, &motions, request.starts).map_err(fail)?;
+    Ok(Report {
         mapped: (driven.iter().zip(request.bones))
             .filter_map(|(j, b)| j.map(|j| (b.clone(), source.names[j].clone())))
             .collect(),
@@ -109,17 +129,80 @@ pub fn retarget(request: &Request, wad: &mut Wad, moveable: usize) -> Result<Rep
             .map(|(_, b)| b.clone())
             .collect(),
         proportion: rig.proportion,
-        added: Vec::new(),
+        added,
+        renumbered,
         notes,
-    };
+    })
+}
+
+/// Appends each of `motions` retargeted by `rig` to `wad.moveables[moveable]`, every reference
+/// across objects (resolved with `starts`, or one object's animations after another's) keeping
+/// its target as the table grows; the animations added and the references renumbered.
+fn append_all(
+    wad: &mut Wad,
+    moveable: usize,
+    rig: &Rig,
+    motions: &[&Motion],
+    starts: Option<&[usize]>,
+) -> Result<(Vec<Added>, Vec<Renumbered>), String> {
+    let starts = starts.map_or_else(|| canonical_starts(&wad.moveables), <[usize]>::to_vec);
+    let mut targets = references::resolve(&wad.moveables, &starts);
+    let stored = stored_references(&wad.moveables);
+    let own = wad.moveables[moveable].animations.len();
+    let mut added = Vec::with_capacity(motions.len());
     for motion in motions {
         let keyframes = rig
             .keyframes(motion)
-            .map_err(|e| fail(format!("animation {}: {e}", motion.name)))?;
-        let added = append(wad, moveable, keyframes, &motion.name).map_err(fail)?;
-        report.added.push(added);
+            .map_err(|e| format!("animation {}: {e}", motion.name))?;
+        let one = append(wad, moveable, keyframes, &motion.name)?;
+        let itself = AnimationRef {
+            moveable: MoveableIndex(moveable),
+            animation: one.index,
+        };
+        targets[moveable].push(Targets {
+            next: Some(itself),
+            dispatches: Vec::new(),
+        });
+        added.push(one);
     }
-    Ok(report)
+    references::encode(&mut wad.moveables, &targets);
+    // The new animations' references are their own, not renumbered ones.
+    let after = (stored_references(&wad.moveables).into_iter())
+        .filter(|r| r.moveable != moveable || r.animation < own);
+    let renumbered = (stored.into_iter().zip(after))
+        .filter(|(before, after)| before.from != after.from)
+        .map(|(before, after)| Renumbered {
+            to: after.from,
+            ..before
+        })
+        .collect();
+    Ok((added, renumbered))
+}
+
+/// Every reference of every animation of `moveables` as it is stored (in `from` and `to`), in
+/// order.
+fn stored_references(moveables: &[Moveable]) -> Vec<Renumbered> {
+    let mut stored = Vec::new();
+    for (m, moveable) in moveables.iter().enumerate() {
+        for (a, animation) in moveable.animations.iter().enumerate() {
+            let mut one = |reference: String, number: i32| {
+                stored.push(Renumbered {
+                    moveable: m,
+                    animation: a,
+                    reference,
+                    from: number,
+                    to: number,
+                })
+            };
+            one("next".into(), animation.next_animation);
+            for (c, change) in animation.state_changes.iter().enumerate() {
+                for (d, dispatch) in change.dispatches.iter().enumerate() {
+                    one(format!("state change {c}, dispatch {d}"), dispatch.next_animation);
+                }
+            }
+        }
+    }
+    stored
 }
 
 /// The source's animations `only` names (all without it); an error for a name it has not.
