@@ -34,6 +34,9 @@ pub struct Opened {
     /// A Wad2's typed document: its detail, which the model has no place for, for writing a Wad2
     /// again ([`wad2::keep_detail`]); `None` for WADs and levels.
     pub wad2: Option<wad2::Document>,
+    /// Data an engine appended after a level proper (TRX's injections), passed over; `None`
+    /// for WADs, Wad2s and levels without.
+    pub appended: Option<level::Appended>,
 }
 
 impl Opened {
@@ -87,6 +90,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 losses: Vec::new(),
                 file_bytes,
                 wad2: None,
+                appended: None,
             })
         }
         Some(kind @ FileKind::Wad2) => {
@@ -102,6 +106,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 losses: objects.losses,
                 file_bytes,
                 wad2: Some(document),
+                appended: None,
             })
         }
         // No kind at all goes to the level reader too: it names the version word it does not know.
@@ -120,6 +125,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 losses: Vec::new(),
                 file_bytes,
                 wad2: None,
+                appended: level.appended,
             })
         }
     }

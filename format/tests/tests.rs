@@ -2,6 +2,7 @@
 //! each file of this folder is a module.
 
 mod common;
+mod level_appended;
 mod level_tr1;
 mod level_tr2;
 mod level_tr4;

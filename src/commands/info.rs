@@ -35,6 +35,9 @@ struct Summary {
     polygons: usize,
     moveables: Vec<MoveableSummary>,
     statics: Vec<StaticSummary>,
+    /// What follows a level proper (TRX's injections), passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after_level: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -108,6 +111,7 @@ fn summarise(path: &Path, objects: &Opened) -> Summary {
                 polygons: model.meshes.get(s.mesh).map_or(0, |m| m.polygons.len()),
             })
             .collect(),
+        after_level: objects.appended.as_ref().map(|a| a.to_string()),
     }
 }
 
@@ -124,6 +128,9 @@ fn print_text(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         "  {} texture pages, {} samples, {} unique meshes, {} polygons",
         s.pages, s.samples, s.meshes, s.polygons
     )?;
+    if let Some(after) = &s.after_level {
+        writeln!(out, "  {after}")?;
+    }
     writeln!(out, "\nMoveables ({}):", s.moveables.len())?;
     let slot_width = s
         .moveables

@@ -11,6 +11,7 @@ use wadforge_model::catalog::Game;
 use wadforge_model::skewed::SkewedCorners;
 use wadforge_model::{ObjectKind, ObjectName, Static, Wad};
 
+use super::appended::Appended;
 use super::error::{LevelError, Problem};
 use super::meshes::{self, LevelMeshes};
 use super::moveables;
@@ -36,6 +37,8 @@ pub struct Level {
     /// bounding rectangle of its UV corners with shape 0, unflipped: an approximation that a
     /// later step resamples.
     pub skewed: SkewedCorners,
+    /// Data an engine appended after the level proper (TRX's injections), passed over.
+    pub appended: Option<Appended>,
 }
 
 /// Builds the model of a walked file.
@@ -76,6 +79,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
             statics,
         },
         skewed,
+        appended: t.appended.clone(),
     })
 }
 

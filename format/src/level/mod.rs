@@ -1,6 +1,7 @@
 //! Tomb Raider level files (TR1–TR4): their moveables and statics read into the same model the
 //! WAD reader produces. TR1 (`.PHD`, version 0x20), TR2 (0x2D), TR3 (0xFF080038, 0xFF180038)
-//! and TR4 (`"TR4\0"`, zlib chunks) are read.
+//! and TR4 (`"TR4\0"`, zlib chunks) are read. Data TRX appends after a level (its injections,
+//! [`Appended`]) is passed over and reported.
 //!
 //! The whole file is walked in order with every count and offset bounds-checked (no panics, no
 //! allocation from a count the remaining bytes cannot hold); errors name the [`Section`], the
@@ -10,6 +11,7 @@
 //! into `tables::Tables` and hand them to `build`, which makes the model in stages (`pages`,
 //! `meshes`, `moveables`, `frames`); no module here imports one that imports it.
 
+mod appended;
 mod build;
 mod bytes;
 mod error;
@@ -24,6 +26,7 @@ mod tr123;
 mod tr2;
 mod tr4;
 
+pub use appended::{Appended, AppendedKind, TrxChunk, TRX_MAGIC};
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
 pub use wadforge_model::skewed::{Corners, SkewedCorners};

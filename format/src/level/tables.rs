@@ -3,6 +3,7 @@
 
 use wadforge_model::catalog::Game;
 
+use super::appended::Appended;
 use super::bytes::View;
 
 /// Bytes of a TR1–TR3 object texture.
@@ -23,6 +24,8 @@ pub(super) struct Tables<'a> {
     /// TR1: the 6-bit palette (768 bytes); TR2/TR3: the 16-bit palette (1024 bytes); TR4:
     /// none (empty).
     pub palette: View<'a>,
+    /// Data an engine appended after the level proper (TRX's injections), passed over.
+    pub appended: Option<Appended>,
 }
 
 /// The tables of the objects, from the mesh data to the static meshes: every game stores them

@@ -8,6 +8,7 @@
 
 use wadforge_model::catalog::Game;
 
+use super::appended::Appended;
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE_BYTES;
@@ -56,7 +57,8 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
         c.table("sound sample bytes", 1, Section::SoundSamples)?;
     }
     c.table("sample indices", 4, Section::SampleIndices)?;
-    if c.remaining() > 0 {
+    let appended = Appended::recognise(c.rest(), c.pos);
+    if c.remaining() > 0 && appended.is_none() {
         return Err(LevelError {
             section: Section::SampleIndices,
             offset: c.pos as u64,
@@ -73,6 +75,7 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
         objects,
         object_textures: object_textures.expect("the object textures are taken in every order"),
         palette: palette.expect("the palette is taken in every order"),
+        appended,
     })
 }
 

@@ -24,6 +24,7 @@ use std::io::Read;
 
 use wadforge_model::catalog::Game;
 
+use super::appended::Appended;
 use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
@@ -100,7 +101,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         c.records(at + 4, "sound sample bytes", size, 1, Section::SoundSamples)
             .map_err(|e| e.within(|| format!("sound sample {i}")))?;
     }
-    if c.remaining() > 0 {
+    let appended = Appended::recognise(c.rest(), c.pos);
+    if c.remaining() > 0 && appended.is_none() {
         return Err(LevelError::at(
             Section::SoundSamples,
             c.pos as u64,
@@ -108,8 +110,9 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         ));
     }
     let textile_count = textiles.len() / TEXTILE32_BYTES;
-    let tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
+    let mut tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
         .map_err(|e| e.within(at_level_data))?;
+    tables.appended = appended;
     build::build(&tables).map_err(|e| e.within(at_level_data))
 }
 
@@ -257,6 +260,7 @@ fn walk_level_data<'a>(
         objects,
         object_textures,
         palette: View::new(&[], 0, Section::Palette),
+        appended: None,
     })
 }
 
