@@ -314,3 +314,39 @@ fn a_reference_of_another_object_into_laras_animations_keeps_its_target_as_her_t
         "still Lara's last own animation"
     );
 }
+
+#[test]
+fn a_manifest_directory_takes_the_animations_named_by_only_and_refuses_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (model, wad, source) = inputs(tmp.path());
+    let dir = tmp.path().join("lara");
+    succeeds(&["import", s(&wad), "-o", s(&dir)]);
+    let out = tmp.path().join("walks.wad");
+    let args = |only: &'static str| {
+        let v = [
+            "retarget",
+            s(&source),
+            "--onto",
+            s(&dir),
+            "--object",
+            "LARA",
+            "-o",
+            s(&out),
+            "--only",
+            only,
+        ];
+        v.map(str::to_string)
+    };
+    let run = |only| wadforge(&args(only).iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run("Walk");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let built = read(&out);
+    assert_eq!(lara(&built).animations.len(), lara(&model).animations.len() + 1);
+    let o = run("Run");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("Run") && stderr(&o).contains("Walk"),
+        "{}",
+        stderr(&o)
+    );
+}
