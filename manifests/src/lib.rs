@@ -4,6 +4,7 @@
 //! - [`schema`]: the serde types (parsing and meaning kept apart, as gltf-json does).
 //! - [`load`](mod@load): finds object manifests with `walkdir`, parses and validates them; errors give
 //!   file:line:column for YAML mistakes and the object and field for impossible values.
+//! - [`sounds`]: `sounds.yaml`, the sounds the directory's animations play (optional).
 //! - [`write_yaml`]: the YAML text of a manifest, headed by a comment saying what the file is.
 //!
 //! Layout of a directory (written by `wadforge import`, read by `wadforge build`):
@@ -14,6 +15,7 @@
 //! DIR/moveables/NNN_SLOT.glb   its rigged, skinned, animated, textured glTF
 //! DIR/statics/NNN_SLOT.yaml    one per static: id, slot, mesh, boxes, flags
 //! DIR/statics/NNN_SLOT.glb
+//! DIR/sounds.yaml             the sounds the animations play, by id (optional)
 //! ```
 
 #![warn(clippy::too_many_lines)]
@@ -25,6 +27,7 @@ pub mod gltf_contract;
 pub mod load;
 mod long_lists;
 pub mod schema;
+pub mod sounds;
 mod yaml_budget;
 
 pub use error::{Location, ManifestError};

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalog::{self, Game};
-use crate::{Command, Wad};
+use crate::{Command, Moveable};
 
 /// The sounds of one object file: sound id → how the game plays it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -165,9 +165,9 @@ impl Sounds {
 }
 
 /// Every sound id the moveables' animations play (command 5), whatever the land/water bits.
-pub fn played_sounds(wad: &Wad) -> BTreeSet<u16> {
-    wad.moveables
-        .iter()
+pub fn played_sounds<'a>(moveables: impl IntoIterator<Item = &'a Moveable>) -> BTreeSet<u16> {
+    moveables
+        .into_iter()
         .flat_map(|m| &m.animations)
         .flat_map(|a| &a.commands)
         .filter_map(|c| match c {
