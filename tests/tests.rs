@@ -11,6 +11,7 @@ fn measure_helper() {
 }
 mod blender_extension;
 mod blender_new_animations;
+mod blender_new_objects;
 mod cli_animations;
 mod cli_build;
 mod cli_check_for;
@@ -29,6 +30,7 @@ mod cli_keyframe_layout;
 mod cli_level;
 mod cli_retarget;
 mod cli_slots;
+mod cli_sounds;
 mod cli_wad2;
 mod hostile_copy;
 mod hostile_gallery;

@@ -13,7 +13,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import action_panel, runner, scene_io
+from . import action_panel, new_objects, runner, scene_io
 
 # The files import takes, by extension (Blender's file handlers match them in any case).
 EXTENSIONS = (".wad", ".wad2", ".phd", ".tr2", ".tr4")
@@ -106,7 +106,7 @@ class ImportTombRaider(bpy.types.Operator, ImportHelper):
 
 
 class ExportTombRaider(bpy.types.Operator, ExportHelper):
-    """Export the scene's Tomb Raider objects (imported with wadforge) into a WAD or Wad2"""
+    """Export the scene's Tomb Raider objects (those changed since import, and new ones) into a WAD or Wad2"""
 
     bl_idname = "export_scene.wadforge"
     bl_label = "Export Tomb Raider objects"
@@ -124,6 +124,11 @@ class ExportTombRaider(bpy.types.Operator, ExportHelper):
         name="Patch the base",
         description="Keep the base's objects that the scene does not hold",
         default=True,
+    )
+    everything: BoolProperty(
+        name="Export all",
+        description="Re-export every imported object, not only those changed since import or the last export",
+        default=False,
     )
 
     def check(self, context):
@@ -168,10 +173,15 @@ def menu_export(self, context):
     self.layout.operator(ExportTombRaider.bl_idname, text="Tomb Raider objects (.wad, .wad2)")
 
 
-CLASSES = (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider, ImportTombRaiderDrop) + action_panel.CLASSES
+CLASSES = (
+    (WadforgePreferences, FileObject, ImportTombRaider, ExportTombRaider, ImportTombRaiderDrop)
+    + action_panel.CLASSES
+    + new_objects.CLASSES
+)
 
 
 def register():
+    new_objects.register()
     for cls in CLASSES:
         bpy.utils.register_class(cls)
     bpy.types.TOPBAR_MT_file_import.append(menu_import)
@@ -183,4 +193,5 @@ def unregister():
     bpy.types.TOPBAR_MT_file_import.remove(menu_import)
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)
+    new_objects.unregister()
 

@@ -8,7 +8,7 @@ import os
 
 import bpy
 
-from . import runner
+from . import fingerprint, layout, new_objects, runner
 
 # What keeps a wadforge glTF exact through Blender (see the project's docs on Blender and glTF).
 IMPORT_SETTINGS = dict(
@@ -26,6 +26,8 @@ EXPORT_SETTINGS = dict(
     export_yup=True,
     export_armature_object_remove=True,
 )
+# A new object's glTF: read by build as a foreign model, whose reader takes the armature's node.
+NEW_EXPORT_SETTINGS = dict(EXPORT_SETTINGS, export_armature_object_remove=False)
 # Scene and collection properties the extension keeps.
 SOURCE = "wadforge_source"
 DIRECTORY = "wadforge_directory"
@@ -103,12 +105,19 @@ def import_objects(operator, context, program, only):
     files += sorted(glob.glob(os.path.join(directory, "statics", "*.glb")))
     wm = context.window_manager
     wm.progress_begin(0, len(files))
+    earlier = [c for c in bpy.data.collections if c.get(GLTF)]
+    made = []
     try:
         for done, path in enumerate(files):
-            import_one(context, directory, path)
+            made.append(import_one(context, directory, path))
             wm.progress_update(done + 1)
     finally:
         wm.progress_end()
+    context.view_layer.update()
+    layout.side_by_side(made, layout.end_of(earlier))
+    for collection in made:
+        collection[fingerprint.FINGERPRINT] = fingerprint.of_collection(collection, own_actions(collection))
+    frame_range_of_active_action(scene, made)
     scene[SOURCE] = source
     scene[DIRECTORY] = directory
     operator.report({"INFO"}, f"imported {len(files)} objects from {source} into {directory}")
@@ -157,6 +166,18 @@ def import_one(context, directory, path):
             stem, dot, suffix = block.name.rpartition(".")
             if dot and suffix.isdigit() and stem in names:
                 block[GLTF_NAME] = stem
+    return collection
+
+
+def frame_range_of_active_action(scene, collections):
+    """The scene's frame range set to the first imported armature's active action's."""
+    for collection in collections:
+        for obj in collection.all_objects:
+            data = obj.animation_data
+            if obj.type == "ARMATURE" and data is not None and data.action is not None:
+                start, end = data.action.frame_range
+                scene.frame_start, scene.frame_end = int(start), max(int(start), int(round(end)))
+                return
 
 
 def plain(value):
@@ -195,15 +216,22 @@ def export_objects(operator, context, program):
         listed = ", ".join(others[:5]) + (" ..." if len(others) > 5 else "")
         operator.report({"WARNING"}, f"{len(others)} objects of an earlier import (another manifest directory) "
                         f"are not exported: {listed}")
+    imported = [c for c in bpy.data.collections if c.get(GLTF)]
+    new = new_objects.find(scene, imported)
+    changed = [c for c in collections if operator.everything or changed_since_import(c)]
     wm = context.window_manager
-    wm.progress_begin(0, len(collections) + 1)
+    wm.progress_begin(0, len(changed) + len(new) + 1)
     try:
+        args = ["build", directory, "-o", out]
         # The glTF add-on's internals: its exporter's action filter (see `action_filter`).
         with action_filter() as keep:
-            for done, collection in enumerate(collections):
+            for done, collection in enumerate(changed):
                 export_one(context, directory, collection, keep)
                 wm.progress_update(done + 1)
-        args = ["build", directory, "-o", out]
+            for done, (root, objects) in enumerate(new):
+                path, slot = new_objects.export(context, directory, root, objects, keep, NEW_EXPORT_SETTINGS)
+                args += ["--new", f"{path}={slot}"]
+                wm.progress_update(len(changed) + done + 1)
         base = base_of(operator, scene)
         if base:
             args += ["--base", base]
@@ -214,7 +242,16 @@ def export_objects(operator, context, program):
         report_lines(operator, err, "ERROR")
         return {"CANCELLED"}
     report_lines(operator, err, "INFO")
+    operator.report({"INFO"}, f"exported {len(changed)} changed of {len(collections)} imported objects and "
+                    f"{len(new)} new ones")
     return {"FINISHED"}
+
+
+def changed_since_import(collection):
+    """Whether the collection differs from what its glTF file holds (the fingerprint import, or
+    the collection's last export, recorded)."""
+    recorded = collection.get(fingerprint.FINGERPRINT)
+    return recorded is None or recorded != fingerprint.of_collection(collection, own_actions(collection))
 
 
 def base_of(operator, scene):
@@ -278,10 +315,12 @@ def export_one(context, directory, collection, keep):
     if layer is None:
         raise runner.WadforgeError(f"collection {collection.name} is not in this scene's view layer")
     context.view_layer.active_layer_collection = layer
-    with glTF_names(collection, own_actions(collection)), scene_extras(context.scene, collection):
+    with glTF_names(collection, own_actions(collection)), scene_extras(context.scene, collection), \
+            layout.undone(collection):
         result = bpy.ops.export_scene.gltf(filepath=path, use_active_collection=True, **EXPORT_SETTINGS)
     if "FINISHED" not in result:
         raise runner.WadforgeError(f"Blender's glTF exporter could not write {path}")
+    collection[fingerprint.FINGERPRINT] = fingerprint.of_collection(collection, own_actions(collection))
 
 
 @contextlib.contextmanager

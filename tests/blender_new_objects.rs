@@ -1,0 +1,105 @@
+//! New objects from Blender and exports of changed objects only (issue 43), through the extension
+//! in bpy 5.0.1 (tests/harness/blender_new_objects.py): a rigged object made from scratch (4 bones,
+//! a skinned textured mesh, two actions) named ANIMATING1 in a scene holding an imported WAD
+//! exports as a new moveable of that slot, the imported objects unchanged and none of their glTF
+//! files rewritten; after one object is edited, only its file is.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use wadforge_format::catalog::{moveable_id, Game};
+
+use crate::common::files::{read, repo, write_wad};
+use crate::common::{assert_same_objects, s, succeeds};
+
+/// The extension's zip, made as a user makes it.
+fn extension_zip() -> PathBuf {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/blender-extension.sh"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    repo().join("target/wadforge-blender.zip")
+}
+
+#[test]
+fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_files_are_rewritten() {
+    let Some(python) = wadforge_fixtures::harness::python() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write_wad(&tmp.path().join("STANDARD.WAD"), &wadforge_fixtures::standard());
+    let out = Command::new(&python)
+        .arg(repo().join("tests/harness/blender_new_objects.py"))
+        .args([
+            s(&extension_zip()),
+            env!("CARGO_BIN_EXE_wadforge"),
+            s(&file),
+            s(tmp.path()),
+        ])
+        .args(["new", "051_", "mesh_01"])
+        .env("BLENDER_USER_RESOURCES", tmp.path().join("blender-user"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    for step in ["import", "export", "edited_export"] {
+        assert_eq!(
+            report[step]["result"],
+            serde_json::json!(["FINISHED"]),
+            "{step}: {report}"
+        );
+    }
+
+    // The new object: its slot from its name, a TR mesh per bone, an animation per action.
+    let built = read(&tmp.path().join("out.wad"));
+    let id = moveable_id(Game::Tr4, "ANIMATING1").unwrap();
+    let new = built
+        .moveables
+        .iter()
+        .find(|m| m.id == id)
+        .expect("ANIMATING1 exported");
+    assert_eq!((new.meshes.len(), new.animations.len()), (4, 2), "{report}");
+    assert_eq!(report["new_files"], serde_json::json!(["ANIMATING1.glb"]));
+    // The imported objects as the file holds them, and none of their glTF files rewritten.
+    let without_new = tmp.path().join("without_new.wad");
+    let out_wad = tmp.path().join("out.wad");
+    succeeds(&[
+        "remove",
+        s(&out_wad),
+        "--only",
+        "ANIMATING1",
+        "-o",
+        s(&without_new),
+        "-q",
+    ]);
+    assert_same_objects(&file, &without_new);
+    assert_eq!(report["export_rewrote"], serde_json::json!([]), "{report}");
+
+    // One object edited: its file alone rewritten.
+    assert_eq!(
+        report["edited_export_rewrote"],
+        serde_json::json!(["moveables/051_CROCODILE.glb"]),
+        "{report}"
+    );
+    let edited = read(&tmp.path().join("edited.wad"));
+    let crocodile = |wad: &wadforge_format::Wad| wad.moveables.iter().find(|m| m.id == 51).unwrap().clone();
+    assert_ne!(
+        crocodile(&edited).animations[0],
+        crocodile(&built).animations[0],
+        "the turn is built"
+    );
+
+    // Imported objects side by side, none at another's place; the frame range is an action's.
+    let xs: Vec<f64> = (report["layout_x"].as_array().unwrap().iter())
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(xs.windows(2).all(|w| w[0] < w[1]), "{xs:?}");
+    let range = &report["frame_range"];
+    assert!(
+        range[1].as_i64().unwrap() > range[0].as_i64().unwrap(),
+        "{report}"
+    );
+}
