@@ -122,6 +122,8 @@ impl Edited<'_> {
         }
         let bytes = wad2::write_document(&made.document);
         write_atomically(self.out, &bytes)?;
+        // The base's sounds (its XML catalogue, when both are Wad2s) stay beside it.
+        copy_companions(base_path, self.out)?;
         if !self.quiet {
             for loss in &made.losses {
                 eprintln!("lost: {loss}");

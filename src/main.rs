@@ -12,6 +12,7 @@ mod input;
 mod output;
 mod porting;
 mod progress;
+mod sound_files;
 
 use std::process::ExitCode;
 

@@ -87,10 +87,17 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Copies `base`'s sprite and sound files (`.swd`, `.sam`, `.sfx`), where it has them, beside `out`
+/// Copies `base`'s sprite and sound files (`.swd`, `.sam`, `.sfx` beside a WAD; a Wad2's `.xml`
+/// beside a Wad2), where it has them, beside `out`
 /// so that TRLE finds them.
 pub fn copy_companions(base: &Path, out: &Path) -> anyhow::Result<()> {
-    for ext in ["swd", "sam", "sfx"] {
+    // A Wad2's sounds are Tomb Editor's XML catalogue beside it; a WAD's, TRLE's files.
+    let exts: &[&str] = match (written_kind(base), written_kind(out)) {
+        (OutputKind::Wad2, OutputKind::Wad2) => &["xml"],
+        (_, OutputKind::Wad2) => &[],
+        _ => &["swd", "sam", "sfx"],
+    };
+    for &ext in exts {
         let from = base.with_extension(ext);
         let to = out.with_extension(ext);
         if from.is_file() && !same_file(&from, &to) {

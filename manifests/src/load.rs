@@ -380,7 +380,7 @@ fn normalise(_dir: &Path, relative: &str) -> Result<PathBuf, String> {
     wadforge_files::input::relative_inside(Path::new(relative)).ok_or_else(|| relative.to_string())
 }
 
-/// The first `.yaml` file below `dir`, other than the project file, that is not `listed`
+/// The first `.yaml` file below `dir`, other than the project file and `sounds.yaml`, that is not `listed`
 /// (relative to `dir`), in the order of a walk with each folder's names sorted.
 fn first_unlisted_manifest(dir: &Path, listed: &BTreeSet<PathBuf>) -> Result<Option<PathBuf>, ManifestError> {
     // Walked unsorted and only the least path kept: no folder's listing is held, whatever the
@@ -397,7 +397,10 @@ fn first_unlisted_manifest(dir: &Path, listed: &BTreeSet<PathBuf>) -> Result<Opt
         let is_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
         if entry.file_type().is_file() && is_yaml {
             let relative = path.strip_prefix(dir).unwrap_or(path);
-            let unlisted = relative != Path::new(PROJECT_FILE) && !listed.contains(relative);
+            let directory_file = [PROJECT_FILE, crate::sounds::SOUNDS_FILE]
+                .map(Path::new)
+                .contains(&relative);
+            let unlisted = !directory_file && !listed.contains(relative);
             if unlisted && first.as_deref().is_none_or(|f| relative < f) {
                 first = Some(relative.to_path_buf());
             }

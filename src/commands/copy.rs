@@ -66,6 +66,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         quiet: args.quiet,
     }
     .write(&copied.wad)?;
+    let played = copied.sounds.keys().copied().collect();
+    let carried =
+        crate::sound_files::carry_sounds((&args.src, src.game), (&args.dest, dest.game), &args.out, &played)?;
     if args.quiet {
         return Ok(());
     }
@@ -88,7 +91,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             copied.broken_unlisted
         );
     }
-    report_sounds(&args.dest, &copied.sounds);
+    match carried {
+        Some(carried) => report_carried(&carried, dest.game, &args.out),
+        None => report_sounds(&args.dest, &copied.sounds),
+    }
     eprintln!(
         "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
         args.out.display(),
@@ -160,6 +166,32 @@ fn copied_detail(
         }
     }
     detail
+}
+
+/// Lists the sounds the copied objects brought from SRC's sound files, those DEST already had,
+/// and those neither defines.
+fn report_carried(carried: &crate::sound_files::Carried, game: Game, out: &Path) {
+    use crate::sound_files::list;
+    if !carried.added.is_empty() {
+        eprintln!(
+            "sounds added beside {}: {}",
+            out.display(),
+            list(&carried.added, game)
+        );
+    }
+    if !carried.kept.is_empty() {
+        eprintln!(
+            "sounds the destination already defines (kept as it has them): {}",
+            list(&carried.kept, game)
+        );
+    }
+    if !carried.undefined.is_empty() {
+        eprintln!(
+            "warning: sounds the copied animations play that neither file's sounds define (add them to the level's \
+             sounds): {}",
+            list(&carried.undefined, game)
+        );
+    }
 }
 
 /// Lists the sound ids the copied animations play that the destination's `.sfx` does not define.

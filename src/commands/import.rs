@@ -204,7 +204,16 @@ fn import_objects(
         animation_names: HashMap::new(),
         bone_names: HashMap::new(),
     };
-    import_model(file, model, &options, out, args, notes)
+    let mut imported = import_model(file, model, &options, out, args, notes)?;
+    let only = options.only.as_deref();
+    imported.notes.extend(crate::sound_files::import_sounds(
+        file,
+        model,
+        objects.game,
+        only,
+        out,
+    )?);
+    Ok(imported)
 }
 
 /// The glTF files `--gltf` asks for.

@@ -1,0 +1,212 @@
+//! The sound files beside an object file, as import, build, copy and check find and write them:
+//! `NAME.sfx` + `NAME.sam` beside a WAD, Tomb Editor's `NAME.xml` catalogue beside a Wad2
+//! (`docs/sounds.md`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use wadforge_format::catalog::Game;
+use wadforge_format::sounds::{self, Sounds};
+use wadforge_format::OutputKind;
+
+use crate::output::{write_atomically, written_kind};
+
+/// The sound files of `file`: its XML catalogue when it is a Wad2, else its `.sfx` (with the
+/// `.sam`, which an `.sfx` needs).
+fn beside(file: &Path) -> Vec<PathBuf> {
+    if written_kind(file) == OutputKind::Wad2 {
+        vec![file.with_extension("xml")]
+    } else {
+        vec![file.with_extension("sfx"), file.with_extension("sam")]
+    }
+}
+
+/// The sounds beside `file`, `None` when it has no sound files. A sound file that does not read
+/// is an error naming it.
+pub fn read_beside(file: &Path) -> anyhow::Result<Option<Sounds>> {
+    let paths = beside(file);
+    if !paths[0].is_file() {
+        return Ok(None);
+    }
+    let text = |path: &Path| {
+        wadforge_files::input::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let sounds = if let [xml] = paths.as_slice() {
+        sounds::xml::read(&text(xml)?)
+    } else {
+        let sfx = wadforge_files::input::read(&paths[0])
+            .with_context(|| format!("cannot read {}", paths[0].display()))?;
+        let sam =
+            text(&paths[1]).with_context(|| format!("{} needs the .sam beside it", paths[0].display()))?;
+        sounds::sfx::read(&sfx, &sam)
+    };
+    sounds
+        .with_context(|| {
+            format!(
+                "cannot read the sounds of {} ({})",
+                file.display(),
+                paths[0].display()
+            )
+        })
+        .map(Some)
+}
+
+/// Writes `sounds` beside `out` as its kind of file keeps them (atomically, each file).
+pub fn write_beside(out: &Path, sounds: &Sounds) -> anyhow::Result<()> {
+    let paths = beside(out);
+    if let [xml] = paths.as_slice() {
+        return write_atomically(xml, sounds::xml::write(sounds).as_bytes());
+    }
+    let files = sounds::sfx::write(sounds)
+        .with_context(|| format!("cannot write the sounds beside {}", out.display()))?;
+    write_atomically(&paths[1], files.sam.as_bytes())?;
+    write_atomically(&paths[0], &files.sfx)
+}
+
+/// Names each sound by `game`'s catalogue where its file gave none, for people reading the list.
+pub fn named(mut sounds: Sounds, game: Game) -> Sounds {
+    sounds.name_by_catalogue(game);
+    sounds
+}
+
+/// `ids` as `LARA_FEET (0), 71` by `game`'s catalogue, for messages.
+pub fn list(ids: &BTreeSet<u16>, game: Game) -> String {
+    ids.iter()
+        .map(
+            |&id| match wadforge_format::catalog::sound_name(game, u32::from(id)) {
+                Some(name) => format!("{name} ({id})"),
+                None => id.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes `DIR/sounds.yaml` on import: the sounds beside `file` that the imported moveables'
+/// animations play (those `only` names, or all), named by `game`'s catalogue. Returns a note
+/// listing the sounds they play that the file's sounds do not define; nothing is written, and
+/// no note given, when `file` has no sound files.
+pub fn import_sounds(
+    file: &Path,
+    model: &wadforge_format::Wad,
+    game: Game,
+    only: Option<&[String]>,
+    dir: &Path,
+) -> anyhow::Result<Option<String>> {
+    let Some(defined) = read_beside(file)? else {
+        return Ok(None);
+    };
+    let chosen: Vec<_> = match only {
+        None => model.moveables.iter().collect(),
+        Some(names) => wadforge_edit::select(model, game, names)?
+            .into_iter()
+            .filter_map(|o| match o {
+                wadforge_edit::ObjectRef::Moveable(i) => model.moveables.get(i.0),
+                wadforge_edit::ObjectRef::Static(_) => None,
+            })
+            .collect(),
+    };
+    let played = sounds::played_sounds(chosen);
+    let kept = named(defined.only(&played), game);
+    let path = dir.join(wadforge_manifests::sounds::SOUNDS_FILE);
+    write_atomically(&path, wadforge_manifests::sounds::sounds_yaml(&kept).as_bytes())?;
+    let missing: BTreeSet<u16> = played
+        .iter()
+        .filter(|id| !kept.sounds.contains_key(id))
+        .copied()
+        .collect();
+    Ok((!missing.is_empty()).then(|| {
+        format!(
+            "the animations play sounds the sound files beside {} do not define (not in {}): {}",
+            file.display(),
+            path.display(),
+            list(&missing, game)
+        )
+    }))
+}
+
+/// Writes the sounds of the manifest directory `dir` (its `sounds.yaml`) beside `out` on build,
+/// over those of `base` when given (the base's kept, the directory's added or replacing by id).
+/// Nothing when `dir` has no `sounds.yaml`: the base's files, copied as before, stand. Returns
+/// a note of what was written.
+pub fn build_sounds(dir: &Path, base: Option<&Path>, out: &Path) -> anyhow::Result<Option<String>> {
+    let Some(built) = wadforge_manifests::sounds::load_sounds(dir)? else {
+        return Ok(None);
+    };
+    let base_sounds = base.map(read_beside).transpose()?.flatten();
+    let from_base = base_sounds.as_ref().map_or(0, |b| {
+        b.sounds
+            .keys()
+            .filter(|id| !built.sounds.contains_key(id))
+            .count()
+    });
+    let sounds = match base_sounds {
+        Some(base_sounds) => base_sounds.merged_with(&built),
+        None => built,
+    };
+    write_beside(out, &sounds)?;
+    Ok(Some(format!(
+        "sounds: {} written beside {} ({} from the directory's sounds.yaml, {from_base} kept from the base)",
+        sounds.sounds.len(),
+        out.display(),
+        sounds.sounds.len() - from_base
+    )))
+}
+
+/// What `copy` did with the sounds the copied objects play (ids of DEST's game).
+pub struct Carried {
+    /// Brought from SRC's sound files into the output's.
+    pub added: BTreeSet<u16>,
+    /// Already defined by DEST's sound files, kept as DEST has them (its other objects play them).
+    pub kept: BTreeSet<u16>,
+    /// Neither DEST nor SRC defines them.
+    pub undefined: BTreeSet<u16>,
+}
+
+/// Carries into the output's sound files the sounds `played` (DEST's ids) that DEST does not
+/// define, from SRC's sound files (SRC's id for each found by the catalogues between games).
+/// `None`, and nothing written, when SRC has no sound files.
+pub fn carry_sounds(
+    (src, src_game): (&Path, Game),
+    (dest, dest_game): (&Path, Game),
+    out: &Path,
+    played: &BTreeSet<u16>,
+) -> anyhow::Result<Option<Carried>> {
+    let Some(from) = read_beside(src)? else {
+        return Ok(None);
+    };
+    let mut sounds = read_beside(dest)?.unwrap_or_default();
+    let mut carried = Carried {
+        added: BTreeSet::new(),
+        kept: BTreeSet::new(),
+        undefined: BTreeSet::new(),
+    };
+    for &id in played {
+        if sounds.sounds.contains_key(&id) {
+            carried.kept.insert(id);
+            continue;
+        }
+        let source = from.sounds.iter().find(|(&src_id, _)| {
+            wadforge_format::catalog::sound_in(src_game, u32::from(src_id), dest_game) == Some(u32::from(id))
+        });
+        match source {
+            Some((_, info)) => {
+                let mut info = info.clone();
+                // The name the output's game gives the id, where the source file gave none.
+                info.name = info.name.or_else(|| {
+                    wadforge_format::catalog::sound_name(dest_game, u32::from(id)).map(Into::into)
+                });
+                sounds.sounds.insert(id, info);
+                carried.added.insert(id);
+            }
+            None => {
+                carried.undefined.insert(id);
+            }
+        }
+    }
+    if !carried.added.is_empty() {
+        write_beside(out, &sounds)?;
+    }
+    Ok(Some(carried))
+}
