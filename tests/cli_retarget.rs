@@ -12,7 +12,8 @@ use wadforge_format::{Moveable, Wad};
 
 use crate::common::files::{read, repo, write_wad};
 use crate::common::walking_humanoid::{
-    thigh_direction, walking_humanoid, FORWARD_METRES, HIP_HEIGHT_METRES, KEYFRAMES, SWING,
+    thigh_direction, walking_humanoid, walking_humanoid_facing, FORWARD_METRES, HIP_HEIGHT_METRES, KEYFRAMES,
+    SWING,
 };
 use crate::common::{assert_same_objects, s, stderr, succeeds, wadforge};
 
@@ -95,27 +96,7 @@ fn a_mixamo_walk_swings_laras_legs_as_the_source_does_and_leaves_her_own_animati
         "a state of its own"
     );
 
-    // The legs swing as the source's, in world space: each thigh's turn from its rest direction.
-    let rest = |thigh: usize| swing(lara_thigh(after, thigh, &Default::default()));
-    let mut largest = 0.0f64;
-    for (k, keyframe) in walk.keyframes.iter().enumerate() {
-        for (thigh, left) in [(LEFT_THIGH, true), (RIGHT_THIGH, false)] {
-            let wanted = swing(thigh_direction(left, k));
-            let made = swing(lara_thigh(after, thigh, keyframe)) - rest(thigh);
-            assert!(
-                (made - wanted).abs() < 1.5f64.to_radians(),
-                "keyframe {k}, thigh {thigh}: Lara's swings {:.2}°, the source's {:.2}°",
-                made.to_degrees(),
-                wanted.to_degrees()
-            );
-            largest = largest.max(made.abs());
-        }
-    }
-    assert!(
-        largest > 0.8 * SWING,
-        "the legs swing: {:.1}°",
-        largest.to_degrees()
-    );
+    assert_legs_swing_as_the_source(after, walk);
 
     // The root's forward motion is the speed, scaled to her legs (hips to ankle).
     let legs = {
@@ -143,6 +124,76 @@ fn a_mixamo_walk_swings_laras_legs_as_the_source_does_and_leaves_her_own_animati
     l.animations.truncate(before.animations.len());
     let stripped = write_wad(&tmp.path().join("stripped.wad"), &without);
     assert_same_objects(&wad, &stripped);
+}
+
+/// Each of Lara's thighs in each keyframe of `walk` turns from its rest direction as the source's
+/// does from straight down, in world space, within 1.5°; and they do swing.
+fn assert_legs_swing_as_the_source(after: &Moveable, walk: &wadforge_format::Animation) {
+    let rest = |thigh: usize| swing(lara_thigh(after, thigh, &Default::default()));
+    let mut largest = 0.0f64;
+    for (k, keyframe) in walk.keyframes.iter().enumerate() {
+        for (thigh, left) in [(LEFT_THIGH, true), (RIGHT_THIGH, false)] {
+            let wanted = swing(thigh_direction(left, k));
+            let made = swing(lara_thigh(after, thigh, keyframe)) - rest(thigh);
+            assert!(
+                (made - wanted).abs() < 1.5f64.to_radians(),
+                "keyframe {k}, thigh {thigh}: Lara's swings {:.2}°, the source's {:.2}°",
+                made.to_degrees(),
+                wanted.to_degrees()
+            );
+            largest = largest.max(made.abs());
+        }
+    }
+    assert!(
+        largest > 0.8 * SWING,
+        "the legs swing: {:.1}°",
+        largest.to_degrees()
+    );
+}
+
+#[test]
+fn a_source_facing_the_other_way_is_turned_to_face_as_lara_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (model, wad, _) = inputs(tmp.path());
+    let source = tmp.path().join("back.glb");
+    std::fs::write(&source, walking_humanoid_facing(true)).unwrap();
+    let out = tmp.path().join("walks.wad");
+    let report = succeeds(&[
+        "retarget",
+        s(&source),
+        "--onto",
+        s(&wad),
+        "--object",
+        "LARA",
+        "-o",
+        s(&out),
+    ]);
+    assert!(report.contains("faces −Z"), "{report}");
+    let built = read(&out);
+    let (before, after) = (lara(&model), lara(&built));
+    let walk = &after.animations[before.animations.len()];
+    assert_legs_swing_as_the_source(after, walk);
+    // As fast forward as the same walk facing +Z.
+    let (front, front_out) = (tmp.path().join("front.glb"), tmp.path().join("front.wad"));
+    std::fs::write(&front, walking_humanoid()).unwrap();
+    succeeds(&[
+        "retarget",
+        s(&front),
+        "--onto",
+        s(&wad),
+        "--object",
+        "LARA",
+        "-o",
+        s(&front_out),
+        "-q",
+    ]);
+    let ahead = read(&front_out);
+    let speed = lara(&ahead).animations[before.animations.len()].speed.to_f64();
+    assert!(
+        speed > 0.0 && (walk.speed.to_f64() - speed).abs() < 0.01 * speed,
+        "{} for {speed}",
+        walk.speed.to_f64()
+    );
 }
 
 #[test]

@@ -14,7 +14,9 @@ use wadforge_format::{wad, wad2, Opened, OutputKind, Wad};
 use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 
 use crate::edited::{refuse_overwrite, Edited};
-use crate::output::{prepare_output_dir, write_atomically, write_slot_names, write_wad_atomically};
+use crate::output::{
+    prepare_output_dir, same_file, write_atomically, write_slot_names, write_wad_atomically,
+};
 
 /// Give an object the animations of a rigged glTF of another skeleton: each bone turns in world
 /// space as the source joint it follows turns from its rest pose, the root's motion is scaled to
@@ -95,7 +97,15 @@ impl Target {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let writes_file = OutputKind::from_path(&args.out).is_some();
     if writes_file {
-        refuse_overwrite(&args.out, &[args.source.as_path(), args.onto.as_path()])?;
+        // SOURCE has no companions: a WAD written beside it under its name (walk.glb → walk.wad)
+        // is fine, the file itself never.
+        refuse_overwrite(&args.out, &[args.onto.as_path()])?;
+        if args.out == args.source || same_file(&args.out, &args.source) {
+            bail!(
+                "{} is the source; write into another file (wadforge never writes over its inputs)",
+                args.out.display()
+            );
+        }
     } else {
         prepare_output_dir(&args.out, args.force)?;
     }

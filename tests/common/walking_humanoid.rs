@@ -55,6 +55,13 @@ const RIGHT_UP_LEG: usize = 18;
 
 /// The humanoid as GLB bytes.
 pub fn walking_humanoid() -> Vec<u8> {
+    walking_humanoid_facing(false)
+}
+
+/// The humanoid as GLB bytes, facing −Z with `back` (its armature turned a half turn about Y, as
+/// VRM 0.x avatars face): the same walk, turned.
+pub fn walking_humanoid_facing(back: bool) -> Vec<u8> {
+    let turn = if back { HALF_TURN } else { IDENTITY };
     let mut bin = Vec::new();
     let mut views = Vec::new();
     let mut accessors = Vec::new();
@@ -69,12 +76,12 @@ pub fn walking_humanoid() -> Vec<u8> {
             component,
         )
     };
-    let (positions, joints, weights, indices) = skin_triangles();
+    let (positions, joints, weights, indices) = skin_triangles(turn);
     let position = put(&positions, "VEC3", positions.len() / 3, 5126);
     let joint = put(&joints, "VEC4", joints.len() / 4, 5123);
     let weight = put(&weights, "VEC4", weights.len() / 4, 5126);
     let index = put(&indices, "SCALAR", indices.len(), 5125);
-    let inverse_binds: Vec<f32> = (0..JOINTS.len()).flat_map(inverse_bind).collect();
+    let inverse_binds: Vec<f32> = (0..JOINTS.len()).flat_map(|j| inverse_bind(j, turn)).collect();
     let ibm = put(&inverse_binds, "MAT4", JOINTS.len(), 5126);
     let times: Vec<f32> = (0..KEYFRAMES).map(|k| k as f32 / 30.0).collect();
     let time = put(&times, "SCALAR", KEYFRAMES, 5126);
@@ -97,7 +104,7 @@ pub fn walking_humanoid() -> Vec<u8> {
         "asset": {"version": "2.0", "generator": "wadforge tests: walking_humanoid"},
         "scene": 0,
         "scenes": [{"nodes": [0, JOINTS.len() + 1]}],
-        "nodes": nodes(),
+        "nodes": nodes(back),
         "meshes": [{"primitives": [{
             "attributes": {"POSITION": position, "JOINTS_0": joint, "WEIGHTS_0": weight},
             "indices": index, "material": 0
@@ -123,8 +130,12 @@ pub fn thigh_direction(left: bool, k: usize) -> [f64; 3] {
 }
 
 /// The nodes: the armature (0), the joints (1..=22), the skinned mesh (23).
-fn nodes() -> Vec<Value> {
-    let mut nodes = vec![json!({"name": "Armature", "scale": [0.01, 0.01, 0.01], "children": [1]})];
+fn nodes(back: bool) -> Vec<Value> {
+    let mut armature = json!({"name": "Armature", "scale": [0.01, 0.01, 0.01], "children": [1]});
+    if back {
+        armature["rotation"] = json!([0.0, 1.0, 0.0, 0.0]);
+    }
+    let mut nodes = vec![armature];
     for (j, (name, parent, _)) in JOINTS.iter().enumerate() {
         let children: Vec<usize> = (0..JOINTS.len())
             .filter(|&c| JOINTS[c].1 == Some(j))
@@ -204,16 +215,18 @@ fn hips_place(k: usize) -> [f64; 3] {
     [0.0, 100.0 * HIP_HEIGHT_METRES + bob, 100.0 * FORWARD_METRES * t]
 }
 
-/// The inverse of joint `j`'s rest world transform (the armature's scale included), column-major.
-fn inverse_bind(j: usize) -> [f32; 16] {
+/// The inverse of joint `j`'s rest world transform (the armature's `turn` and scale included),
+/// column-major.
+fn inverse_bind(j: usize, turn: Matrix) -> [f32; 16] {
     let r = transpose(rest_turn(j));
+    let linear = multiply(r, transpose(turn));
     let p = JOINTS[j].2.map(|c| c * 0.01);
     let t = apply(r, p).map(|c| -c);
     let s = 100.0;
     let mut m = [0.0f32; 16];
     for col in 0..3 {
         for row in 0..3 {
-            m[col * 4 + row] = (r[row][col] * s) as f32;
+            m[col * 4 + row] = (linear[row][col] * s) as f32;
         }
     }
     for row in 0..3 {
@@ -223,13 +236,15 @@ fn inverse_bind(j: usize) -> [f32; 16] {
     m
 }
 
-/// A small triangle at each joint (metres, world), weighted wholly to it.
-fn skin_triangles() -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>) {
+/// A small triangle at each joint (metres, world, the armature's `turn` applied), weighted wholly
+/// to it.
+fn skin_triangles(turn: Matrix) -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>) {
     let (mut positions, mut joints, mut weights, mut indices) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (j, (_, _, place)) in JOINTS.iter().enumerate() {
         for corner in [[0.0, 0.0, 0.0], [3.0, 0.0, 0.0], [0.0, -3.0, 1.0]] {
-            positions.extend((0..3).map(|i| ((place[i] + corner[i]) * 0.01) as f32));
+            let at = apply(turn, [0, 1, 2].map(|i| (place[i] + corner[i]) * 0.01));
+            positions.extend(at.map(|c| c as f32));
             joints.extend([j as f32, 0.0, 0.0, 0.0]);
             weights.extend([1.0f32, 0.0, 0.0, 0.0]);
             indices.push((positions.len() / 3 - 1) as f32);
@@ -279,6 +294,9 @@ fn put_accessor(
     accessors.push(accessor);
     accessors.len() - 1
 }
+
+/// A half turn about Y.
+const HALF_TURN: Matrix = [[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]];
 
 const IDENTITY: Matrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 

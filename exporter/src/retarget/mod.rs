@@ -109,7 +109,7 @@ pub fn retarget(request: &Request, wad: &mut Wad, moveable: usize) -> Result<Rep
             target.meshes.len()
         )));
     }
-    let (driven, notes) = request.map.resolve(&source.names, request.bones).map_err(fail)?;
+    let (driven, mut notes) = request.map.resolve(&source.names, request.bones).map_err(fail)?;
     if driven.iter().all(Option::is_none) {
         return Err(fail(format!(
             "no joint of the source drives a bone of the target (its joints: {}); write a map of them to \
@@ -119,6 +119,13 @@ pub fn retarget(request: &Request, wad: &mut Wad, moveable: usize) -> Result<Rep
         )));
     }
     let rig = Rig::new(&source, target, &driven, request.tr_units_per_metre);
+    if rig.faces_back {
+        notes.push(
+            "the source faces −Z (its left is where the target's right is): its motion is turned a half \
+             turn about the vertical to face as the target does"
+                .into(),
+        );
+    }
     let (added, renumbered) = append_all(wad, moveable, &rig, &motions, request.starts).map_err(fail)?;
     Ok(Report {
         mapped: (driven.iter().zip(request.bones))
@@ -247,6 +254,9 @@ struct Rig<'a> {
     proportion: f64,
     /// The source hips' rest height over its floor, in the target's TR units.
     hip_height: f64,
+    /// Whether the source faces the other way (its left is the target's right): its motion is
+    /// turned a half turn about the vertical.
+    faces_back: bool,
 }
 
 impl<'a> Rig<'a> {
@@ -257,13 +267,19 @@ impl<'a> Rig<'a> {
         let hips = driven[0].or(source.roots.first().copied()).unwrap_or(0);
         let height = |t: &Transform| t.m[1][3];
         let hip_y = height(&source.rest[hips]);
-        // The bind pose has no rotations: a bone hangs its links' offsets below the root (TR +Y down).
-        let mut drop = vec![0.0f64; parents.len()];
+        // The bind pose has no rotations: each bone sits at its links' offsets from the root.
+        let mut bind = vec![[0.0f64; 3]; parents.len()];
         for b in 1..parents.len() {
-            drop[b] = drop[parents[b].min(b - 1)] + f64::from(target.links[b - 1].offset[1]);
+            let (above, offset) = (bind[parents[b].min(b - 1)], target.links[b - 1].offset);
+            bind[b] = [0, 1, 2].map(|i| above[i] + f64::from(offset[i]));
         }
+        // Sideways (TR X: glTF −X), the source's driven joints should sit where their bones do.
+        let hip_x = source.rest[hips].m[0][3];
+        let agreement: f64 = (1..parents.len())
+            .filter_map(|b| driven[b].map(|j| bind[b][0] * (hip_x - source.rest[j].m[0][3])))
+            .sum();
         let legs = (1..parents.len())
-            .filter_map(|b| driven[b].map(|j| (drop[b], (hip_y - height(&source.rest[j])) * units)))
+            .filter_map(|b| driven[b].map(|j| (bind[b][1], (hip_y - height(&source.rest[j])) * units)))
             .filter(|&(t, s)| t > 0.0 && s > 1e-6)
             .max_by(|a, b| a.0.total_cmp(&b.0));
         let proportion = legs.map_or(1.0, |(t, s)| t / s);
@@ -277,6 +293,7 @@ impl<'a> Rig<'a> {
             scale: units * proportion,
             proportion,
             hip_height: (hip_y - floor) * units * proportion,
+            faces_back: agreement < 0.0,
         }
     }
 
@@ -285,7 +302,7 @@ impl<'a> Rig<'a> {
         let mut keyframes: Vec<Keyframe> = Vec::with_capacity(motion.frames.len());
         for frame in &motion.frames {
             let world: Vec<Option<solve::Matrix>> = (self.driven.iter())
-                .map(|j| j.map(|j| solve::world_delta(&frame[j], &self.source.rest[j])))
+                .map(|j| j.map(|j| self.facing(solve::world_delta(&frame[j], &self.source.rest[j]))))
                 .collect();
             let previous = keyframes.last().map(|k| k.rotations.as_slice());
             let rotations = solve::keyframe_angles(&self.parents, &world, previous);
@@ -316,11 +333,25 @@ impl<'a> Rig<'a> {
         Ok((keyframes, speed))
     }
 
-    /// The root's move from its rest place to `now`'s, in the target's TR units and axes.
+    /// The root's move from its rest place to `now`'s, in the target's TR units and axes (and
+    /// facing).
     fn root_motion(&self, now: &Transform) -> [f64; 3] {
         let rest = &self.source.rest[self.hips];
         let d = [0, 1, 2].map(|i| (now.m[i][3] - rest.m[i][3]) * self.scale);
-        [-d[0], -d[1], d[2]]
+        if self.faces_back {
+            [d[0], -d[1], -d[2]]
+        } else {
+            [-d[0], -d[1], d[2]]
+        }
+    }
+
+    /// A world delta (TR axes) as the target faces.
+    fn facing(&self, delta: solve::Matrix) -> solve::Matrix {
+        if self.faces_back {
+            solve::half_turned(delta)
+        } else {
+            delta
+        }
     }
 }
 

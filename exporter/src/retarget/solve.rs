@@ -59,6 +59,13 @@ pub(super) fn keyframe_angles(
     angles
 }
 
+/// `delta` as seen by a figure turned a half turn about the vertical (Y, in TR and glTF axes
+/// alike): `H · delta · H` with `H = diag(−1, 1, −1)`.
+pub(super) fn half_turned(delta: Matrix) -> Matrix {
+    let sign = [-1.0, 1.0, -1.0];
+    [0, 1, 2].map(|r| [0, 1, 2].map(|c| sign[r] * sign[c] * delta[r][c]))
+}
+
 const IDENTITY: Matrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
 #[cfg(test)]
@@ -128,6 +135,17 @@ mod tests {
         // A bone left at rest turns with its parent: zero angles too.
         let angles = keyframe_angles(&[0, 0], &[Some(swing), None], None);
         assert_eq!((angles[1].x, angles[1].y, angles[1].z), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_half_turned_swing_forward_is_one_about_the_other_side() {
+        let swing = turn([1.0, 0.0, 0.0], 0.4);
+        assert!(largest_difference(half_turned(swing), turn([-1.0, 0.0, 0.0], 0.4)) < 1e-12);
+        let twist = turn([0.0, 1.0, 0.0], 0.4);
+        assert!(
+            largest_difference(half_turned(twist), twist) < 1e-12,
+            "a turn about Y stays"
+        );
     }
 
     #[test]
