@@ -6,6 +6,7 @@ mod level_appended;
 mod level_tr1;
 mod level_tr2;
 mod level_tr4;
+mod level_tr5;
 mod wad2_container;
 mod wad2_detail;
 mod wad2_document;

@@ -85,7 +85,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
 
 /// The object textures of `t`, each checked to name one of its textiles.
 fn object_textures(t: &Tables) -> Result<Vec<ObjectTexture>, LevelError> {
-    let object_textures: Vec<ObjectTexture> = if t.game == Game::Tr4 {
+    let object_textures: Vec<ObjectTexture> = if matches!(t.game, Game::Tr4 | Game::Tr5) {
         t.object_textures
             .bytes
             .chunks_exact(TR4_OBJECT_TEXTURE_SIZE)

@@ -8,7 +8,8 @@ use std::fmt;
 pub enum Section {
     Version,
     Textiles,
-    /// TR4: the zlib chunk of the level data (offsets inside it count in its inflated bytes).
+    /// TR4: the zlib chunk of the level data (offsets inside it count in its inflated bytes); TR5:
+    /// the level data stored as it is, and the 32 bytes before it.
     LevelData,
     Rooms,
     FloorData,
@@ -112,10 +113,6 @@ pub enum Problem {
     },
     #[error("version {0:#010x} is not a Tomb Raider level (TR1 0x00000020, TR2 0x0000002d, TR3 0xff080038/0xff180038, TR4 \"TR4\\0\")")]
     UnknownVersion(u32),
-    #[error(
-        "TR5 levels (also headed \"TR4\\0\") are not supported: their level data is laid out differently"
-    )]
-    Tr5NotSupported,
     #[error("the {what} chunk {detail}; the file is corrupt or was cut short")]
     Chunk { what: &'static str, detail: String },
     #[error("expected the section marker \"{expected}\" here but found bytes {found:02x?}; the level data is corrupt or not TR4's layout")]

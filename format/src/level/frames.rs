@@ -58,7 +58,7 @@ impl Frames<'_> {
             own: range.count,
             broken: BrokenKeyframe::Refuses,
             mesh_count,
-            angle_words: if self.game == Game::Tr4 {
+            angle_words: if matches!(self.game, Game::Tr4 | Game::Tr5) {
                 AngleWords::Tr4
             } else {
                 AngleWords::Tr2

@@ -78,8 +78,8 @@ fn decode_mesh(view: &View, start: usize, game: Game, budget: &PolygonBudget) ->
     let vertex_count = vertices.len();
     // TR4 faces carry an effects word; TR3 and TR4 keep a double-sided flag in bit 15 of the
     // texture word (the WAD has no such flag).
-    let tr4 = game == Game::Tr4;
-    let index_mask = if matches!(game, Game::Tr3 | Game::Tr4) {
+    let tr4 = matches!(game, Game::Tr4 | Game::Tr5);
+    let index_mask = if matches!(game, Game::Tr3 | Game::Tr4 | Game::Tr5) {
         0x7FFF
     } else {
         0xFFFF

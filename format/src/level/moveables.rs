@@ -25,7 +25,7 @@ pub(super) fn read_moveables(
         tables: AnimationTables::new(
             o.animations,
             (o.state_changes, o.dispatches, o.commands),
-            (o.animation_count, t.game == Game::Tr4),
+            (o.animation_count, matches!(t.game, Game::Tr4 | Game::Tr5)),
             t.file_len,
         ),
         frames: Frames {

@@ -32,7 +32,7 @@ pub(super) type Palette = [[u8; 3]; 256];
 pub(super) fn pages(t: &Tables, object_textures: &[ObjectTexture]) -> (Vec<Page>, Palette) {
     match t.game {
         Game::Tr1 => tr1_pages(t, object_textures),
-        Game::Tr4 => (tr4_pages(t), [[0; 3]; 256]),
+        Game::Tr4 | Game::Tr5 => (tr4_pages(t), [[0; 3]; 256]),
         _ => tr2_pages(t),
     }
 }

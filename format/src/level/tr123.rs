@@ -116,16 +116,26 @@ pub(super) fn walk_rooms(c: &mut Cursor, game: Game) -> Result<(), LevelError> {
 /// Walks the object tables, from the mesh data to the static meshes (TR4's animations are
 /// 40-byte records, the others' 32).
 pub(super) fn walk_object_tables<'a>(c: &mut Cursor<'a>, game: Game) -> Result<ObjectTables<'a>, LevelError> {
+    walk_object_tables_sized(c, game, MODEL_SIZE)
+}
+
+/// [`walk_object_tables`] with models of `model_size` bytes (TR5 pads them to 20; the caller
+/// compacts them).
+pub(super) fn walk_object_tables_sized<'a>(
+    c: &mut Cursor<'a>,
+    game: Game,
+    model_size: usize,
+) -> Result<ObjectTables<'a>, LevelError> {
     let (_, mesh_data) = c.table("mesh data words", 2, Section::Meshes)?;
     let (_, pointers) = c.table("mesh pointers", 4, Section::MeshPointers)?;
-    let animation_size = AnimationRecord::size(game == Game::Tr4);
+    let animation_size = AnimationRecord::size(matches!(game, Game::Tr4 | Game::Tr5));
     let (animation_count, animations) = c.table("animations", animation_size, Section::Animations)?;
     let (_, state_changes) = c.table("state changes", STATE_CHANGE_SIZE, Section::StateChanges)?;
     let (_, dispatches) = c.table("anim dispatches", DISPATCH_SIZE, Section::Dispatches)?;
     let (_, commands) = c.table("anim command words", 2, Section::Commands)?;
     let (_, mesh_trees) = c.table("mesh tree words", 4, Section::MeshTrees)?;
     let (_, frames) = c.table("frame words", 2, Section::Frames)?;
-    let (model_count, models) = c.table("models", MODEL_SIZE, Section::Models)?;
+    let (model_count, models) = c.table("models", model_size, Section::Models)?;
     let (static_count, statics) = c.table("static meshes", STATIC_SIZE, Section::StaticMeshes)?;
     Ok(ObjectTables {
         mesh_data,

@@ -18,7 +18,7 @@
 //! - frames: FrameSize words, one-axis values on the 4096 scale, as in WADs ([`super::frames`]).
 //!
 //! TR5 levels start with `"TR4\0"` too; they are recognised by the 28 zero bytes after their
-//! misc textiles and refused with a clear message.
+//! misc textiles and read by [`super::tr5`].
 
 use std::io::Read;
 
@@ -43,17 +43,43 @@ const SOUND_MAP_ENTRIES: usize = 370;
 pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
     let mut c = Cursor::new(bytes);
     let version = c.u32(Section::Version)?;
+    // What all the inflated chunks may take together, refused before anything is inflated.
+    let mut budget = Limits::DEFAULT.inflated_bytes.allowed(bytes.len() as u64);
+    let textiles = read_textiles(&mut c, &mut budget)?;
+    if looks_like_tr5(&c) {
+        return super::tr5::read(c, version, &textiles);
+    }
+    let level_at = c.offset();
+    let data = inflate(
+        &mut c,
+        Limit {
+            what: "level data",
+            section: Section::LevelData,
+            most: (u64::MAX, ""),
+            budget: &mut budget,
+        },
+    )?;
+    let at_level_data = || format!("in the inflated level data chunk (its header at file byte {level_at})");
+    let appended = read_sound_samples(&mut c)?;
+    let textile_count = textiles.len() / TEXTILE32_BYTES;
+    let mut tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
+        .map_err(|e| e.within(at_level_data))?;
+    tables.appended = appended;
+    build::build(&tables).map_err(|e| e.within(at_level_data))
+}
+
+/// The three textile counts and the three textile chunks after the version word (TR4's and
+/// TR5's): the 32-bit textiles inflated (within `budget`), the 16-bit and misc ones skipped.
+pub(super) fn read_textiles(c: &mut Cursor, budget: &mut u64) -> Result<Vec<u8>, LevelError> {
     let mut textile_count = 0;
     for what in ["room textiles", "object textiles", "bump textiles"] {
         textile_count += c
             .u16(Section::Textiles)
             .map_err(|e| e.within(|| format!("count of {what}")))? as u64;
     }
-    // What all the inflated chunks may take together, refused before anything is inflated.
-    let mut budget = Limits::DEFAULT.inflated_bytes.allowed(bytes.len() as u64);
     let textiles_at = c.offset();
     let textiles = inflate(
-        &mut c,
+        c,
         Limit {
             what: "32-bit textiles",
             section: Section::Textiles,
@@ -61,7 +87,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
                 textile_count * TEXTILE32_BYTES as u64,
                 "its textile counts (room + object + bump) allow",
             ),
-            budget: &mut budget,
+            budget,
         },
     )?;
     if textiles.len() % TEXTILE32_BYTES != 0 {
@@ -77,22 +103,15 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
             },
         ));
     }
-    skip_chunk(&mut c, "16-bit textiles", Section::Textiles)?;
-    skip_chunk(&mut c, "misc textiles", Section::Textiles)?;
-    if looks_like_tr5(&c) {
-        return Err(LevelError::at(Section::Version, 0, Problem::Tr5NotSupported));
-    }
-    let level_at = c.offset();
-    let data = inflate(
-        &mut c,
-        Limit {
-            what: "level data",
-            section: Section::LevelData,
-            most: (u64::MAX, ""),
-            budget: &mut budget,
-        },
-    )?;
-    let at_level_data = || format!("in the inflated level data chunk (its header at file byte {level_at})");
+    skip_chunk(c, "16-bit textiles", Section::Textiles)?;
+    skip_chunk(c, "misc textiles", Section::Textiles)?;
+    Ok(textiles)
+}
+
+/// The sound samples that end TR4 and TR5 files (a count, and per sample its uncompressed
+/// size, compressed size and bytes), then the end of the file: data TRX appends is passed over
+/// and returned, any other bytes refused.
+pub(super) fn read_sound_samples(c: &mut Cursor) -> Result<Option<Appended>, LevelError> {
     let sound_samples = c.u32(Section::SoundSamples)?;
     for i in 0..sound_samples {
         let at = c.pos;
@@ -109,11 +128,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
             Problem::TrailingBytes(c.remaining() as u64),
         ));
     }
-    let textile_count = textiles.len() / TEXTILE32_BYTES;
-    let mut tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
-        .map_err(|e| e.within(at_level_data))?;
-    tables.appended = appended;
-    build::build(&tables).map_err(|e| e.within(at_level_data))
+    Ok(appended)
 }
 
 /// How much one chunk may inflate to.
@@ -188,7 +203,7 @@ fn skip_chunk(c: &mut Cursor, what: &'static str, section: Section) -> Result<()
 }
 
 /// The uncompressed size and compressed bytes of the chunk at the cursor.
-fn chunk<'a>(
+pub(super) fn chunk<'a>(
     c: &mut Cursor<'a>,
     what: &'static str,
     section: Section,
@@ -218,7 +233,7 @@ fn walk_level_data<'a>(
     let mut c = Cursor::new(data);
     walk_rooms(&mut c, Game::Tr4)?;
     let objects = walk_object_tables(&mut c, Game::Tr4)?;
-    marker(&mut c, *b"SPR", Section::SpriteTextures)?;
+    marker(&mut c, b"SPR", Section::SpriteTextures)?;
     c.table("sprite textures", 16, Section::SpriteTextures)?;
     c.table("sprite sequences", 8, Section::SpriteSequences)?;
     c.table("cameras", 16, Section::Cameras)?;
@@ -230,7 +245,7 @@ fn walk_level_data<'a>(
     c.records(at, "zone records", box_count, 20, Section::Zones)?;
     c.table("animated texture words", 2, Section::AnimatedTextures)?;
     c.take(1, Section::AnimatedTextures)?; // how many of the first ranges animate UVs
-    marker(&mut c, *b"TEX", Section::ObjectTextures)?;
+    marker(&mut c, b"TEX", Section::ObjectTextures)?;
     let (_, object_textures) = c.table(
         "object textures",
         TR4_OBJECT_TEXTURE_SIZE,
@@ -265,15 +280,15 @@ fn walk_level_data<'a>(
 }
 
 /// Checks a three-letter section marker.
-fn marker(c: &mut Cursor, expected: [u8; 3], section: Section) -> Result<(), LevelError> {
+pub(super) fn marker(c: &mut Cursor, expected: &[u8], section: Section) -> Result<(), LevelError> {
     let at = c.pos;
-    let found = c.take(3, section)?;
+    let found = c.take(expected.len(), section)?;
     if found.bytes != expected {
         return Err(LevelError::at(
             section,
             at as u64,
             Problem::MissingMarker {
-                expected: String::from_utf8_lossy(&expected).into_owned(),
+                expected: String::from_utf8_lossy(expected).escape_default().to_string(),
                 found: found.bytes.to_vec(),
             },
         ));
