@@ -39,7 +39,7 @@ impl FileKind {
             FileKind::Level(Game::Tr2) => "tr2",
             FileKind::Level(Game::Tr3) => "tr3",
             FileKind::Level(Game::Tr4) => "tr4",
-            // Never made: no signature below is a TR5 or TEN level's. Named for what it would be.
+            // A TR5 level is headed as TR4's: the level reader tells it apart. No TEN level is read.
             FileKind::Level(Game::Tr5) => "tr5",
             FileKind::Level(Game::Ten) => "ten",
         }
@@ -61,8 +61,8 @@ impl FileKind {
 }
 
 /// The bytes each kind of file begins with: WADs and levels with their version word
-/// (little-endian), Wad2 with its magic. TR5 levels begin as TR4's do; the TR4 reader refuses
-/// them.
+/// (little-endian), Wad2 with its magic. TR5 levels begin as TR4's do; the TR4 reader hands them
+/// to the TR5 reader.
 const SIGNATURES: [(&[u8], FileKind); 9] = [
     (b"WAD2", FileKind::Wad2),
     (&word(wad::VERSIONS[0]), FileKind::Wad),
