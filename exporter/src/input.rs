@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use base64::Engine;
 use gltf::animation::util::ReadOutputs;
@@ -32,6 +32,9 @@ pub(crate) struct Scene {
     /// ([`STATIC_MESH`](wadforge_manifests::gltf_contract::STATIC_MESH) for a static's mesh): the
     /// scene extras import writes, which Blender keeps.
     pub stored: HashMap<String, Mesh>,
+    /// The names of the animations import wrote into this glTF (scene extras): an action of one
+    /// of them that the manifest no longer names was deleted from it, not made anew.
+    pub imported_actions: HashSet<String>,
     /// Time spent reading the file and its buffers, and decoding its images.
     pub read_time: Duration,
     pub decode_time: Duration,
@@ -134,8 +137,11 @@ pub(crate) fn read(path: &Path, decoded: &DecodedImages) -> Result<Scene, String
     let meshes = mesh_nodes(&doc, &buffers)?;
     let animations = animations(&doc, &buffers)?;
     let mut stored = HashMap::new();
+    let mut imported_actions = HashSet::new();
     for scene in doc.scenes() {
         stored.extend(stored_meshes(scene.extras())?);
+        let written = extras::<SceneExtras>(scene.extras()).tr_actions;
+        imported_actions.extend(written.into_iter().flat_map(|names| names.into_keys()));
     }
     Ok(Scene {
         nodes,
@@ -144,6 +150,7 @@ pub(crate) fn read(path: &Path, decoded: &DecodedImages) -> Result<Scene, String
         images,
         animations,
         stored,
+        imported_actions,
         read_time,
         decode_time,
     })

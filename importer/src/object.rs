@@ -74,7 +74,7 @@ pub(crate) fn moveable(
     let origins = m.bind_origins();
     let Shown { body, joints, roles } = shown_parts(wad, m, shows, &origins);
     // Each mesh this glTF builds, as stored (a dressed skeleton's come from its dressing).
-    let stored = match shows {
+    let mut stored = match shows {
         Shows::Dressed(_) => stored::scene_extras([]),
         Shows::Own | Shows::Placeholders(_) => {
             stored::scene_extras(body.iter().map(|p| (bones[p.joint as usize].as_str(), p.mesh)))
@@ -118,11 +118,16 @@ pub(crate) fn moveable(
     scene_nodes.extend(mesh_nodes);
 
     let animated = !matches!(shows, Shows::Placeholders(_));
-    for (a, name) in m.animations.iter().zip(names_of.animations) {
+    let mut actions = std::collections::BTreeMap::new();
+    for (index, (a, name)) in m.animations.iter().zip(names_of.animations).enumerate() {
         if a.keyframes.is_empty() || joint_count == 0 || !animated {
             continue;
         }
-        push_animation(&mut doc, &mut names, a, name, joint_count, space);
+        let written = push_animation(&mut doc, &mut names, a, name, joint_count, space);
+        actions.insert(written, index as u32);
+    }
+    if !actions.is_empty() {
+        stored.tr_actions = Some(actions);
     }
 
     doc.scene(Scene {
@@ -268,7 +273,7 @@ fn push_skin(
 }
 
 /// The glTF animation `name` of `a`: the root's translation and each joint's rotation at every
-/// keyframe, LINEAR.
+/// keyframe, LINEAR; returns the name written (unique in the document).
 fn push_animation(
     doc: &mut Document,
     names: &mut NameSet,
@@ -276,7 +281,7 @@ fn push_animation(
     name: &str,
     joint_count: usize,
     space: &Space,
-) {
+) -> String {
     // One rounding of k × duration / 30 s: build samples at exactly these times.
     let tick = a.frame_duration.max(1) as f64 / 30.0;
     let times: Vec<f32> = (0..a.keyframes.len()).map(|k| (k as f64 * tick) as f32).collect();
@@ -306,7 +311,9 @@ fn push_animation(
         let output = doc.floats(Type::Vec4, &quaternions, false, false);
         channel(index(j), Property::Rotation, output);
     }
-    doc.animation(names.unique(name), &channels);
+    let name = names.unique(name);
+    doc.animation(name.clone(), &channels);
+    name
 }
 
 /// The glTF of a static: one mesh node, shades as vertex colours.

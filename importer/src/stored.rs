@@ -30,5 +30,6 @@ pub(crate) fn scene_extras<'a>(named: impl IntoIterator<Item = (&'a str, &'a Mes
         .collect();
     SceneExtras {
         tr_meshes: Some(StoredMeshes::Records(records)),
+        tr_actions: None,
     }
 }

@@ -1,7 +1,8 @@
 //! The glTF's actions → the moveable's list of animations, as build makes it: each manifest
 //! animation takes its length from its action (and any wadforge properties the action sets), an
 //! action that names no manifest animation becomes a new animation, appended in the order of
-//! the actions' names, and a manifest animation with no action is an error.
+//! the actions' names, and a manifest animation with no action is an error. An action import
+//! wrote (the scene extras list them) whose animation was deleted from the manifest is left out.
 //!
 //! Build never writes into its input directory, so what a new action brings lives in the glTF
 //! (its animation and the action's custom properties in its `extras`), which the extension's
@@ -48,7 +49,17 @@ pub(super) fn with_actions(
             None => return Err(without_action(m, a, cx)),
         }
     }
-    let new: Vec<&Animation> = actions.into_values().collect();
+    // An action import wrote whose animation the manifest no longer names was deleted there.
+    let (deleted, new): (Vec<&Animation>, Vec<&Animation>) = actions
+        .into_values()
+        .partition(|a| scene.imported_actions.contains(&a.name));
+    notes.extend(deleted.iter().map(|a| {
+        format!(
+            "{}: action {} is left out: its animation was deleted from the manifest (delete the action \
+             in Blender too; to keep it as a new animation, rename the action)",
+            cx.manifest.object, a.name
+        )
+    }));
     let first_new = out.animations.len();
     for action in new {
         let a = new_animation(&out, action, cx)?;

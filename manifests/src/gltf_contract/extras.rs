@@ -96,6 +96,15 @@ pub const STATIC_MESH: &str = "mesh";
 /// A scene's extras, which Blender keeps.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct SceneExtras {
+    /// The animations import wrote, by name (glTF animation name → animation index), so that
+    /// build tells an action whose animation was deleted from the manifest (left out) from one
+    /// the artist made (a new animation). Blender keeps scene extras, not animation extras.
+    #[serde(
+        default,
+        deserialize_with = "lenient::value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tr_actions: Option<BTreeMap<String, u32>>,
     /// Each mesh as the file stores it (see [`StoredMeshes`]).
     #[serde(
         default,
@@ -154,6 +163,7 @@ mod tests {
     fn the_stored_meshes_key_is_the_fields_name() {
         let extras = SceneExtras {
             tr_meshes: Some(StoredMeshes::Records(BTreeMap::new())),
+            tr_actions: None,
         };
         let json = serde_json::to_value(&extras).unwrap();
         assert!(json.get(STORED_MESHES).is_some(), "{json}");
