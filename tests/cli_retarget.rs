@@ -401,3 +401,29 @@ fn a_manifest_directory_takes_the_animations_named_by_only_and_refuses_others() 
         stderr(&o)
     );
 }
+
+#[test]
+fn a_wad2_written_names_the_new_animation_after_its_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (model, wad, source) = inputs(tmp.path());
+    let out = tmp.path().join("walks.wad2");
+    succeeds(&[
+        "retarget",
+        s(&source),
+        "--onto",
+        s(&wad),
+        "--object",
+        "LARA",
+        "-o",
+        s(&out),
+    ]);
+    let document = wadforge_format::wad2::read_document(&std::fs::read(&out).unwrap()).unwrap();
+    let lara_document = document
+        .moveables
+        .iter()
+        .find(|m| m.id == i64::from(LARA))
+        .unwrap();
+    let own = lara(&model).animations.len();
+    assert_eq!(lara_document.animations.len(), own + 1);
+    assert_eq!(lara_document.animations[own].name.as_deref(), Some("Walk"));
+}

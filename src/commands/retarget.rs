@@ -15,7 +15,7 @@ use wadforge_importer::{GltfFormat, ImportOptions, DEFAULT_TR_UNITS_PER_METRE};
 
 use crate::edited::{refuse_overwrite, Edited};
 use crate::output::{
-    prepare_output_dir, same_file, write_atomically, write_slot_names, write_wad_atomically,
+    kept_note, prepare_output_dir, same_file, write_atomically, write_slot_names, write_wad_atomically,
 };
 
 /// Give an object the animations of a rigged glTF of another skeleton: each bone turns in world
@@ -176,6 +176,17 @@ fn write(target: &mut Target, args: &Args, moveable: usize, report: &Report) -> 
         return write_directory(target, args, moveable, report);
     };
     match (kind, &*target) {
+        (OutputKind::Wad2, Target::File(opened)) => write_wad2(
+            &opened.model,
+            opened.game,
+            opened.wad2.as_ref(),
+            args,
+            moveable,
+            report,
+        ),
+        (OutputKind::Wad2, Target::Directory { wad, game, .. }) => {
+            write_wad2(wad, *game, None, args, moveable, report)
+        }
         (_, Target::File(opened)) => {
             let size = Edited {
                 out: &args.out,
@@ -187,13 +198,6 @@ fn write(target: &mut Target, args: &Args, moveable: usize, report: &Report) -> 
             .write(&opened.model)?;
             Ok(format!(", {size} bytes"))
         }
-        (OutputKind::Wad2, Target::Directory { wad, game, .. }) => {
-            let made = wad2::from_model(wad, &SkewedCorners::new(), *game)
-                .context("the result cannot be written as a Wad2")?;
-            let bytes = wad2::write_document(&made.document);
-            write_atomically(&args.out, &bytes)?;
-            Ok(format!(", {} bytes", bytes.len()))
-        }
         (_, Target::Directory { wad, .. }) => {
             let encoded = wad::encode(wad, None).context("the result cannot be written as a WAD")?;
             write_wad_atomically(&args.out, &encoded)?;
@@ -201,6 +205,40 @@ fn write(target: &mut Target, args: &Args, moveable: usize, report: &Report) -> 
             Ok(format!(", {} bytes", encoded.size()))
         }
     }
+}
+
+/// Writes `model` as the Wad2 OUT, keeping the Tomb Editor detail of `base` (TARGET's, when a
+/// Wad2) as `copy` does, the new animations named after their sources (a Wad2 has names).
+fn write_wad2(
+    model: &Wad,
+    game: Game,
+    base: Option<&wad2::Document>,
+    args: &Args,
+    moveable: usize,
+    report: &Report,
+) -> anyhow::Result<String> {
+    let mut made = wad2::from_model(model, &SkewedCorners::new(), game)
+        .context("the result cannot be written as a Wad2")?;
+    let kept = base.map(|document| wad2::keep_detail(&mut made.document, document));
+    let id = i64::from(model.moveables[moveable].id);
+    if let Some(m) = made.document.moveables.iter_mut().find(|m| m.id == id) {
+        for added in &report.added {
+            if let Some(a) = m.animations.get_mut(added.index) {
+                a.name = Some(added.name.clone());
+            }
+        }
+    }
+    let bytes = wad2::write_document(&made.document);
+    write_atomically(&args.out, &bytes)?;
+    if !args.quiet {
+        for loss in &made.losses {
+            eprintln!("lost: {loss}");
+        }
+        if let Some(kept) = kept.filter(|k| k.objects > 0) {
+            eprintln!("note: {}", kept_note(&kept, &args.onto.display().to_string()));
+        }
+    }
+    Ok(format!(", {} bytes", bytes.len()))
 }
 
 /// Imports the retargeted model into the manifest directory OUT, the new animations named after
