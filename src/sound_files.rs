@@ -210,3 +210,16 @@ pub fn carry_sounds(
     }
     Ok(Some(carried))
 }
+
+/// `check`'s `undefined-sound` findings for `file` (read as `objects`), when it has sound files.
+pub fn undefined_sounds(
+    file: &Path,
+    objects: &wadforge_format::Opened,
+) -> anyhow::Result<Vec<wadforge_edit::check::Finding>> {
+    Ok(match read_beside(file)? {
+        Some(sounds) => {
+            wadforge_edit::sounds::undefined_sound_findings(&objects.model, objects.game, &sounds)
+        }
+        None => Vec::new(),
+    })
+}

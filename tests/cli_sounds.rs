@@ -173,7 +173,7 @@ fn copy_keeps_the_destinations_sounds_and_lists_those_neither_file_defines() {
         "{err}"
     );
     assert!(
-        std::fs::read(&dest.with_extension("sfx")).unwrap() == sound_files(&BTreeSet::from([1, in_dest])).sfx,
+        std::fs::read(dest.with_extension("sfx")).unwrap() == sound_files(&BTreeSet::from([1, in_dest])).sfx,
         "DEST untouched"
     );
 }
@@ -189,4 +189,37 @@ fn import_of_a_wad_without_sound_files_writes_no_sounds_yaml_and_builds_as_befor
     let out = tmp.path().join("out.wad");
     succeeds(&["build", s(&dir), "-o", s(&out), "-q"]);
     assert!(!out.with_extension("sfx").exists());
+}
+
+#[test]
+fn check_warns_of_a_sound_played_but_not_defined_only_when_the_file_has_sound_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let crocodile = played_by(&fixture, 51);
+    let undefined = *crocodile.iter().next().unwrap();
+    let plain = write_wad(&tmp.path().join("plain.wad"), &fixture);
+    let o = wadforge(&["check", s(&plain)]);
+    assert!(
+        !crate::common::stdout(&o).contains("undefined-sound"),
+        "{}",
+        crate::common::stdout(&o)
+    );
+    let with_sounds = tmp.path().join("sounds.wad");
+    let mut ids = played(&fixture);
+    ids.remove(&undefined);
+    wad_with_sounds(&with_sounds, &fixture, &ids);
+    let out = crate::common::stdout(&wadforge(&["check", s(&with_sounds)]));
+    let line = out
+        .lines()
+        .find(|l| l.contains("[undefined-sound] CROCODILE (moveable 51)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.starts_with("warning") && line.contains(&format!("({undefined}, animations")),
+        "{line}"
+    );
+    assert_eq!(
+        out.matches("[undefined-sound]").count(),
+        1,
+        "only the crocodile plays {undefined}: {out}"
+    );
 }

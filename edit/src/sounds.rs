@@ -6,8 +6,16 @@
 //! a uint32 count; then that many 8-byte infos: uint16 first sample (a line of `.sam`), volume,
 //! range, chance, pitch (one byte each), uint16 characteristics whose bits 2..7 count the
 //! samples. The map size is the one that makes the file's length add up.
+//!
+//! Also `check`'s rule of sounds played but not defined ([`undefined_sound_findings`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+use wadforge_format::catalog::{sound_name, Game};
+use wadforge_format::sounds::Sounds;
+use wadforge_format::{Command, ObjectKind, ObjectName, Wad};
+
+use crate::check::{Finding, Severity};
 
 /// The sound ids a `.sfx` (and, when given, its `.sam`) define.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +62,48 @@ impl SoundTable {
     }
 }
 
+/// The `undefined-sound` rule of `check`: a warning for each object whose animations play a
+/// sound that `sounds` (the sound files beside the file) do not define, listing the sounds; the
+/// game then plays nothing there. Only asked when the file has sound files: without them the
+/// level's own sounds decide, which check cannot see.
+pub fn undefined_sound_findings(wad: &Wad, game: Game, sounds: &Sounds) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for m in &wad.moveables {
+        let mut missing: BTreeMap<u16, BTreeSet<usize>> = BTreeMap::new();
+        for (a, animation) in m.animations.iter().enumerate() {
+            for command in &animation.commands {
+                if let Command::PlaySound { sound, .. } = *command {
+                    if !sounds.sounds.contains_key(&sound) {
+                        missing.entry(sound).or_default().insert(a);
+                    }
+                }
+            }
+        }
+        if missing.is_empty() {
+            continue;
+        }
+        let list: Vec<String> = missing
+            .iter()
+            .map(|(&id, animations)| {
+                let name = sound_name(game, u32::from(id)).map_or(String::new(), |n| format!("{n} "));
+                let animations: Vec<String> = animations.iter().map(usize::to_string).collect();
+                format!("{name}({id}, animations {})", animations.join(" "))
+            })
+            .collect();
+        findings.push(Finding {
+            severity: Severity::Warning,
+            rule: "undefined-sound",
+            place: ObjectName::new(game, ObjectKind::Moveable, m.id).to_string(),
+            message: format!("its animations play sounds the file's sound files do not define: {}", list.join(", ")),
+            fix: "add them to the sound files (wadforge copy brings an object's sounds from its source) or remove \
+                  the commands"
+                .into(),
+            more: 0,
+        });
+    }
+    findings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +145,37 @@ mod tests {
         let bytes = sfx(2048, &[(1500, 0)], &[(0, 1 << 2)]);
         let table = SoundTable::read(&bytes, None).unwrap();
         assert!(table.defines(1500) && !table.defines(0));
+    }
+
+    #[test]
+    fn an_object_playing_a_sound_the_files_do_not_define_is_warned_once_with_its_animations() {
+        let wad = wadforge_fixtures::standard();
+        let played: BTreeSet<u16> = wadforge_fixtures::sounds::played(&wad);
+        let mut defined = played.clone();
+        let undefined = *played.iter().find(|&&id| crocodile_plays(&wad, id)).unwrap();
+        defined.remove(&undefined);
+        let files = wadforge_fixtures::sounds::sound_files(&defined);
+        let sounds = wadforge_format::sounds::sfx::read(&files.sfx, &files.sam).unwrap();
+        let findings = undefined_sound_findings(&wad, Game::Tr4, &sounds);
+        assert!(!findings.is_empty());
+        assert!(findings
+            .iter()
+            .all(|f| f.rule == "undefined-sound" && f.message.contains(&format!("({undefined},"))));
+        assert!(
+            findings.iter().any(|f| f.place == "CROCODILE (moveable 51)"),
+            "{findings:?}"
+        );
+        let all = wadforge_fixtures::sounds::sound_files(&played);
+        let sounds = wadforge_format::sounds::sfx::read(&all.sfx, &all.sam).unwrap();
+        assert_eq!(undefined_sound_findings(&wad, Game::Tr4, &sounds), []);
+    }
+
+    fn crocodile_plays(wad: &Wad, id: u16) -> bool {
+        let croc = wad.moveables.iter().find(|m| m.id == 51).unwrap();
+        croc.animations
+            .iter()
+            .flat_map(|a| &a.commands)
+            .any(|c| matches!(c, Command::PlaySound { sound, .. } if *sound == id))
     }
 
     #[test]

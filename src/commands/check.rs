@@ -78,13 +78,14 @@ fn check_file(file: &Path, args: &Args) -> anyhow::Result<bool> {
     }
     let objects = crate::input::read(file)?;
     let input = edit_input(&objects);
-    let findings = wadforge_edit::check::check(
+    let mut findings = wadforge_edit::check::check(
         &objects.model,
         objects.game,
         &input.starts,
         container(&objects),
         objects.file_bytes,
     );
+    findings.extend(crate::sound_files::undefined_sounds(file, &objects)?);
     let errors = wadforge_edit::check::has_errors(&findings);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&findings)?);

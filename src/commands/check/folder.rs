@@ -45,13 +45,15 @@ pub fn run(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
 fn check_one(path: &Path) -> anyhow::Result<Vec<Finding>> {
     let objects = crate::input::read(path)?;
     let starts = objects.animation_starts();
-    Ok(wadforge_edit::check::check(
+    let mut findings = wadforge_edit::check::check(
         &objects.model,
         objects.game,
         &starts,
         super::container(&objects),
         objects.file_bytes,
-    ))
+    );
+    findings.extend(crate::sound_files::undefined_sounds(path, &objects)?);
+    Ok(findings)
 }
 
 fn print_text(checked: &[Checked]) {
