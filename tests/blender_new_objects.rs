@@ -2,7 +2,8 @@
 //! in bpy 5.0.1 (tests/harness/blender_new_objects.py): a rigged object made from scratch (4 bones,
 //! a skinned textured mesh, two actions) named ANIMATING1 in a scene holding an imported WAD
 //! exports as a new moveable of that slot, the imported objects unchanged and none of their glTF
-//! files rewritten; after one object is edited, only its file is.
+//! files rewritten; after one object is edited, only its file is; a mesh named after no slot stops
+//! the export with what to do.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -91,6 +92,16 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
         crocodile(&built).animations[0],
         "the turn is built"
     );
+
+    // A mesh named after no slot stops the export, saying how to name it; nothing is written.
+    let refused = &report["unknown_slot_export"];
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(refused["result"].is_null(), "{report}");
+    assert!(
+        message.contains("NOT_A_SLOT is no slot") && message.contains("rename the object"),
+        "{message}"
+    );
+    assert!(!tmp.path().join("unknown.wad").exists());
 
     // Imported objects side by side, none at another's place; the frame range is an action's.
     let xs: Vec<f64> = (report["layout_x"].as_array().unwrap().iter())

@@ -2,11 +2,14 @@
 dropped on the 3D viewport (or the Outliner) imported.
 
 Import runs `wadforge import` into a manifest directory and brings each object's glTF into its own
-collection, with the settings wadforge's round trip needs; export writes each object's glTF back
-over its file in that directory, with the settings build needs, and runs `wadforge build`. A panel
+collection, with the settings wadforge's round trip needs, laid out side by side (layout.py); export
+writes the glTF of each object changed since import (fingerprint.py) back over its file in that
+directory, with the settings build needs, each armature or mesh no import made into its `new/`
+folder (new_objects.py), and runs `wadforge build` (with `--new` for those). A panel
 (Dope Sheet sidebar, Object properties) edits the active action's wadforge properties, which make
 an action that names no animation a new one (action_panel.py).
 Nothing else of the user's is written: only the directory's glTF files and the chosen output.
+Object properties > wadforge slot sets a new object's slot.
 """
 
 import bpy

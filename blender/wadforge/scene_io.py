@@ -207,7 +207,9 @@ def export_objects(operator, context, program):
     if not directory or not os.path.isdir(directory):
         raise runner.WadforgeError(
             "this scene holds no objects imported with wadforge (File > Import > Tomb Raider objects), or their "
-            f"manifest directory {directory or ''} is gone")
+            f"manifest directory {directory or ''} is gone; new objects are built into the manifest directory of "
+            "an import: import the WAD they go into first (or export a new object alone as glTF and run "
+            "wadforge import MODEL.glb --slot NAME -o DIR)")
     out = os.path.abspath(bpy.path.abspath(operator.filepath))
     # A later import into the same scene names another directory: its objects are the ones built.
     collections = [c for c in bpy.data.collections if c.get(GLTF) and c.get(DIRECTORY) == directory]
@@ -240,6 +242,9 @@ def export_objects(operator, context, program):
         wm.progress_end()
     if not ok:
         report_lines(operator, err, "ERROR")
+        if new and "--new" in err:
+            operator.report({"ERROR"}, "a new object's slot is its name (ANIMATING1, ANIMATING1.001) or the one set "
+                            "in Object properties > wadforge slot: rename the object or set its slot")
         return {"CANCELLED"}
     report_lines(operator, err, "INFO")
     operator.report({"INFO"}, f"exported {len(changed)} changed of {len(collections)} imported objects and "

@@ -7,7 +7,8 @@ extension in bpy 5.0.1, as a user makes them.
 `new`: installs EXTENSION.zip, imports FILE (a WAD) into WORKDIR/first, makes a new object from
 scratch (a 4-bone armature named ANIMATING1 with a skinned, textured mesh of a box per bone and
 two actions), exports WORKDIR/out.wad, turns BONE in the second key of the first action of the
-imported moveable whose collection starts with OBJECT (e.g. 051_) and exports WORKDIR/edited.wad.
+imported moveable whose collection starts with OBJECT (e.g. 051_) and exports WORKDIR/edited.wad;
+then adds a mesh named after no slot and exports WORKDIR/unknown.wad (which fails).
 Reports each step's result and, for each export, the directory's glTF files it rewrote (by
 modification time and content).
 `bench`: imports FILE into WORKDIR/first and times three exports of it: unchanged, unchanged
@@ -184,6 +185,11 @@ def new_objects(work, prefix, bone):
     report["turned"] = rotate_key(first_action_of(prefix).name, bone, 1, 20.0)["frame"]
     report["edited_export"], _ = timed_export(os.path.join(work, "edited.wad"))
     report["edited_export_rewrote"] = rewritten(after, glb_files(first))
+    # A mesh named after no slot: the export stops, saying what to do.
+    stray = bpy.data.objects.new("NOT_A_SLOT", bpy.data.meshes.new("NOT_A_SLOT"))
+    stray.data.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], [(0, 1, 2)])
+    bpy.context.scene.collection.objects.link(stray)
+    report["unknown_slot_export"], _ = timed_export(os.path.join(work, "unknown.wad"))
     return report
 
 
