@@ -72,3 +72,36 @@ impl fmt::Display for SoundsError {
         }
     }
 }
+
+#[cfg(test)]
+mod hostile {
+    use proptest::prelude::*;
+
+    use super::{sfx, xml};
+
+    proptest! {
+        // Any bytes, and any sound map of TRLE's size with any words: an answer, never a panic.
+        #[test]
+        fn any_bytes_read_as_a_sound_map_or_catalogue_give_an_answer(bytes in proptest::collection::vec(any::<u8>(), 0..900), sam in ".{0,200}") {
+            let _ = sfx::read(&bytes, &sam);
+            let _ = xml::read(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn any_words_in_a_trle_sized_map_read_and_write_again(words in proptest::collection::vec(any::<u16>(), 370 + 2 + 4 * 5), sam in "([a-z]{1,4}\r\n){0,40}") {
+            let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            bytes[740..744].copy_from_slice(&5u32.to_le_bytes());
+            if let Ok(sounds) = sfx::read(&bytes, &sam) {
+                let files = sfx::write(&sounds).unwrap();
+                prop_assert_eq!(sfx::read(&files.sfx, &files.sam).unwrap(), sounds);
+            }
+        }
+
+        #[test]
+        fn any_catalogue_text_gives_an_answer(text in "(<[A-Za-z/!?]{0,12}>|&[a-z#0-9]{0,5};|[^<&]{0,8}){0,60}") {
+            if let Ok(sounds) = xml::read(&text) {
+                prop_assert_eq!(xml::read(&xml::write(&sounds)).unwrap(), sounds);
+            }
+        }
+    }
+}
