@@ -427,3 +427,46 @@ fn a_wad2_written_names_the_new_animation_after_its_source() {
     assert_eq!(lara_document.animations.len(), own + 1);
     assert_eq!(lara_document.animations[own].name.as_deref(), Some("Walk"));
 }
+
+#[test]
+fn a_source_without_a_skin_or_with_an_endless_animation_is_refused_saying_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, wad, _) = inputs(tmp.path());
+    let out = tmp.path().join("walks.wad");
+    let retarget = |source: &Path| {
+        wadforge(&[
+            "retarget",
+            s(source),
+            "--onto",
+            s(&wad),
+            "--object",
+            "LARA",
+            "-o",
+            s(&out),
+        ])
+    };
+    let unskinned = tmp.path().join("statue.glb");
+    std::fs::write(
+        &unskinned,
+        crate::common::rigged_figure::rigged_figure(false, 1.0),
+    )
+    .unwrap();
+    let o = retarget(&unskinned);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no skin") && stderr(&o).contains("armature"),
+        "{}",
+        stderr(&o)
+    );
+    // An hour-long animation asks for 108 000 keyframes: refused before any is sampled.
+    let endless = tmp.path().join("endless.glb");
+    std::fs::write(
+        &endless,
+        crate::common::rigged_figure::rigged_figure(true, 3600.0),
+    )
+    .unwrap();
+    let o = retarget(&endless);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("32768"), "{}", stderr(&o));
+    assert!(!out.exists(), "nothing written");
+}

@@ -80,13 +80,14 @@ pub(super) fn read(path: &Path, input_bytes: u64) -> Result<Source, String> {
 /// Keyframes of the `i`th animation `a` at 30 a second, its last key included; an error past what
 /// a TR animation plays.
 fn sampled_count(a: &input::Animation, i: usize) -> Result<usize, String> {
-    let count = keyframe_count(a, 1).map_err(|e| format!("animation {i}: {e}"))?;
-    if count > MOST_KEYFRAMES {
-        return Err(format!(
-            "animation {i} ({}) lasts {count} keyframes at 30 a second, more than the {MOST_KEYFRAMES} a TR \
-             animation plays (the engine's frame numbers are signed 16-bit); shorten it or leave it out with --only",
+    // `keyframe_count` refuses counts past 65 535 with its own words: both are too long here.
+    match keyframe_count(a, 1) {
+        Ok(count) if count <= MOST_KEYFRAMES => Ok(count),
+        _ => Err(format!(
+            "animation {i} ({}) is longer than the {MOST_KEYFRAMES} keyframes at 30 a second (18 min) a TR \
+             animation plays (the engine's frame numbers are signed 16-bit); shorten it, or leave it out \
+             with --only",
             a.name
-        ));
+        )),
     }
-    Ok(count)
 }
