@@ -128,10 +128,15 @@ pub fn import_sounds(
 
 /// Writes the sounds of the manifest directory `dir` (its `sounds.yaml`) beside `out` on build,
 /// over those of `base` when given (the base's kept, the directory's added or replacing by id).
-/// Nothing when `dir` has no `sounds.yaml`: the base's files, copied as before, stand. Returns
+/// Without a `sounds.yaml` the base's sound files stand (a Wad2 base's XML copied beside a Wad2
+/// output here, a WAD's files by build). Returns
 /// a note of what was written.
 pub fn build_sounds(dir: &Path, base: Option<&Path>, out: &Path) -> anyhow::Result<Option<String>> {
     let Some(built) = wadforge_manifests::sounds::load_sounds(dir)? else {
+        // A WAD build copies the base's files itself; a Wad2's XML is copied here.
+        if let (Some(base), OutputKind::Wad2) = (base, written_kind(out)) {
+            crate::output::copy_companions(base, out)?;
+        }
         return Ok(None);
     };
     let base_sounds = base.map(read_beside).transpose()?.flatten();
