@@ -126,10 +126,11 @@ fn built_mesh_of<'a>(model: &Wad, built: &'a Wad, mesh: usize) -> &'a Mesh {
 }
 
 #[test]
-fn a_tr5_level_and_a_broken_tr4_level_are_refused_with_what_is_wrong() {
+fn a_broken_tr5_level_and_a_broken_tr4_level_are_refused_with_what_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
     let tr4 = wadforge_fixtures::levels::tr4_level();
-    // TR5 levels are headed "TR4\0" too; their misc textiles are followed by 28 zero bytes.
+    // TR5 levels are headed "TR4\0" too; their misc textiles are followed by 28 zero bytes. Here
+    // empty level data is followed by zero bytes that are no level section.
     let header_end = {
         let mut at = 10;
         for _ in 0..3 {
@@ -142,7 +143,7 @@ fn a_tr5_level_and_a_broken_tr4_level_are_refused_with_what_is_wrong() {
     let mut cut = tr4.clone();
     cut.truncate(header_end + 20);
     for (name, bytes, expected) in [
-        ("LEVEL.TRC", tr5, "TR5 levels"),
+        ("LEVEL.TRC", tr5, "follow the level's last section"),
         ("CUT.TR4", cut, "level data chunk"),
     ] {
         let path = tmp.path().join(name);

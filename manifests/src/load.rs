@@ -284,10 +284,13 @@ fn check_project(project_path: &Path, project: &Project) -> Result<(), ManifestE
             ));
         }
     }
-    if !["TR1", "TR2", "TR3", "TR4", "TEN"].contains(&project.game.as_str()) {
+    if !["TR1", "TR2", "TR3", "TR4", "TR5", "TEN"].contains(&project.game.as_str()) {
         return Err(invalid(
             project_path,
-            format!("game must be TR1, TR2, TR3, TR4 or TEN, not `{}`", project.game),
+            format!(
+                "game must be TR1, TR2, TR3, TR4, TR5 or TEN, not `{}`",
+                project.game
+            ),
         ));
     }
     Ok(())
