@@ -15,7 +15,7 @@ static ALLOCATOR: heap::CountingAllocator = heap::CountingAllocator;
 pub use heap::within_allowance;
 
 /// Targets and the directory (under the seeds root) each one's seeds go to.
-pub const TARGETS: [&str; 12] = [
+pub const TARGETS: [&str; 13] = [
     "wad",
     "wad2_container",
     "wad2_objects",
@@ -24,6 +24,7 @@ pub const TARGETS: [&str; 12] = [
     "level_tr2",
     "level_tr3",
     "level_tr4",
+    "level_tr5",
     "tr4_level_data",
     "manifest_dir",
     "glb",

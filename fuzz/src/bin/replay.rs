@@ -120,6 +120,7 @@ impl<'a> Replay<'a> {
             "level_tr2" => Some(("tr2", level(level::TR2_VERSION))),
             "level_tr3" => Some(("tr2", level(level::TR3_VERSIONS[0]))),
             "level_tr4" => Some(("tr4", level(level::TR4_VERSIONS[0]))),
+            "level_tr5" => Some(("trc", level(level::TR4_VERSIONS[0]))),
             "tr4_level_data" => Some(("tr4", tr4_file(&data))),
             _ => None,
         };

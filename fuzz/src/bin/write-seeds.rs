@@ -88,6 +88,8 @@ fn main() {
     seed("level_tr3", "tr3_level.tr2", &levels::tr3_level());
     let tr4 = levels::tr4_level();
     seed("level_tr4", "tr4_level.tr4", &tr4);
+    let tr5 = levels::tr5_fixture().bytes;
+    seed("level_tr5", "tr5_level.trc", &tr5);
     let tr4_level_data = tr4_level_data_of(&tr4);
     seed("tr4_level_data", "tr4_level_data.bin", &tr4_level_data);
     // A seed its reader refuses would leave the fuzzer to find its way past the refusal alone.
@@ -96,6 +98,7 @@ fn main() {
         ("level_tr2", levels::tr2_level()),
         ("level_tr3", levels::tr3_level()),
         ("level_tr4", tr4),
+        ("level_tr5", tr5),
         ("tr4_level_data", tr4_file(&tr4_level_data)),
     ] {
         if let Err(e) = wadforge_format::level::read(&level) {
