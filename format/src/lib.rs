@@ -4,7 +4,7 @@
 //!
 //! - [`wad`]: the TRLE WAD reader and writer. Reading then writing gives back the input byte for
 //!   byte; a model without a [`wad::Layout`] is laid out canonically.
-//! - [`level`]: the TR1–TR4 level readers, into the same model.
+//! - [`level`]: the TR1–TR5 level readers, into the same model.
 //! - [`wad2`]: Tomb Editor's Wad2: the container, the typed document layer, the mapping of its
 //!   objects into the model with what it loses.
 //! - [`open()`]: a file's objects whatever it is, its kind known by its first bytes ([`kind_of`]);

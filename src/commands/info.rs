@@ -9,12 +9,12 @@ use wadforge_format::catalog;
 
 use wadforge_format::Opened;
 
-/// Summarise a WAD, Wad2 or TR1–TR4 level: version, texture pages, samples, meshes, every
+/// Summarise a WAD, Wad2 or TR1–TR5 level: version, texture pages, samples, meshes, every
 /// moveable and static; of several files or folders, a row per file.
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge info tut1.wad --json > tut1.json")]
 pub struct Args {
-    /// The .wad, .wad2 or TR1–TR4 level (.phd, .tr2, .tr4) to read (never modified); several
+    /// The .wad, .wad2 or TR1–TR5 level (.phd, .tr2, .tr4, .trc) to read (never modified); several
     /// files, or folders (walked, files known by their first bytes), give a row per file.
     #[arg(required = true)]
     files: Vec<PathBuf>,
