@@ -1,14 +1,15 @@
 //! New objects from Blender and exports of changed objects only (issue 43), through the extension
 //! in bpy 5.0.1 (tests/harness/blender_new_objects.py): a rigged object made from scratch (4 bones,
 //! a skinned textured mesh, two actions) named ANIMATING1 in a scene holding an imported WAD
-//! exports as a new moveable of that slot, the imported objects unchanged and none of their glTF
-//! files rewritten; after one object is edited, only its file is; a mesh named after no slot stops
-//! the export with what to do.
+//! exports as a new moveable of that slot, and a box given ROCK9's slot in the Object properties
+//! panel as a new static; the imported objects unchanged and none of their glTF files rewritten;
+//! after one object is edited, only its file is; a mesh named after no slot stops the export with
+//! what to do.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use wadforge_format::catalog::{moveable_id, Game};
+use wadforge_format::catalog::{moveable_id, static_id, Game};
 
 use crate::common::files::{read, repo, write_wad};
 use crate::common::{assert_same_objects, s, succeeds};
@@ -63,7 +64,13 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
         .find(|m| m.id == id)
         .expect("ANIMATING1 exported");
     assert_eq!((new.meshes.len(), new.animations.len()), (4, 2), "{report}");
-    assert_eq!(report["new_files"], serde_json::json!(["ANIMATING1.glb"]));
+    // The box's slot from the panel's field, whatever its name.
+    let rock = static_id(Game::Tr4, "ROCK9").unwrap();
+    assert!(built.statics.iter().any(|st| st.id == rock), "ROCK9 exported");
+    assert_eq!(
+        report["new_files"],
+        serde_json::json!(["ANIMATING1.glb", "ROCK9.glb"])
+    );
     // The imported objects as the file holds them, and none of their glTF files rewritten.
     let without_new = tmp.path().join("without_new.wad");
     let out_wad = tmp.path().join("out.wad");
@@ -71,7 +78,7 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
         "remove",
         s(&out_wad),
         "--only",
-        "ANIMATING1",
+        "ANIMATING1,ROCK9",
         "-o",
         s(&without_new),
         "-q",

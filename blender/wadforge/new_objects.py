@@ -39,13 +39,14 @@ def deformed_by(mesh):
     return None
 
 
-def find(scene, imported):
-    """[(root object, its objects)] of the scene's new objects: each armature with the meshes it
-    deforms, each mesh that follows no armature. `imported`: the collections import made (their
-    objects are not new, whichever directory they came from)."""
+def find(view_layer, imported):
+    """[(root object, its objects)] of the view layer's new objects: each armature with the meshes
+    it deforms, each mesh that follows no armature. `imported`: the collections import made (their
+    objects are not new, whichever directory they came from). Objects of collections excluded from
+    the view layer are left out (the exporter could not select them)."""
     taken = {o for c in imported for o in c.all_objects}
     found = []
-    candidates = [o for o in scene.objects if o not in taken]
+    candidates = [o for o in view_layer.objects if o not in taken]
     for obj in sorted(candidates, key=lambda o: o.name):
         if obj.type == "ARMATURE":
             meshes = [m for m in candidates if m.type == "MESH" and deformed_by(m) == obj]

@@ -219,7 +219,7 @@ def export_objects(operator, context, program):
         operator.report({"WARNING"}, f"{len(others)} objects of an earlier import (another manifest directory) "
                         f"are not exported: {listed}")
     imported = [c for c in bpy.data.collections if c.get(GLTF)]
-    new = new_objects.find(scene, imported)
+    new = new_objects.find(context.view_layer, imported)
     changed = [c for c in collections if operator.everything or changed_since_import(c)]
     wm = context.window_manager
     wm.progress_begin(0, len(changed) + len(new) + 1)

@@ -6,7 +6,8 @@ extension in bpy 5.0.1, as a user makes them.
 
 `new`: installs EXTENSION.zip, imports FILE (a WAD) into WORKDIR/first, makes a new object from
 scratch (a 4-bone armature named ANIMATING1 with a skinned, textured mesh of a box per bone and
-two actions), exports WORKDIR/out.wad, turns BONE in the second key of the first action of the
+two actions) and a textured box named Boulder whose slot ROCK9 is set in the Object properties
+panel, exports WORKDIR/out.wad, turns BONE in the second key of the first action of the
 imported moveable whose collection starts with OBJECT (e.g. 051_) and exports WORKDIR/edited.wad;
 then adds a mesh named after no slot and exports WORKDIR/unknown.wad (which fails).
 Reports each step's result and, for each export, the directory's glTF files it rewrote (by
@@ -141,6 +142,24 @@ def stash(rig, action):
         strip.action_slot = action.slots[0]
 
 
+def new_static():
+    """A textured box named `Boulder`, its slot ROCK9 set with the Object properties panel's field."""
+    mesh = bpy.data.meshes.new("Boulder")
+    vertices = [(x, y, z) for z in (0.0, 0.6) for y in (-0.3, 0.3) for x in (-0.3, 0.3)]
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    mesh.from_pydata(vertices, [], quads)
+    uv = mesh.uv_layers.new(name="UVMap")
+    for polygon in mesh.polygons:
+        for k, loop in enumerate(polygon.loop_indices):
+            uv.data[loop].uv = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))[k % 4]
+    mesh.materials.append(bpy.data.materials["new_checker"])
+    obj = bpy.data.objects.new("Boulder", mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    obj.location = (-3.0, 0.0, 0.0)  # beside the imported objects: its origin is still the object's
+    obj.wadforge_slot_name = " ROCK9 "
+    return obj
+
+
 def new_object():
     rig = armature("ANIMATING1")
     skinned_mesh(rig)
@@ -176,6 +195,7 @@ def new_objects(work, prefix, bone):
     report["layout_x"] = sorted(round(c.get("wadforge_layout_offset", (0, 0, 0))[0], 4) for c in collections)
     report["frame_range"] = [bpy.context.scene.frame_start, bpy.context.scene.frame_end]
     new_object()
+    new_static()
     before = glb_files(first)
     time.sleep(0.01)
     report["export"], _ = timed_export(os.path.join(work, "out.wad"))
