@@ -94,8 +94,11 @@ pub fn import_sounds(
     only: Option<&[String]>,
     dir: &Path,
 ) -> anyhow::Result<Option<String>> {
-    let Some(defined) = read_beside(file)? else {
-        return Ok(None);
+    // Sound files that do not read leave the import as it was before sounds travelled.
+    let defined = match read_beside(file) {
+        Ok(Some(defined)) => defined,
+        Ok(None) => return Ok(None),
+        Err(e) => return Ok(Some(format!("no sounds.yaml written: {e:#}"))),
     };
     let chosen: Vec<_> = match only {
         None => model.moveables.iter().collect(),
@@ -171,17 +174,18 @@ pub struct Carried {
 
 /// Carries into the output's sound files the sounds `played` (DEST's ids) that DEST does not
 /// define, from SRC's sound files (SRC's id for each found by the catalogues between games).
-/// `None`, and nothing written, when SRC has no sound files.
+/// `None`, and nothing written, when SRC has no sound files or SRC's or DEST's do not read.
 pub fn carry_sounds(
     (src, src_game): (&Path, Game),
     (dest, dest_game): (&Path, Game),
     out: &Path,
     played: &BTreeSet<u16>,
 ) -> anyhow::Result<Option<Carried>> {
-    let Some(from) = read_beside(src)? else {
+    // Unreadable sound files are neither read from nor written over: copy lists as before.
+    let (Ok(Some(from)), Ok(dest_sounds)) = (read_beside(src), read_beside(dest)) else {
         return Ok(None);
     };
-    let mut sounds = read_beside(dest)?.unwrap_or_default();
+    let mut sounds = dest_sounds.unwrap_or_default();
     let mut carried = Carried {
         added: BTreeSet::new(),
         kept: BTreeSet::new(),
@@ -216,15 +220,24 @@ pub fn carry_sounds(
     Ok(Some(carried))
 }
 
-/// `check`'s `undefined-sound` findings for `file` (read as `objects`), when it has sound files.
+/// `check`'s `undefined-sound` findings for `file` (read as `objects`), when it has sound files;
+/// a note when they do not read.
 pub fn undefined_sounds(
     file: &Path,
     objects: &wadforge_format::Opened,
 ) -> anyhow::Result<Vec<wadforge_edit::check::Finding>> {
-    Ok(match read_beside(file)? {
-        Some(sounds) => {
+    Ok(match read_beside(file) {
+        Ok(Some(sounds)) => {
             wadforge_edit::sounds::undefined_sound_findings(&objects.model, objects.game, &sounds)
         }
-        None => Vec::new(),
+        Ok(None) => Vec::new(),
+        Err(e) => vec![wadforge_edit::check::Finding {
+            severity: wadforge_edit::check::Severity::Note,
+            rule: "undefined-sound",
+            place: "the file".into(),
+            message: format!("its sounds were not checked: {e:#}"),
+            fix: "give it the .sfx and .sam (or .xml) that came with it to have them checked".into(),
+            more: 0,
+        }],
     })
 }

@@ -223,3 +223,36 @@ fn check_warns_of_a_sound_played_but_not_defined_only_when_the_file_has_sound_fi
         "only the crocodile plays {undefined}: {out}"
     );
 }
+
+#[test]
+fn sound_files_that_do_not_read_are_named_and_leave_import_copy_and_check_working() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let src = write_wad(&tmp.path().join("src.wad"), &fixture);
+    std::fs::write(src.with_extension("sfx"), b"not sounds").unwrap();
+    std::fs::write(src.with_extension("sam"), "a.wav\r\n").unwrap();
+    let dir = tmp.path().join("dir");
+    let o = wadforge(&["import", s(&src), "-o", s(&dir)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no sounds.yaml written") && stderr(&o).contains("src.sfx"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("sounds.yaml").exists());
+    let out = crate::common::stdout(&wadforge(&["check", s(&src)]));
+    assert!(
+        out.contains("note [undefined-sound] the file: its sounds were not checked"),
+        "{out}"
+    );
+    let mut dest_model = fixture.clone();
+    dest_model.moveables.retain(|m| m.id != 51);
+    let dest = write_wad(&tmp.path().join("dest.wad"), &dest_model);
+    let copied = tmp.path().join("out.wad");
+    let o = wadforge(&["copy", s(&src), s(&dest), "-o", s(&copied), "--only", "CROCODILE"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !copied.with_extension("sfx").exists(),
+        "nothing carried from an unreadable .sfx"
+    );
+}
