@@ -30,6 +30,7 @@ mod cli_keyframe_layout;
 mod cli_level;
 mod cli_retarget;
 mod cli_slots;
+mod cli_sounds;
 mod cli_tr5;
 mod cli_wad2;
 mod hostile_copy;
