@@ -3,8 +3,8 @@
 //! a skinned textured mesh, two actions) named ANIMATING1 in a scene holding an imported WAD
 //! exports as a new moveable of that slot, and a box given ROCK9's slot in the Object properties
 //! panel as a new static; the imported objects unchanged and none of their glTF files rewritten;
-//! after one object is edited, only its file is; a mesh named after no slot stops the export with
-//! what to do.
+//! after one object is edited, or one texture painted, only their files are; a mesh named after
+//! no slot stops the export with what to do.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -99,6 +99,18 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
         crocodile(&built).animations[0],
         "the turn is built"
     );
+
+    // A texel painted: exactly the objects whose materials show that image are rewritten.
+    assert_eq!(
+        report["painted_export"]["result"],
+        serde_json::json!(["FINISHED"]),
+        "{report}"
+    );
+    assert!(
+        !report["painted_users"].as_array().unwrap().is_empty(),
+        "{report}"
+    );
+    assert_eq!(report["painted_rewrote"], report["painted_users"], "{report}");
 
     // A mesh named after no slot stops the export, saying how to name it; nothing is written.
     let refused = &report["unknown_slot_export"];

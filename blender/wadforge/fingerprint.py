@@ -5,8 +5,8 @@ collections whose fingerprint changed since import (or since their last export),
 The fingerprint hashes what the glTF exporter reads of the collection's objects: their names,
 kinds, parents and transforms (the root objects' as they were before import's layout moved them,
 see layout.py), custom properties, the meshes' vertices, corners, UVs, colour attributes,
-normals, vertex groups and weights, materials and their images (names, files, sizes, and whether
-Blender holds unsaved pixels), the armatures' bones, and the actions they play with their
+normals, vertex groups and weights, materials and their images (names, files, sizes and pixels), the
+armatures' bones, and the actions they play with their
 curves' keys and custom properties. What it misses (a change the exporter sees through none of
 these) is built as imported: the panel's "Export all" option (ExportTombRaider.everything)
 re-exports every collection.
@@ -21,12 +21,15 @@ from . import layout
 FINGERPRINT = "wadforge_fingerprint"
 
 
-def of_collection(collection, actions):
-    """The fingerprint (hex) of `collection`'s objects and `actions` (the actions they play)."""
+def of_collection(collection, actions, pixels=None):
+    """The fingerprint (hex) of `collection`'s objects and `actions` (the actions they play).
+    `pixels`: a dict kept across the collections of one import or export, so that an image they
+    share (import's atlas) is read once."""
     h = hashlib.sha256()
     offset = layout.offset_of(collection)
+    pixels = {} if pixels is None else pixels
     for obj in sorted(collection.all_objects, key=lambda o: o.name):
-        add_object(h, obj, offset)
+        add_object(h, obj, offset, pixels)
     for action in sorted(actions, key=lambda a: a.name):
         add_action(h, action)
     return h.hexdigest()
@@ -45,7 +48,7 @@ def add_array(h, collection, attribute, width, dtype=np.float32):
     h.update(values.tobytes())
 
 
-def add_object(h, obj, offset):
+def add_object(h, obj, offset, pixels):
     add_text(h, obj.name, obj.type, obj.parent.name if obj.parent else "", obj.parent_bone)
     basis = np.array(obj.matrix_basis, dtype=np.float64)
     if obj.parent is None:
@@ -58,14 +61,14 @@ def add_object(h, obj, offset):
         return
     add_text(h, data.name, sorted((k, repr(v)) for k, v in custom_properties(data)))
     if obj.type == "MESH":
-        add_mesh(h, obj, data)
+        add_mesh(h, obj, data, pixels)
     elif obj.type == "ARMATURE":
         for bone in data.bones:
             add_text(h, bone.name, bone.parent.name if bone.parent else "")
             h.update(np.round(np.array(bone.matrix_local, dtype=np.float64), 6).tobytes())
 
 
-def add_mesh(h, obj, mesh):
+def add_mesh(h, obj, mesh, pixels):
     add_array(h, mesh.vertices, "co", 3)
     add_array(h, mesh.loops, "vertex_index", 1, np.int32)
     add_array(h, mesh.polygons, "loop_total", 1, np.int32)
@@ -84,10 +87,10 @@ def add_mesh(h, obj, mesh):
     weights = [(v.index, g.group, round(g.weight, 6)) for v in mesh.vertices for g in v.groups]
     add_text(h, weights)
     for material in mesh.materials:
-        add_material(h, material)
+        add_material(h, material, pixels)
 
 
-def add_material(h, material):
+def add_material(h, material, pixels):
     if material is None:
         add_text(h, "no material")
         return
@@ -103,8 +106,18 @@ def add_material(h, material):
                      [(link.from_node.name, link.from_socket.identifier) for link in socket.links])
         image = getattr(node, "image", None)
         if image is not None:
-            add_text(h, image.name, image.filepath, tuple(image.size), image.is_dirty,
-                     image.packed_file is not None)
+            add_text(h, image.name, image.filepath, tuple(image.size), image.packed_file is not None,
+                     pixels_digest(image, pixels))
+
+
+def pixels_digest(image, pixels):
+    """A hash of the image's pixels as Blender holds them (painted, or saved over), read once per
+    `pixels` dict."""
+    if image.name not in pixels:
+        values = np.empty(len(image.pixels), dtype=np.float32)
+        image.pixels.foreach_get(values)
+        pixels[image.name] = hashlib.sha256(values.tobytes()).hexdigest()
+    return pixels[image.name]
 
 
 def add_action(h, action):

@@ -115,8 +115,9 @@ def import_objects(operator, context, program, only):
         wm.progress_end()
     context.view_layer.update()
     layout.side_by_side(made, layout.end_of(earlier))
+    pixels = {}
     for collection in made:
-        collection[fingerprint.FINGERPRINT] = fingerprint.of_collection(collection, own_actions(collection))
+        collection[fingerprint.FINGERPRINT] = fingerprint.of_collection(collection, own_actions(collection), pixels)
     frame_range_of_active_action(scene, made)
     scene[SOURCE] = source
     scene[DIRECTORY] = directory
@@ -220,7 +221,8 @@ def export_objects(operator, context, program):
                         f"are not exported: {listed}")
     imported = [c for c in bpy.data.collections if c.get(GLTF)]
     new = new_objects.find(context.view_layer, imported)
-    changed = [c for c in collections if operator.everything or changed_since_import(c)]
+    pixels = {}
+    changed = [c for c in collections if operator.everything or changed_since_import(c, pixels)]
     wm = context.window_manager
     wm.progress_begin(0, len(changed) + len(new) + 1)
     try:
@@ -252,11 +254,11 @@ def export_objects(operator, context, program):
     return {"FINISHED"}
 
 
-def changed_since_import(collection):
+def changed_since_import(collection, pixels):
     """Whether the collection differs from what its glTF file holds (the fingerprint import, or
     the collection's last export, recorded)."""
     recorded = collection.get(fingerprint.FINGERPRINT)
-    return recorded is None or recorded != fingerprint.of_collection(collection, own_actions(collection))
+    return recorded is None or recorded != fingerprint.of_collection(collection, own_actions(collection), pixels)
 
 
 def base_of(operator, scene):

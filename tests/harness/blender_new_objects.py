@@ -9,7 +9,8 @@ scratch (a 4-bone armature named ANIMATING1 with a skinned, textured mesh of a b
 two actions) and a textured box named Boulder whose slot ROCK9 is set in the Object properties
 panel, exports WORKDIR/out.wad, turns BONE in the second key of the first action of the
 imported moveable whose collection starts with OBJECT (e.g. 051_) and exports WORKDIR/edited.wad;
-then adds a mesh named after no slot and exports WORKDIR/unknown.wad (which fails).
+then changes a texel of the image PLANT0 (static 0) shows and exports WORKDIR/painted.wad; then adds
+a mesh named after no slot and exports WORKDIR/unknown.wad (which fails).
 Reports each step's result and, for each export, the directory's glTF files it rewrote (by
 modification time and content).
 `bench`: imports FILE into WORKDIR/first and times three exports of it: unchanged, unchanged
@@ -181,6 +182,19 @@ def first_action_of(prefix):
     return next(a for a in sorted(played, key=lambda a: a.name) if a.name.startswith("000"))
 
 
+def images_of(collection):
+    """The images the collection's materials show."""
+    found = []
+    for obj in collection.all_objects:
+        for slot in getattr(obj, "material_slots", []):
+            tree = slot.material.node_tree if slot.material else None
+            for node in tree.nodes if tree else []:
+                image = getattr(node, "image", None)
+                if image is not None and image not in found:
+                    found.append(image)
+    return found
+
+
 def timed_export(path, **options):
     start = time.perf_counter()
     result = try_operator(bpy.ops.export_scene.wadforge, filepath=path, use_base=False, **options)
@@ -205,6 +219,14 @@ def new_objects(work, prefix, bone):
     report["turned"] = rotate_key(first_action_of(prefix).name, bone, 1, 20.0)["frame"]
     report["edited_export"], _ = timed_export(os.path.join(work, "edited.wad"))
     report["edited_export_rewrote"] = rewritten(after, glb_files(first))
+    # A texture painted (one texel): exactly the collections whose materials show that image.
+    before = glb_files(first)
+    image = images_of(next(c for c in bpy.data.collections if c.name.startswith("000_PLANT0")))[0]
+    image.pixels[0] = 1.0 - image.pixels[0]
+    users = [c for c in bpy.data.collections if c.get("wadforge_gltf") and image in images_of(c)]
+    report["painted_users"] = sorted(c["wadforge_gltf"] for c in users)
+    report["painted_export"], _ = timed_export(os.path.join(work, "painted.wad"))
+    report["painted_rewrote"] = rewritten(before, glb_files(first))
     # A mesh named after no slot: the export stops, saying what to do.
     stray = bpy.data.objects.new("NOT_A_SLOT", bpy.data.meshes.new("NOT_A_SLOT"))
     stray.data.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], [(0, 1, 2)])
