@@ -241,3 +241,63 @@ pub fn undefined_sounds(
         }],
     })
 }
+
+/// Writes beside `out`, on convert, the sounds the converted objects play (`model`'s, ids of
+/// `to`) from the sound files beside `input` (ids of `from`, each found by the catalogues), under
+/// `to`'s ids and names: the XML catalogue beside a Wad2, `.sfx`/`.sam` beside a WAD. Returns the
+/// lines saying what it wrote and which sounds played the input's files do not define; none when
+/// `input` has no sound files. Files that do not read, or sounds a `.sfx` cannot hold, are said
+/// in a line and nothing is written.
+pub fn convert_sounds(
+    (input, from): (&Path, Game),
+    (out, to): (&Path, Game),
+    model: &wadforge_format::Wad,
+) -> anyhow::Result<Vec<String>> {
+    let source = match read_beside(input) {
+        Ok(Some(source)) => source,
+        Ok(None) => return Ok(Vec::new()),
+        Err(e) => return Ok(vec![format!("sounds not written: {e:#}")]),
+    };
+    let played = sounds::played_sounds(&model.moveables);
+    let mut moved = Sounds {
+        map: source.map,
+        sounds: Default::default(),
+    };
+    let mut undefined = BTreeSet::new();
+    for &id in &played {
+        let found = source.sounds.iter().find(|(&src_id, _)| {
+            wadforge_format::catalog::sound_in(from, u32::from(src_id), to) == Some(u32::from(id))
+        });
+        match found {
+            Some((_, info)) => {
+                let mut info = info.clone();
+                // The output's game names the sound its own way (TR1's 71 is TEN's T_REX_ROAR).
+                info.name = wadforge_format::catalog::sound_name(to, u32::from(id))
+                    .map(Into::into)
+                    .or(info.name);
+                moved.sounds.insert(id, info);
+            }
+            None => {
+                undefined.insert(id);
+            }
+        }
+    }
+    let beside = beside(out)[0].clone();
+    if let Err(e) = write_beside(out, &moved) {
+        return Ok(vec![format!("sounds not written: {e:#}")]);
+    }
+    let mut lines = vec![format!(
+        "sounds: {} the objects play written to {} under {}'s ids",
+        moved.sounds.len(),
+        beside.display(),
+        to.name()
+    )];
+    if !undefined.is_empty() {
+        lines.push(format!(
+            "sounds the objects play that the sound files beside {} do not define: {}",
+            input.display(),
+            list(&undefined, to)
+        ));
+    }
+    Ok(lines)
+}

@@ -256,3 +256,45 @@ fn sound_files_that_do_not_read_are_named_and_leave_import_copy_and_check_workin
         "nothing carried from an unreadable .sfx"
     );
 }
+
+#[test]
+fn convert_writes_the_sounds_the_objects_play_beside_the_output_under_its_games_ids() {
+    use wadforge_format::catalog::{sound_in, Game};
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let src = tmp.path().join("src.wad");
+    let mut ids = played(&fixture);
+    ids.extend(UNPLAYED);
+    let source = wad_with_sounds(&src, &fixture, &ids);
+    let out = tmp.path().join("out.wad2");
+    let o = wadforge(&["convert", s(&src), s(&out), "--game", "ten"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("under Tomb Engine's ids") || stderr(&o).contains("under TEN's ids"),
+        "{}",
+        stderr(&o)
+    );
+    let catalogue = xml::read(&std::fs::read_to_string(out.with_extension("xml")).unwrap()).unwrap();
+    let converted = wadforge_format::open(&std::fs::read(&out).unwrap())
+        .unwrap()
+        .model;
+    let played_out = played(&converted);
+    assert!(
+        played_out.iter().all(|id| catalogue.sounds.contains_key(id)),
+        "every sound played is defined"
+    );
+    for (&id, info) in &source.sounds {
+        match sound_in(Game::Tr4, u32::from(id), Game::Ten) {
+            Some(ten) if played_out.contains(&(ten as u16)) => {
+                assert_eq!(
+                    catalogue.sounds[&(ten as u16)].samples,
+                    info.samples,
+                    "{id} -> {ten}"
+                )
+            }
+            _ => assert!(
+                !played(&fixture).contains(&id) || sound_in(Game::Tr4, u32::from(id), Game::Ten).is_none()
+            ),
+        }
+    }
+}

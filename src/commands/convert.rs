@@ -149,10 +149,12 @@ fn convert_file(
         as_slots: &args.as_slots,
         game: args.game,
     };
+    // The input's sound ids are its game's; port moves the objects' to the output's.
+    let from = opened.game;
     let Ported {
         document,
         lost,
-        changed,
+        mut changed,
         ..
     } = porting::port(&mut opened, &request, output)?;
     if args.strict && !lost.is_empty() {
@@ -167,6 +169,8 @@ fn convert_file(
         None => write_wad(&opened.model, out)?,
         Some(document) => write_atomically(out, &wad2::write_document(document))?,
     }
+    let sounds = crate::sound_files::convert_sounds((input, from), (out, opened.game), &opened.model)?;
+    changed.extend(sounds);
     Ok(Some(Converted {
         lost,
         changed,
