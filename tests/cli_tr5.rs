@@ -36,6 +36,11 @@ fn info_names_a_tr5_level_and_its_slots() {
         assert_eq!(j["animations"], m.animations.len());
     }
     assert_eq!(moveables[3]["slot"], "LARA_SKIN");
+    // check finds nothing wrong: Lara's 15 meshes in LARA_SKIN, the creatures in TR5's slots.
+    let o = wadforge(&["check", s(&level)]);
+    let report = stdout(&o);
+    assert!(o.status.success(), "{report}{}", stderr(&o));
+    assert!(report.contains("0 errors"), "{report}");
 }
 
 #[test]

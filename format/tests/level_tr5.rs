@@ -26,8 +26,12 @@ fn the_objects_are_tr4s_content_with_lara_and_her_body_in_lara_skin() {
     let tr5 = tr5_fixture().model;
     let tr4 = tr4_fixture().model;
     let ids: Vec<u32> = tr5.moveables.iter().map(|m| m.id).collect();
-    assert_eq!(ids, [0, 7, 9, 8], "LARA first, her body (LARA_SKIN) last");
-    assert_eq!(catalog::moveable_slot(Game::Tr5, 8), "LARA_SKIN");
+    assert_eq!(ids, [0, 41, 43, 8], "LARA first, her body (LARA_SKIN) last");
+    let slots: Vec<String> = ids
+        .iter()
+        .map(|&id| catalog::moveable_slot(Game::Tr5, id))
+        .collect();
+    assert_eq!(slots, ["LARA", "DOBERMAN", "CROW", "LARA_SKIN"]);
     // The WOLF and BAT are the TR4 fixture's, read through TR5's records.
     assert_eq!(tr5.moveables[1].animations, tr4.moveables[0].animations);
     assert_eq!(tr5.moveables[2].animations, tr4.moveables[1].animations);
