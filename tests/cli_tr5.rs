@@ -158,3 +158,40 @@ fn a_tr5_level_converts_to_a_wad2_that_the_python_reader_reads() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!read(&wad).moveables.is_empty());
 }
+
+#[test]
+fn a_tr5_levels_objects_convert_to_tomb_engine_and_trng_by_slot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let level = tr5_file(tmp.path());
+    let tr5_slots: Vec<String> = tr5_fixture()
+        .model
+        .moveables
+        .iter()
+        .map(|m| catalog::moveable_slot(Game::Tr5, m.id))
+        .collect();
+    // TEN has a DOBERMAN (136, TR5's 41) and LARA_SKIN (12, TR5's 8); TR4 has LARA_SKIN alone.
+    for (game, catalogue, extension, kept) in [
+        ("ten", Game::Ten, "wad2", &["LARA", "DOBERMAN", "LARA_SKIN"][..]),
+        ("trng", Game::Tr4, "wad", &["LARA", "LARA_SKIN"][..]),
+    ] {
+        let out = tmp.path().join(format!("level_{game}.{extension}"));
+        let o = wadforge(&["convert", s(&level), s(&out), "--game", game]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let opened = wadforge_format::open(&std::fs::read(&out).unwrap()).unwrap();
+        let slots: Vec<String> = opened
+            .model
+            .moveables
+            .iter()
+            .map(|m| catalog::moveable_slot(catalogue, m.id))
+            .collect();
+        // Each object the other game has a slot for is in it; the others are listed.
+        assert_eq!(slots, kept, "{game}");
+        let listed = stderr(&o) + &stdout(&o);
+        for slot in &tr5_slots {
+            assert!(
+                slots.contains(slot) || listed.contains(slot.as_str()),
+                "{game}: {slot} neither converted nor listed: {slots:?}\n{listed}"
+            );
+        }
+    }
+}
