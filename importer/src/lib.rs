@@ -486,6 +486,7 @@ impl<'a> Importer<'a> {
         };
         let shows = self.shows(i);
         let names_of = object::MoveableNames {
+            game,
             slot,
             bones: &self.bones[i],
             animations: &animation_names,

@@ -5,9 +5,10 @@ use gltf::json::animation::Property;
 use gltf::json::texture::{MagFilter, MinFilter, Sampler, WrappingMode};
 use gltf::json::validation::Checked::Valid;
 use gltf::json::{self, Index};
-use wadforge_format::{Animation, Mesh, Moveable, Rotation, Shading, SkewedCorners, Static, Wad};
+use wadforge_format::catalog::{sound_name, Game};
+use wadforge_format::{Animation, Command, Mesh, Moveable, Rotation, Shading, SkewedCorners, Static, Wad};
 use wadforge_manifests::gltf_contract::{
-    JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, STATIC_MESH,
+    JointExtras, MeshNodeExtras, MeshRole, ObjectExtras, ObjectKind, SceneExtras, STATIC_MESH,
 };
 
 use crate::atlas::{Atlas, Images};
@@ -35,6 +36,8 @@ pub(crate) enum Shows<'a> {
 }
 
 pub(crate) struct MoveableNames<'a> {
+    /// The game whose catalogue names the sounds of the animations' commands.
+    pub game: Game,
     pub slot: &'a str,
     pub bones: &'a [String],
     pub animations: &'a [String],
@@ -117,17 +120,8 @@ pub(crate) fn moveable(
     }
     scene_nodes.extend(mesh_nodes);
 
-    let animated = !matches!(shows, Shows::Placeholders(_));
-    let mut actions = std::collections::BTreeMap::new();
-    for (index, (a, name)) in m.animations.iter().zip(names_of.animations).enumerate() {
-        if a.keyframes.is_empty() || joint_count == 0 || !animated {
-            continue;
-        }
-        let written = push_animation(&mut doc, &mut names, a, name, joint_count, space);
-        actions.insert(written, index as u32);
-    }
-    if !actions.is_empty() {
-        stored.tr_actions = Some(actions);
+    if joint_count > 0 && !matches!(shows, Shows::Placeholders(_)) {
+        push_animations(&mut doc, &mut names, m, names_of, space, &mut stored);
     }
 
     doc.scene(Scene {
@@ -274,6 +268,50 @@ fn push_skin(
 
 /// The glTF animation `name` of `a`: the root's translation and each joint's rotation at every
 /// keyframe, LINEAR; returns the name written (unique in the document).
+/// Each animation of `m` with keyframes, the scene extras listing them and the sounds they play.
+fn push_animations(
+    doc: &mut Document,
+    names: &mut NameSet,
+    m: &Moveable,
+    names_of: &MoveableNames,
+    space: &Space,
+    stored: &mut SceneExtras,
+) {
+    let mut actions = std::collections::BTreeMap::new();
+    let mut sounds = std::collections::BTreeMap::new();
+    for (index, (a, name)) in m.animations.iter().zip(names_of.animations).enumerate() {
+        if a.keyframes.is_empty() {
+            continue;
+        }
+        let written = push_animation(doc, names, a, name, m.meshes.len(), space);
+        let played = sound_commands(a, names_of.game);
+        if !played.is_empty() {
+            sounds.insert(written.clone(), played);
+        }
+        actions.insert(written, index as u32);
+    }
+    stored.tr_actions = Some(actions).filter(|a| !a.is_empty());
+    stored.tr_sounds = Some(sounds).filter(|s| !s.is_empty());
+}
+
+/// The sounds `a` plays, as `SceneExtras::tr_sounds` writes them: `SOUND@FRAME; ...`, the sound
+/// by its catalogue name, else its id, the frame from the animation's first.
+fn sound_commands(a: &Animation, game: Game) -> String {
+    let played: Vec<String> = a
+        .commands
+        .iter()
+        .filter_map(|c| match *c {
+            Command::PlaySound { frame, sound, .. } => {
+                let name =
+                    sound_name(game, u32::from(sound)).map_or_else(|| sound.to_string(), str::to_string);
+                Some(format!("{name}@{}", i32::from(frame) - i32::from(a.frame_start)))
+            }
+            _ => None,
+        })
+        .collect();
+    played.join("; ")
+}
+
 fn push_animation(
     doc: &mut Document,
     names: &mut NameSet,

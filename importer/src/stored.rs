@@ -31,5 +31,6 @@ pub(crate) fn scene_extras<'a>(named: impl IntoIterator<Item = (&'a str, &'a Mes
     SceneExtras {
         tr_meshes: Some(StoredMeshes::Records(records)),
         tr_actions: None,
+        tr_sounds: None,
     }
 }

@@ -8,9 +8,14 @@
 //! optional `@FRAME`: `2: 0-10 > 003_RUN@4, 10-20 > 004_WALK; STOP: 0-30 > 000_STAND`. Frames
 //! are this animation's (from 0, `TO` not included), `FRAME` the target's (from 0; 0 when left
 //! out), as the manifest's `state_changes` count them.
+//!
+//! `wadforge_sounds` is the action's timeline markers as the extension writes them at export:
+//! sounds separated by `;`, each a sound (its id or its catalogue name) `@` the frame it plays at,
+//! from the action's first frame: `LARA_FEET@12; LARA_FEET@25`. When the action has it, those are
+//! the animation's sound commands (none when it is empty); without it, the manifest's stay.
 
 use serde_json::Value;
-use wadforge_format::catalog::{state_name, Game};
+use wadforge_format::catalog::{sound_id, state_name, Game};
 use wadforge_manifests::{AnimationName, DispatchManifest, StateChangeManifest, StateRef};
 
 /// The properties, as the extension's panel names them.
@@ -23,6 +28,10 @@ pub(crate) const LATERAL_ACCELERATION: &str = "wadforge_lateral_acceleration";
 pub(crate) const NEXT: &str = "wadforge_next";
 pub(crate) const NEXT_FRAME: &str = "wadforge_next_frame";
 pub(crate) const STATE_CHANGES: &str = "wadforge_state_changes";
+pub(crate) const SOUNDS: &str = "wadforge_sounds";
+
+/// Largest sound id a sound command holds (bits 14 and 15 of its word are the land/water flags).
+const MAX_SOUND_ID: u16 = 0x3FFF;
 
 /// State ids searched for a state given by name (the catalogues' largest is below 200).
 const STATE_IDS: u16 = 1024;
@@ -39,6 +48,15 @@ pub(crate) struct ActionProperties {
     pub next: Option<String>,
     pub next_frame: Option<i32>,
     pub state_changes: Vec<StateChangeManifest>,
+    /// The sounds the action's markers play, when it has the property (`None`: the manifest's).
+    pub sounds: Option<Vec<SoundMarker>>,
+}
+
+/// A sound an action's marker plays: its id, at a frame from the animation's first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SoundMarker {
+    pub id: u16,
+    pub frame: i32,
 }
 
 impl ActionProperties {
@@ -124,6 +142,10 @@ pub(crate) fn read(
         None => Vec::new(),
         Some(line) => parse_state_changes(line, states).map_err(|e| fail(STATE_CHANGES, e))?,
     };
+    let sounds = match text(SOUNDS)? {
+        None => None,
+        Some(line) => Some(parse_sounds(line, states.game).map_err(|e| fail(SOUNDS, e))?),
+    };
     Ok(ActionProperties {
         state,
         frame_duration: integer(FRAME_DURATION, 1, 255)?.map(|v| v as u8),
@@ -137,7 +159,60 @@ pub(crate) fn read(
             .map(str::to_string),
         next_frame: integer(NEXT_FRAME, 0, i64::from(u16::MAX))?.map(|v| v as i32),
         state_changes,
+        sounds,
     })
+}
+
+/// `wadforge_sounds`'s line: each marker `SOUND@FRAME`, in the order given.
+pub(crate) fn parse_sounds(line: &str, game: Game) -> Result<Vec<SoundMarker>, String> {
+    let mut markers = Vec::new();
+    for part in line.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let at = |e: String| {
+            format!(
+                "marker `{part}`: {e}; write markers as `SOUND@FRAME; ...`, e.g. `LARA_FEET@12; 5@25` \
+                 (the extension writes them from the action's markers at export: rename or move the marker)"
+            )
+        };
+        let (sound, frame) = part
+            .rsplit_once('@')
+            .ok_or_else(|| at("no `@` before the frame".into()))?;
+        let frame = frame.trim().parse::<u16>().map_err(|_| {
+            at(format!(
+                "`{}` is not a frame (0 to 65535) from the action's first",
+                frame.trim()
+            ))
+        })?;
+        markers.push(SoundMarker {
+            id: sound_of(sound.trim(), game).map_err(at)?,
+            frame: i32::from(frame),
+        });
+    }
+    Ok(markers)
+}
+
+/// A sound by id, or by catalogue name (a Blender duplicate's `.001` left off).
+fn sound_of(text: &str, game: Game) -> Result<u16, String> {
+    let id = match text.parse::<u32>() {
+        Ok(id) => id,
+        Err(_) => {
+            let upper = text.to_ascii_uppercase();
+            let stem = match upper.rsplit_once('.') {
+                Some((stem, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => stem,
+                _ => upper.as_str(),
+            };
+            sound_id(game, &upper).or_else(|| sound_id(game, stem)).ok_or_else(|| {
+                format!(
+                    "`{text}` is neither a sound id nor a sound name {}'s catalogue knows (sounds.yaml of the \
+                     import lists them)",
+                    game.name()
+                )
+            })?
+        }
+    };
+    u16::try_from(id)
+        .ok()
+        .filter(|&id| id <= MAX_SOUND_ID)
+        .ok_or_else(|| format!("sound {id} is past the largest id a sound command holds, {MAX_SOUND_ID}"))
 }
 
 /// The example every state-change error ends with.
@@ -252,6 +327,38 @@ mod tests {
             let e = parse_state_changes(line, LARA).unwrap_err();
             assert!(
                 e.contains(says) && e.contains("state change 1") && e.contains("e.g."),
+                "{line}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn sound_markers_name_sounds_by_id_or_catalogue_name_at_their_frames() {
+        let name = wadforge_format::catalog::sound_name(Game::Tr1, 71).expect("TR1's sound 71 has a name");
+        let line = format!("{name}@12; 5@ 25 ;{}.001@3;", name.to_ascii_lowercase());
+        let markers = parse_sounds(&line, Game::Tr1).unwrap();
+        let got: Vec<_> = markers.iter().map(|m| (m.id, m.frame)).collect();
+        assert_eq!(got, vec![(71, 12), (5, 25), (71, 3)]);
+        assert_eq!(parse_sounds(" ", Game::Tr1).unwrap(), vec![]);
+        let p = read("WALK", &extras(r#"{"wadforge_sounds": ""}"#), LARA).unwrap();
+        assert_eq!(p.sounds, Some(vec![]), "an empty property: no sounds");
+        assert_eq!(read("WALK", &extras("{}"), LARA).unwrap().sounds, None);
+    }
+
+    #[test]
+    fn a_malformed_sound_marker_names_the_action_and_the_marker() {
+        for (line, says) in [
+            ("NO_SUCH_SOUND@3", "neither a sound id"),
+            ("5", "no `@`"),
+            ("5@x", "`x` is not a frame"),
+            ("5@-1", "`-1` is not a frame"),
+            ("20000@1", "past the largest id"),
+        ] {
+            let json = serde_json::json!({ SOUNDS: line }).to_string();
+            let e = read("WALK", &extras(&json), LARA).unwrap_err();
+            assert!(
+                e.starts_with(&format!("action `WALK`, property {SOUNDS}: marker `{line}`"))
+                    && e.contains(says),
                 "{line}: {e}"
             );
         }

@@ -13,10 +13,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use wadforge_format::Limits;
 use wadforge_manifests::{
-    AnimationManifest, AnimationName, AnimationTarget, KeptExactly, MoveableManifest, StateRef,
+    AnimationManifest, AnimationName, AnimationTarget, CommandManifest, KeptExactly, MoveableManifest,
+    SoundPlace, StateRef,
 };
 
-use super::action_properties::{self, ActionProperties, States};
+use super::action_properties::{self, ActionProperties, SoundMarker, States};
 use crate::error::{BuildError, Place};
 use crate::input::{Animation, Scene};
 use crate::keyframes::{frames_of_action, keyframe_count};
@@ -143,6 +144,43 @@ fn apply(a: &mut AnimationManifest, p: ActionProperties) {
             None => a.state_changes.push(change),
         }
     }
+    if let Some(markers) = p.sounds {
+        a.commands = with_sounds(&a.commands, &markers);
+    }
+}
+
+/// `commands` with their sound commands replaced by `markers`' sounds, where the first sound
+/// command was (so an unmoved marker leaves the list as it was). Each takes the land/water place
+/// of a replaced command of the same sound, in order (a marker moved in Blender keeps it), else
+/// plays anywhere.
+fn with_sounds(commands: &[CommandManifest], markers: &[SoundMarker]) -> Vec<CommandManifest> {
+    let mut places: Vec<(u16, SoundPlace)> = commands
+        .iter()
+        .filter_map(|c| match *c {
+            CommandManifest::Sound { id, on, .. } => Some((id, on)),
+            _ => None,
+        })
+        .collect();
+    let sounds: Vec<CommandManifest> = markers
+        .iter()
+        .map(|m| {
+            let on = match places.iter().position(|&(id, _)| id == m.id) {
+                Some(i) => places.remove(i).1,
+                None => SoundPlace::Anywhere,
+            };
+            CommandManifest::Sound {
+                frame: m.frame,
+                id: m.id,
+                on,
+            }
+        })
+        .collect();
+    let is_sound = |c: &CommandManifest| matches!(c, CommandManifest::Sound { .. });
+    let at = commands.iter().position(is_sound).unwrap_or(commands.len());
+    let mut out: Vec<CommandManifest> = commands[..at].iter().filter(|c| !is_sound(c)).cloned().collect();
+    out.extend(sounds);
+    out.extend(commands[at..].iter().filter(|c| !is_sound(c)).cloned());
+    out
 }
 
 /// The animation of an action no manifest animation names: its properties, or the defaults (a
@@ -191,7 +229,7 @@ fn new_animation(
             frame: p.next_frame.unwrap_or(0),
         },
         state_changes: p.state_changes,
-        commands: Vec::new(),
+        commands: with_sounds(&[], p.sounds.as_deref().unwrap_or_default()),
         undecodable: None,
         kept_exactly: KeptExactly::default(),
     })
@@ -302,4 +340,51 @@ fn new_notes(m: &MoveableManifest, first_new: usize, object: &str) -> Vec<String
         }
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sound(frame: i32, id: u16, on: SoundPlace) -> CommandManifest {
+        CommandManifest::Sound { frame, id, on }
+    }
+
+    #[test]
+    fn markers_replace_the_sound_commands_in_place_keeping_each_sounds_land_or_water_place() {
+        let commands = vec![
+            CommandManifest::Kill,
+            sound(4, 7, SoundPlace::Land),
+            CommandManifest::EmptyHands,
+            sound(9, 7, SoundPlace::Water),
+        ];
+        let markers = [
+            SoundMarker { id: 7, frame: 6 },
+            SoundMarker { id: 7, frame: 9 },
+            SoundMarker { id: 3, frame: 1 },
+        ];
+        assert_eq!(
+            with_sounds(&commands, &markers),
+            vec![
+                CommandManifest::Kill,
+                sound(6, 7, SoundPlace::Land),
+                sound(9, 7, SoundPlace::Water),
+                sound(1, 3, SoundPlace::Anywhere),
+                CommandManifest::EmptyHands,
+            ]
+        );
+        let unmoved = [SoundMarker { id: 7, frame: 4 }, SoundMarker { id: 7, frame: 9 }];
+        let mut expected = commands.clone();
+        expected.swap(2, 3);
+        assert_eq!(
+            with_sounds(&commands, &unmoved),
+            expected,
+            "sounds go where the first one was"
+        );
+        assert_eq!(
+            with_sounds(&commands, &[]),
+            vec![CommandManifest::Kill, CommandManifest::EmptyHands],
+            "no markers: no sounds"
+        );
+    }
 }

@@ -112,6 +112,17 @@ pub struct SceneExtras {
         skip_serializing_if = "Option::is_none"
     )]
     pub tr_meshes: Option<StoredMeshes>,
+    /// Each animation's sound commands, by glTF animation name, as one line `SOUND@FRAME; ...`:
+    /// the sound its catalogue name (its id where the catalogue names none), the frame from the
+    /// animation's first. Blender keeps scene extras, not animation extras (and no lists mixing
+    /// numbers and text): the extension makes them the action's markers, and writes the markers
+    /// back in the same syntax as the action's `wadforge_sounds` property.
+    #[serde(
+        default,
+        deserialize_with = "lenient::value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tr_sounds: Option<BTreeMap<String, String>>,
 }
 
 /// Each mesh as a WAD stores it (textures left out: they come from the UVs), base64-encoded, by
@@ -164,6 +175,7 @@ mod tests {
         let extras = SceneExtras {
             tr_meshes: Some(StoredMeshes::Records(BTreeMap::new())),
             tr_actions: None,
+            tr_sounds: None,
         };
         let json = serde_json::to_value(&extras).unwrap();
         assert!(json.get(STORED_MESHES).is_some(), "{json}");
