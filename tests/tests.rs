@@ -12,6 +12,7 @@ fn measure_helper() {
 mod blender_extension;
 mod blender_new_animations;
 mod blender_new_objects;
+mod blender_sound_markers;
 mod cli_animations;
 mod cli_build;
 mod cli_build_new;

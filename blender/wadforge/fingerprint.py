@@ -122,6 +122,8 @@ def pixels_digest(image, pixels):
 
 def add_action(h, action):
     add_text(h, action.name, sorted((k, repr(v)) for k, v in custom_properties(action)))
+    # Its markers are its sounds (sound_markers.py): a moved one is a change to export.
+    add_text(h, [(m.name, m.frame) for m in action.pose_markers])
     for curve in curves_of(action):
         add_text(h, curve.data_path, curve.array_index, len(curve.keyframe_points))
         add_array(h, curve.keyframe_points, "co", 2)

@@ -8,7 +8,7 @@ import os
 
 import bpy
 
-from . import fingerprint, layout, new_objects, runner
+from . import fingerprint, layout, new_objects, runner, sound_markers
 
 # What keeps a wadforge glTF exact through Blender (see the project's docs on Blender and glTF).
 IMPORT_SETTINGS = dict(
@@ -167,6 +167,7 @@ def import_one(context, directory, path):
             stem, dot, suffix = block.name.rpartition(".")
             if dot and suffix.isdigit() and stem in names:
                 block[GLTF_NAME] = stem
+    sound_markers.add_markers(own_actions(collection), extras)
     return collection
 
 
@@ -322,8 +323,9 @@ def export_one(context, directory, collection, keep):
     if layer is None:
         raise runner.WadforgeError(f"collection {collection.name} is not in this scene's view layer")
     context.view_layer.active_layer_collection = layer
+    extras = plain(collection.get(SCENE_EXTRAS, {}))
     with glTF_names(collection, own_actions(collection)), scene_extras(context.scene, collection), \
-            layout.undone(collection):
+            sound_markers.as_properties(own_actions(collection), extras), layout.undone(collection):
         result = bpy.ops.export_scene.gltf(filepath=path, use_active_collection=True, **EXPORT_SETTINGS)
     if "FINISHED" not in result:
         raise runner.WadforgeError(f"Blender's glTF exporter could not write {path}")
