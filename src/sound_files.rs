@@ -1,12 +1,13 @@
 //! The sound files beside an object file, as import, build, copy and check find and write them:
 //! `NAME.sfx` + `NAME.sam` beside a WAD, Tomb Editor's `NAME.xml` catalogue beside a Wad2
-//! (`docs/sounds.md`).
+//! (`docs/sounds.md`). A level holds its own sounds: they are its answer ([`sounds_of`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use wadforge_format::catalog::Game;
+use wadforge_format::level::LevelSounds;
 use wadforge_format::sounds::{self, Sounds};
 use wadforge_format::OutputKind;
 
@@ -52,6 +53,26 @@ pub fn read_beside(file: &Path) -> anyhow::Result<Option<Sounds>> {
         .map(Some)
 }
 
+/// The sounds of the input `file`: a level's own (`own`, its samples named after the file,
+/// `LEVEL_3.wav`), else those beside it ([`read_beside`]).
+pub fn sounds_of(file: &Path, own: Option<&LevelSounds>) -> anyhow::Result<Option<Sounds>> {
+    match own {
+        Some(own) => {
+            let level = file.file_stem().unwrap_or_default().to_string_lossy();
+            Ok(Some(own.named(&level)))
+        }
+        None => read_beside(file),
+    }
+}
+
+/// Where the sounds of `file` come from, for messages: the level itself or its sound files.
+fn sounds_source(file: &Path, own: Option<&LevelSounds>) -> String {
+    match own {
+        Some(_) => format!("the level {}", file.display()),
+        None => format!("the sound files beside {}", file.display()),
+    }
+}
+
 /// Writes `sounds` beside `out` as its kind of file keeps them (atomically, each file).
 pub fn write_beside(out: &Path, sounds: &Sounds) -> anyhow::Result<()> {
     let paths = beside(out);
@@ -83,19 +104,19 @@ pub fn list(ids: &BTreeSet<u16>, game: Game) -> String {
         .join(", ")
 }
 
-/// Writes `DIR/sounds.yaml` on import: the sounds beside `file` that the imported moveables'
-/// animations play (those `only` names, or all), named by `game`'s catalogue. Returns a note
-/// listing the sounds they play that the file's sounds do not define; nothing is written, and
-/// no note given, when `file` has no sound files.
+/// Writes `DIR/sounds.yaml` on import: the sounds of `file` (a level's `own`, else those beside
+/// it) that the imported moveables' animations play (those `only` names, or all), named by
+/// `game`'s catalogue. Returns a note listing the sounds they play that the file's sounds do not
+/// define; nothing is written, and no note given, when `file` has no sounds.
 pub fn import_sounds(
-    file: &Path,
+    (file, own): (&Path, Option<&LevelSounds>),
     model: &wadforge_format::Wad,
     game: Game,
     only: Option<&[String]>,
     dir: &Path,
 ) -> anyhow::Result<Option<String>> {
     // Sound files that do not read leave the import as it was before sounds travelled.
-    let defined = match read_beside(file) {
+    let defined = match sounds_of(file, own) {
         Ok(Some(defined)) => defined,
         Ok(None) => return Ok(None),
         Err(e) => return Ok(Some(format!("no sounds.yaml written: {e:#}"))),
@@ -121,8 +142,8 @@ pub fn import_sounds(
         .collect();
     Ok((!missing.is_empty()).then(|| {
         format!(
-            "the animations play sounds the sound files beside {} do not define (not in {}): {}",
-            file.display(),
+            "the animations play sounds {} does not define (not in {}): {}",
+            sounds_source(file, own),
             path.display(),
             list(&missing, game)
         )
@@ -226,7 +247,7 @@ pub fn undefined_sounds(
     file: &Path,
     objects: &wadforge_format::Opened,
 ) -> anyhow::Result<Vec<wadforge_edit::check::Finding>> {
-    Ok(match read_beside(file) {
+    Ok(match sounds_of(file, objects.sounds.as_ref()) {
         Ok(Some(sounds)) => {
             wadforge_edit::sounds::undefined_sound_findings(&objects.model, objects.game, &sounds)
         }
@@ -243,17 +264,18 @@ pub fn undefined_sounds(
 }
 
 /// Writes beside `out`, on convert, the sounds the converted objects play (`model`'s, ids of
-/// `to`) from the sound files beside `input` (ids of `from`, each found by the catalogues), under
+/// `to`) from the sounds of `input` (a level's `own`, else the sound files beside it; ids of
+/// `from`, each found by the catalogues), under
 /// `to`'s ids and names: the XML catalogue beside a Wad2, `.sfx`/`.sam` beside a WAD. Returns the
 /// lines saying what it wrote and which sounds played the input's files do not define; none when
 /// `input` has no sound files. Files that do not read, or sounds a `.sfx` cannot hold, are said
 /// in a line and nothing is written.
 pub fn convert_sounds(
-    (input, from): (&Path, Game),
+    (input, from, own): (&Path, Game, Option<&LevelSounds>),
     (out, to): (&Path, Game),
     model: &wadforge_format::Wad,
 ) -> anyhow::Result<Vec<String>> {
-    let source = match read_beside(input) {
+    let source = match sounds_of(input, own) {
         Ok(Some(source)) => source,
         Ok(None) => return Ok(Vec::new()),
         Err(e) => return Ok(vec![format!("sounds not written: {e:#}")]),
@@ -294,8 +316,8 @@ pub fn convert_sounds(
     )];
     if !undefined.is_empty() {
         lines.push(format!(
-            "sounds the objects play that the sound files beside {} do not define: {}",
-            input.display(),
+            "sounds the objects play that {} does not define: {}",
+            sounds_source(input, own),
             list(&undefined, to)
         ));
     }

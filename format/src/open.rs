@@ -37,6 +37,9 @@ pub struct Opened {
     /// Data an engine appended after a level proper (TRX's injections), passed over; `None`
     /// for WADs, Wad2s and levels without.
     pub appended: Option<level::Appended>,
+    /// A level's own sounds (its sound map and details); `None` for WADs and Wad2s, whose
+    /// sounds are in files beside them.
+    pub sounds: Option<level::LevelSounds>,
 }
 
 impl Opened {
@@ -91,6 +94,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 file_bytes,
                 wad2: None,
                 appended: None,
+                sounds: None,
             })
         }
         Some(kind @ FileKind::Wad2) => {
@@ -107,6 +111,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 file_bytes,
                 wad2: Some(document),
                 appended: None,
+                sounds: None,
             })
         }
         // No kind at all goes to the level reader too: it names the version word it does not know.
@@ -126,6 +131,7 @@ pub fn open(bytes: &[u8]) -> Result<Opened, OpenError> {
                 file_bytes,
                 wad2: None,
                 appended: level.appended,
+                sounds: level.sounds,
             })
         }
     }

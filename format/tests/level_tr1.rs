@@ -126,8 +126,8 @@ fn every_truncation_gives_a_typed_error() {
 fn the_demo_palette_position_reads_the_same() {
     // The TR1 demo levels put the palette between the sprite sequences and the cameras.
     let bytes = tr1_level();
-    // After the palette: cinematic frames, demo data (u16 counts), sound map, three u32 counts.
-    let palette = bytes.len() - (2 + 2 + 512 + 4 + 4 + 4) - 768;
+    // After the palette: cinematic frames, demo data (u16 counts), the sound sections.
+    let palette = bytes.len() - (2 + 2 + wadforge_fixtures::levels::TR1_SOUND_BYTES) - 768;
     // Before it: cameras, sound sources, boxes, overlaps, animated textures (empty), one
     // 22-byte item and the light map.
     let cameras = palette - 8192 - (4 + 22) - 5 * 4;
@@ -246,4 +246,32 @@ fn the_level_model_writes_as_a_wad_and_reads_back() {
     let bytes = wadforge_format::wad::write(&wad, None).expect("the model fits a WAD");
     let (back, _) = wadforge_format::wad::read(&bytes).expect("the WAD reads");
     assert_eq!(back, wad);
+}
+
+#[test]
+fn the_sound_map_and_details_read_into_the_level_sounds() {
+    use wadforge_fixtures::levels::{TR1_PLAYED_SOUND, TR1_PLAYED_VOLUME, TR1_UNPLAYED_SOUND};
+    let sounds = level::read(&tr1_level()).unwrap().sounds.unwrap();
+    let ids: Vec<u16> = sounds.sounds.keys().copied().collect();
+    assert_eq!(ids, [TR1_PLAYED_SOUND, TR1_UNPLAYED_SOUND]);
+    let named = sounds.named("LEVEL1");
+    let played = &named.sounds[&TR1_PLAYED_SOUND];
+    assert_eq!(played.samples, ["LEVEL1_0.wav", "LEVEL1_1.wav"]);
+    assert_eq!(u16::from(played.volume), TR1_PLAYED_VOLUME >> 7);
+    assert_eq!(played.loop_mode(), wadforge_format::sounds::LoopMode::OneShotWait);
+    assert_eq!(named.sounds[&TR1_UNPLAYED_SOUND].samples, ["LEVEL1_1.wav"]);
+}
+
+#[test]
+fn a_sound_map_entry_past_the_details_defines_no_sound() {
+    let mut bytes = tr1_level();
+    // The map entry of the played sound, first of the sound sections, names detail 9 of 2.
+    let map = bytes.len() - wadforge_fixtures::levels::TR1_SOUND_BYTES;
+    let entry = map + 2 * usize::from(wadforge_fixtures::levels::TR1_PLAYED_SOUND);
+    bytes[entry..entry + 2].copy_from_slice(&9i16.to_le_bytes());
+    let sounds = level::read(&bytes).unwrap().sounds.unwrap();
+    assert!(!sounds
+        .sounds
+        .contains_key(&wadforge_fixtures::levels::TR1_PLAYED_SOUND));
+    assert_eq!(sounds.sounds.len(), 1);
 }

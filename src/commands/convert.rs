@@ -169,7 +169,11 @@ fn convert_file(
         None => write_wad(&opened.model, out)?,
         Some(document) => write_atomically(out, &wad2::write_document(document))?,
     }
-    let sounds = crate::sound_files::convert_sounds((input, from), (out, opened.game), &opened.model)?;
+    let sounds = crate::sound_files::convert_sounds(
+        (input, from, opened.sounds.as_ref()),
+        (out, opened.game),
+        &opened.model,
+    )?;
     changed.extend(sounds);
     Ok(Some(Converted {
         lost,

@@ -207,7 +207,7 @@ fn import_objects(
     let mut imported = import_model(file, model, &options, out, args, notes)?;
     let only = options.only.as_deref();
     imported.notes.extend(crate::sound_files::import_sounds(
-        file,
+        (file, objects.sounds.as_ref()),
         model,
         objects.game,
         only,

@@ -16,6 +16,7 @@ use super::error::{LevelError, Problem};
 use super::meshes::{self, LevelMeshes};
 use super::moveables;
 use super::pages;
+use super::sounds::{self, LevelSounds};
 use super::tables::{Tables, OBJECT_TEXTURE_SIZE, TR4_OBJECT_TEXTURE_SIZE};
 use super::texture::ObjectTexture;
 use crate::mesh_draws::MeshDraws;
@@ -39,6 +40,8 @@ pub struct Level {
     pub skewed: SkewedCorners,
     /// Data an engine appended after the level proper (TRX's injections), passed over.
     pub appended: Option<Appended>,
+    /// The level's own sounds (its sound map and details); `None` where they are not read (TR5).
+    pub sounds: Option<LevelSounds>,
 }
 
 /// Builds the model of a walked file.
@@ -80,6 +83,7 @@ pub(super) fn build(t: &Tables) -> Result<Level, LevelError> {
         },
         skewed,
         appended: t.appended.clone(),
+        sounds: t.sounds.as_ref().map(|s| sounds::read(s, t.game)).transpose()?,
     })
 }
 

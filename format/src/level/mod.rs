@@ -19,6 +19,7 @@ mod frames;
 mod meshes;
 mod moveables;
 mod pages;
+mod sounds;
 mod tables;
 pub(crate) mod texture;
 mod tr1;
@@ -30,6 +31,7 @@ mod tr5;
 pub use appended::{Appended, AppendedKind, TrxChunk, TRX_MAGIC};
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
+pub use sounds::LevelSounds;
 pub use wadforge_model::skewed::{Corners, SkewedCorners};
 
 use wadforge_model::catalog::Game;

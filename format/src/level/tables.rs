@@ -5,6 +5,7 @@ use wadforge_model::catalog::Game;
 
 use super::appended::Appended;
 use super::bytes::View;
+use super::sounds::SoundTables;
 
 /// Bytes of a TR1–TR3 object texture.
 pub(super) const OBJECT_TEXTURE_SIZE: usize = 20;
@@ -26,6 +27,8 @@ pub(super) struct Tables<'a> {
     pub palette: View<'a>,
     /// Data an engine appended after the level proper (TRX's injections), passed over.
     pub appended: Option<Appended>,
+    /// The sound map, details and sample count (`None` where the reader does not read them).
+    pub sounds: Option<SoundTables<'a>>,
 }
 
 /// The tables of the objects, from the mesh data to the static meshes: every game stores them

@@ -12,6 +12,7 @@ use super::appended::Appended;
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE_BYTES;
+use super::sounds::{SoundTables, SOUND_DETAILS_SIZE};
 use super::tables::{ObjectTables, Tables, OBJECT_TEXTURE_SIZE};
 use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
 
@@ -51,12 +52,12 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
     }
     c.table16("cinematic frames", 16, Section::CinematicFrames)?;
     c.table16("demo data bytes", 1, Section::DemoData)?;
-    c.take(if tr1 { 512 } else { 740 }, Section::SoundMap)?;
-    c.table("sound details", 8, Section::SoundDetails)?;
+    let map = c.take(if tr1 { 512 } else { 740 }, Section::SoundMap)?;
+    let (_, details) = c.table("sound details", SOUND_DETAILS_SIZE, Section::SoundDetails)?;
     if tr1 {
         c.table("sound sample bytes", 1, Section::SoundSamples)?;
     }
-    c.table("sample indices", 4, Section::SampleIndices)?;
+    let (sample_count, _) = c.table("sample indices", 4, Section::SampleIndices)?;
     let appended = Appended::recognise(c.rest(), c.pos);
     if c.remaining() > 0 && appended.is_none() {
         return Err(LevelError {
@@ -76,6 +77,11 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
         object_textures: object_textures.expect("the object textures are taken in every order"),
         palette: palette.expect("the palette is taken in every order"),
         appended,
+        sounds: Some(SoundTables {
+            map,
+            details,
+            sample_count,
+        }),
     })
 }
 

@@ -29,6 +29,7 @@ use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE32_BYTES;
+use super::sounds::{SoundTables, SOUND_DETAILS_SIZE};
 use super::tables::{Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::{walk_object_tables, walk_rooms};
 use crate::bytes::FileError;
@@ -254,9 +255,9 @@ fn walk_level_data<'a>(
     c.table("items", 24, Section::Items)?;
     c.table("AI objects", 24, Section::AiObjects)?;
     c.table16("demo data bytes", 1, Section::DemoData)?;
-    c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
-    c.table("sound details", 8, Section::SoundDetails)?;
-    c.table("sample indices", 4, Section::SampleIndices)?;
+    let map = c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
+    let (_, details) = c.table("sound details", SOUND_DETAILS_SIZE, Section::SoundDetails)?;
+    let (sample_count, _) = c.table("sample indices", 4, Section::SampleIndices)?;
     // TRLE pads the level data with zero bytes; anything else is not a level of this layout.
     let rest = c.take(c.remaining(), Section::SampleIndices)?;
     if let Some(i) = rest.bytes.iter().position(|&b| b != 0) {
@@ -276,6 +277,11 @@ fn walk_level_data<'a>(
         object_textures,
         palette: View::new(&[], 0, Section::Palette),
         appended: None,
+        sounds: Some(SoundTables {
+            map,
+            details,
+            sample_count,
+        }),
     })
 }
 
