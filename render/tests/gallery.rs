@@ -126,3 +126,28 @@ fn an_object_alone_in_its_file_is_pictured_whole_however_often_its_polygons_cove
     );
     assert_eq!(shown.as_raw(), alone.canvas.rgba(), "{path}");
 }
+
+#[test]
+fn each_animation_lists_the_sounds_it_plays_by_name() {
+    let wad = wadforge_fixtures::standard();
+    let page = files_of(&wad)
+        .into_iter()
+        .find(|(path, _)| path.ends_with("index.html"))
+        .map(|(_, bytes)| String::from_utf8(bytes).unwrap())
+        .expect("the gallery writes its page");
+    let mut listed = 0;
+    for m in &wad.moveables {
+        for a in &m.animations {
+            for command in &a.commands {
+                if let wadforge_model::Command::PlaySound { sound, .. } = *command {
+                    let name = wadforge_model::catalog::sound_name(Game::Tr4, u32::from(sound))
+                        .map_or_else(|| sound.to_string(), str::to_string);
+                    assert!(page.contains(&name), "sound {sound} ({name}) is not on the page");
+                    listed += 1;
+                }
+            }
+        }
+    }
+    assert!(listed > 0, "the fixture plays sounds");
+    assert!(page.contains("<br>sounds: "), "a caption lists sounds");
+}

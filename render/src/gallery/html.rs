@@ -135,18 +135,38 @@ fn moveable_card(h: &mut String, source: &Source, card: &MoveableCard, written: 
                 animation.keyframes.len(),
                 animation.frame_duration
             );
+            let sounds = sounds_line(source, animation);
             let shown = match picture {
                 Some(p) => image(p, &format!("{} animation {a}", card.slot), written),
                 None => "<div class=\"empty\">no keyframes</div>".to_string(),
             };
             let _ = writeln!(
                 h,
-                "<figure>{shown}<figcaption><b>{a:03}{name}</b><br>{state}<br>{timing}</figcaption></figure>"
+                "<figure>{shown}<figcaption><b>{a:03}{name}</b><br>{state}<br>{timing}{sounds}</figcaption></figure>"
             );
         }
         h.push_str("</div></details>\n");
     }
     h.push_str("</article>\n");
+}
+
+/// The sounds `animation` plays, by the catalogue's names (an id where it names none), each once
+/// in the order first played, as a caption line (`<br>sounds: LARA_FEET, 71`); empty for none.
+fn sounds_line(source: &Source, animation: &wadforge_model::Animation) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for command in &animation.commands {
+        if let wadforge_model::Command::PlaySound { sound, .. } = *command {
+            let name =
+                catalog::sound_name(source.game, u32::from(sound)).map_or_else(|| sound.to_string(), escape);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if names.is_empty() {
+        return String::new();
+    }
+    format!("<br>sounds: {}", names.join(", "))
 }
 
 /// An `<img>` of a written picture, or a note where none was written.
