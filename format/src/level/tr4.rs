@@ -234,27 +234,7 @@ fn walk_level_data<'a>(
     let mut c = Cursor::new(data);
     walk_rooms(&mut c, Game::Tr4)?;
     let objects = walk_object_tables(&mut c, Game::Tr4)?;
-    marker(&mut c, b"SPR", Section::SpriteTextures)?;
-    c.table("sprite textures", 16, Section::SpriteTextures)?;
-    c.table("sprite sequences", 8, Section::SpriteSequences)?;
-    c.table("cameras", 16, Section::Cameras)?;
-    c.table("flyby cameras", 40, Section::FlybyCameras)?;
-    c.table("sound sources", 16, Section::SoundSources)?;
-    let (box_count, _) = c.table("boxes", 8, Section::Boxes)?;
-    c.table("overlaps", 2, Section::Overlaps)?;
-    let at = c.pos;
-    c.records(at, "zone records", box_count, 20, Section::Zones)?;
-    c.table("animated texture words", 2, Section::AnimatedTextures)?;
-    c.take(1, Section::AnimatedTextures)?; // how many of the first ranges animate UVs
-    marker(&mut c, b"TEX", Section::ObjectTextures)?;
-    let (_, object_textures) = c.table(
-        "object textures",
-        TR4_OBJECT_TEXTURE_SIZE,
-        Section::ObjectTextures,
-    )?;
-    c.table("items", 24, Section::Items)?;
-    c.table("AI objects", 24, Section::AiObjects)?;
-    c.table16("demo data bytes", 1, Section::DemoData)?;
+    let object_textures = walk_sprites_to_demo_data(&mut c, (b"SPR", b"TEX"), TR4_OBJECT_TEXTURE_SIZE)?;
     let map = c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
     let (_, details) = c.table("sound details", SOUND_DETAILS_SIZE, Section::SoundDetails)?;
     let (sample_count, _) = c.table("sample indices", 4, Section::SampleIndices)?;
@@ -286,6 +266,34 @@ fn walk_level_data<'a>(
 }
 
 /// Checks a three-letter section marker.
+/// Passes over the sections from the sprites to the demo data, laid out alike in TR4 and TR5 but
+/// for their markers (`SPR`, `TEX`; TR5 ends each with a zero byte) and the size of an object
+/// texture; gives the object textures.
+pub(super) fn walk_sprites_to_demo_data<'a>(
+    c: &mut Cursor<'a>,
+    (sprites, textures): (&[u8], &[u8]),
+    object_texture_size: usize,
+) -> Result<View<'a>, LevelError> {
+    marker(c, sprites, Section::SpriteTextures)?;
+    c.table("sprite textures", 16, Section::SpriteTextures)?;
+    c.table("sprite sequences", 8, Section::SpriteSequences)?;
+    c.table("cameras", 16, Section::Cameras)?;
+    c.table("flyby cameras", 40, Section::FlybyCameras)?;
+    c.table("sound sources", 16, Section::SoundSources)?;
+    let (box_count, _) = c.table("boxes", 8, Section::Boxes)?;
+    c.table("overlaps", 2, Section::Overlaps)?;
+    let at = c.pos;
+    c.records(at, "zone records", box_count, 20, Section::Zones)?;
+    c.table("animated texture words", 2, Section::AnimatedTextures)?;
+    c.take(1, Section::AnimatedTextures)?; // how many of the first ranges animate UVs
+    marker(c, textures, Section::ObjectTextures)?;
+    let (_, object_textures) = c.table("object textures", object_texture_size, Section::ObjectTextures)?;
+    c.table("items", 24, Section::Items)?;
+    c.table("AI objects", 24, Section::AiObjects)?;
+    c.table16("demo data bytes", 1, Section::DemoData)?;
+    Ok(object_textures)
+}
+
 pub(super) fn marker(c: &mut Cursor, expected: &[u8], section: Section) -> Result<(), LevelError> {
     let at = c.pos;
     let found = c.take(expected.len(), section)?;

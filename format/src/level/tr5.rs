@@ -25,7 +25,7 @@ use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE32_BYTES;
 use super::tables::{ObjectTables, Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::walk_object_tables_sized;
-use super::tr4::{marker, read_sound_samples};
+use super::tr4::{marker, read_sound_samples, walk_sprites_to_demo_data};
 use crate::bytes::FileError;
 use crate::records::MODEL_SIZE;
 
@@ -107,27 +107,7 @@ fn walk_level_data(data: View) -> Result<Walked, LevelError> {
     walk_rooms(&mut c)?;
     c.table("floor data words", 2, Section::FloorData)?;
     let objects = walk_object_tables_sized(&mut c, Game::Tr5, TR5_MODEL_SIZE)?;
-    marker(&mut c, b"SPR\0", Section::SpriteTextures)?;
-    c.table("sprite textures", 16, Section::SpriteTextures)?;
-    c.table("sprite sequences", 8, Section::SpriteSequences)?;
-    c.table("cameras", 16, Section::Cameras)?;
-    c.table("flyby cameras", 40, Section::FlybyCameras)?;
-    c.table("sound sources", 16, Section::SoundSources)?;
-    let (box_count, _) = c.table("boxes", 8, Section::Boxes)?;
-    c.table("overlaps", 2, Section::Overlaps)?;
-    let at = c.pos;
-    c.records(at, "zone records", box_count, 20, Section::Zones)?;
-    c.table("animated texture words", 2, Section::AnimatedTextures)?;
-    c.take(1, Section::AnimatedTextures)?; // how many of the first ranges animate UVs
-    marker(&mut c, b"TEX\0", Section::ObjectTextures)?;
-    let (_, object_textures) = c.table(
-        "object textures",
-        TR5_OBJECT_TEXTURE_SIZE,
-        Section::ObjectTextures,
-    )?;
-    c.table("items", 24, Section::Items)?;
-    c.table("AI objects", 24, Section::AiObjects)?;
-    c.table16("demo data bytes", 1, Section::DemoData)?;
+    let object_textures = walk_sprites_to_demo_data(&mut c, (b"SPR\0", b"TEX\0"), TR5_OBJECT_TEXTURE_SIZE)?;
     c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
     c.table("sound details", 8, Section::SoundDetails)?;
     c.table("sample indices", 4, Section::SampleIndices)?;
