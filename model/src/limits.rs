@@ -154,6 +154,10 @@ pub struct Limits {
     pub record_decodings: Bound,
     /// Words of keyframe data the animations decode.
     pub keyframe_decodings: Bound,
+    /// Bytes of sample names a `.sfx`'s sounds hold, each name counted for every id playing it.
+    pub sound_sample_names: Bound,
+    /// Elements of a Tomb Editor sound catalogue (XML) its reader holds.
+    pub sound_catalogue_elements: Bound,
 }
 
 impl Limits {
@@ -454,6 +458,28 @@ impl Limits {
             every: 1,
             unit: "words of keyframe data",
             advice: CORRUPT,
+        },
+        // Any number of a .sfx's ids may name one info, and an info up to 63 lines of the .sam:
+        // 370 ids on one 500 kB line ask 186 MB. TRLE's files hold some 10 kB of names, each
+        // played by one or two ids.
+        sound_sample_names: Bound {
+            name: "bytes of sample names the sounds play (each name 32 more)",
+            base: 4 << 20,
+            per: 8,
+            every: 1,
+            unit: "bytes of the .sfx and .sam",
+            advice: "TRLE's sound maps play each line of their .sam about once: the .sfx or .sam is corrupt",
+        },
+        // The catalogue's reader holds some 80 bytes of each element (160 while a parent's list
+        // grows): a 4.4 MB file of `<a><b/></a>` took over 155 MB. Tomb Editor writes an element a
+        // line, 20 bytes or more, some 17 a sound.
+        sound_catalogue_elements: Bound {
+            name: "elements in the sound catalogue",
+            base: 65_536,
+            per: 1,
+            every: 16,
+            unit: "bytes of the catalogue",
+            advice: "Tomb Editor's catalogues hold an element in 20 bytes or more: the file is corrupt",
         },
     };
 }

@@ -10,10 +10,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use wadforge_model::sounds::{SoundInfo, SoundMap, Sounds};
+use wadforge_model::Limits;
 
 use super::SoundsError;
 
 const INFO_BYTES: usize = 8;
+/// What a sample name costs held in a sound beyond its bytes (its `String`, its place in a list).
+const NAME_COST: u64 = 32;
 
 /// Reads a `.sfx` and the text of its `.sam`. A map entry of −1 (or any negative word) or one
 /// past the infos is no sound, as Tomb Editor reads it.
@@ -32,7 +35,7 @@ pub fn read(sfx: &[u8], sam: &str) -> Result<Sounds, SoundsError> {
         })?;
     let count = info_count(sfx, map.ids()).unwrap_or(0);
     let infos_at = 2 * map.ids() + 4;
-    let lines: Vec<&str> = sam.lines().map(str::trim_end).collect();
+    let mut lines = SamLines::new(sfx.len(), sam);
     let mut sounds = BTreeMap::new();
     for id in 0..map.ids() {
         let entry = i16::from_le_bytes([sfx[2 * id], sfx[2 * id + 1]]);
@@ -43,7 +46,7 @@ pub fn read(sfx: &[u8], sam: &str) -> Result<Sounds, SoundsError> {
             continue;
         }
         let at = infos_at + INFO_BYTES * entry;
-        let info = read_info(&sfx[at..at + INFO_BYTES], &lines, at, id)?;
+        let info = read_info(&sfx[at..at + INFO_BYTES], &mut lines, at, id)?;
         sounds.insert(id as u16, info);
     }
     Ok(Sounds { map, sounds })
@@ -57,21 +60,61 @@ fn info_count(sfx: &[u8], ids: usize) -> Option<usize> {
     (length == sfx.len()).then_some(count)
 }
 
-fn read_info(bytes: &[u8], lines: &[&str], at: usize, id: usize) -> Result<SoundInfo, SoundsError> {
+/// The lines of a `.sam`, and the bytes of names the sounds read so far hold: ids may share an
+/// info and infos lines, so a small file could name its longest line thousands of times over.
+struct SamLines<'a> {
+    lines: Vec<&'a str>,
+    /// Bytes of the `.sfx` and `.sam`, which the names held are bounded by.
+    input_bytes: u64,
+    held: u64,
+}
+
+impl<'a> SamLines<'a> {
+    fn new(sfx_bytes: usize, sam: &'a str) -> Self {
+        // Sized first: a .sam of empty lines would otherwise take up to twice a slice a byte.
+        let mut lines = Vec::with_capacity(sam.lines().count());
+        lines.extend(sam.lines().map(str::trim_end));
+        SamLines {
+            lines,
+            input_bytes: (sfx_bytes + sam.len()) as u64,
+            held: 0,
+        }
+    }
+
+    /// Lines `first..first + count`, owned by the sound `id` whose info is at byte `at`.
+    fn samples(
+        &mut self,
+        first: usize,
+        count: usize,
+        at: usize,
+        id: usize,
+    ) -> Result<Vec<String>, SoundsError> {
+        let samples = self.lines.get(first..first + count).ok_or_else(|| {
+            SoundsError::sfx(
+                at,
+                format!(
+                    "sound {id} plays samples {first}..{} of the .sam, which has {} lines: use the .sam that \
+                     came with this .sfx",
+                    first + count,
+                    self.lines.len()
+                ),
+            )
+        })?;
+        let cost: u64 = samples.iter().map(|s| s.len() as u64 + NAME_COST).sum();
+        self.held = self.held.saturating_add(cost);
+        let bound = Limits::DEFAULT.sound_sample_names;
+        bound
+            .check(self.held, self.input_bytes)
+            .map_err(|too_much| SoundsError::sfx(at, format!("sound {id}: {too_much}")))?;
+        Ok(samples.iter().map(|s| (*s).to_owned()).collect())
+    }
+}
+
+fn read_info(bytes: &[u8], lines: &mut SamLines, at: usize, id: usize) -> Result<SoundInfo, SoundsError> {
     let first = usize::from(u16::from_le_bytes([bytes[0], bytes[1]]));
     let characteristics = u16::from_le_bytes([bytes[6], bytes[7]]);
     let count = usize::from((characteristics & SoundInfo::SAMPLE_COUNT_BITS) >> 2);
-    let samples = lines.get(first..first + count).ok_or_else(|| {
-        SoundsError::sfx(
-            at,
-            format!(
-                "sound {id} plays samples {first}..{} of the .sam, which has {} lines: use the .sam that came \
-                 with this .sfx",
-                first + count,
-                lines.len()
-            ),
-        )
-    })?;
+    let samples = lines.samples(first, count, at, id)?;
     Ok(SoundInfo {
         name: None,
         volume: bytes[2],
@@ -79,7 +122,7 @@ fn read_info(bytes: &[u8], lines: &[&str], at: usize, id: usize) -> Result<Sound
         chance: bytes[4],
         pitch: bytes[5] as i8,
         flags: characteristics & !SoundInfo::SAMPLE_COUNT_BITS,
-        samples: samples.iter().map(|s| (*s).to_owned()).collect(),
+        samples,
         global: false,
         indexed: false,
     })
@@ -119,6 +162,14 @@ pub fn write(sounds: &Sounds) -> Result<SoundFiles, SoundsError> {
                 info.samples.len(),
                 SoundInfo::MAX_SAMPLES,
                 SoundInfo::MAX_SAMPLES
+            )));
+        }
+        // A name holding a line break would become two lines, and every later sound would
+        // play the wrong samples.
+        if let Some(name) = info.samples.iter().find(|s| s.contains(['\r', '\n'])) {
+            return Err(SoundsError::write(format!(
+                "sound {id}'s sample {name:?} holds a line break, which no line of a .sam can: \
+                 rename the sample without it"
             )));
         }
         let first = *run_of.entry(&info.samples).or_insert_with(|| {
@@ -222,6 +273,51 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("64 samples"));
+    }
+
+    #[test]
+    fn a_sample_name_with_a_line_break_is_refused_not_split_into_two_lines() {
+        for name in ["a\nb.wav", "a.wav\r"] {
+            let broken = sounds(
+                SoundMap::Trle,
+                &[(1, info(9, &[name, "c.wav"], 0)), (2, info(9, &["d.wav"], 0))],
+            );
+            let error = write(&broken).unwrap_err().to_string();
+            assert!(
+                error.contains("sound 1") && error.contains("line break"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_sharing_long_sam_lines_are_refused_past_the_bound_on_names_held() {
+        let long = "x".repeat(100_000);
+        let many = sounds(SoundMap::Trle, &[(0, info(9, &[&long, "b.wav"], 0))]);
+        let files = write(&many).unwrap();
+        assert!(
+            read(&files.sfx, &files.sam).is_ok(),
+            "one sound holds its names once"
+        );
+        // Every id on the one info: 370 copies of the long line, some 37 MB from 100 kB.
+        let mut shared = files.sfx.clone();
+        for id in 0..370 {
+            shared[2 * id..2 * id + 2].copy_from_slice(&0i16.to_le_bytes());
+        }
+        let bound = Limits::DEFAULT.sound_sample_names;
+        let input = (shared.len() + files.sam.len()) as u64;
+        let held_by_all = 370 * (files.sam.len() as u64 - 4 + 2 * NAME_COST);
+        assert!(held_by_all > bound.allowed(input), "the case passes the bound");
+        let error = read(&shared, &files.sam).unwrap_err().to_string();
+        assert!(
+            error.contains("sample names") && error.contains("byte 744"),
+            "{error}"
+        );
+        // Short names shared by every id stay far inside it.
+        let short = write(&sounds(SoundMap::Trle, &[(0, info(9, &["a.wav"; 63], 0))])).unwrap();
+        let mut everywhere = short.sfx.clone();
+        everywhere[..740].copy_from_slice(&[0; 740]);
+        assert_eq!(read(&everywhere, &short.sam).unwrap().sounds.len(), 370);
     }
 
     #[test]

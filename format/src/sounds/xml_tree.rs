@@ -3,8 +3,11 @@
 //! declaration are read past; character references and the five named entities are decoded.
 //! No DTDs and no CDATA (TombLib writes neither): they are refused, never guessed at.
 //!
-//! Bounded: the tree holds at most one element per `<` of the input, and nesting deeper than
-//! [`MAX_DEPTH`] is refused, so a hostile file asks no more than its size.
+//! Bounded: the tree holds at most one element per `<` of the input and no more than
+//! `Limits::sound_catalogue_elements` allows for its size, and nesting deeper than [`MAX_DEPTH`]
+//! is refused, so a hostile file asks no more than its size.
+
+use wadforge_model::Limits;
 
 use super::SoundsError;
 
@@ -77,6 +80,7 @@ pub fn parse(text: &str) -> Result<Element, SoundsError> {
         counted_to: 0,
     };
     let mut open: Vec<Element> = Vec::new();
+    let mut elements = 0u64;
     loop {
         let Some(next) = cursor.rest().find('<') else {
             return Err(cursor.error(match open.last() {
@@ -113,6 +117,11 @@ pub fn parse(text: &str) -> Result<Element, SoundsError> {
             }
         } else {
             let (element, closed) = open_tag(&mut cursor)?;
+            elements += 1;
+            let bound = Limits::DEFAULT.sound_catalogue_elements;
+            if let Err(too_much) = bound.check(elements, text.len() as u64) {
+                return Err(SoundsError::xml(element.line, too_much.to_string()));
+            }
             if closed {
                 match open.last_mut() {
                     Some(parent) => parent.children.push(element),
@@ -222,6 +231,22 @@ mod tests {
         assert_eq!(root.line, 2);
         assert_eq!(root.child("b").unwrap().text, "<AB");
         assert_eq!(root.child("c").unwrap().line, 3);
+    }
+
+    #[test]
+    fn more_elements_than_the_catalogue_s_size_allows_are_refused_with_the_line() {
+        let bound = Limits::DEFAULT.sound_catalogue_elements;
+        let tiny = |count: usize| format!("<a>\n{}</a>", "<b/>".repeat(count));
+        let (fits, over) = (bound.base as usize / 2, bound.base as usize * 2);
+        assert_eq!(parse(&tiny(fits)).unwrap().children.len(), fits);
+        let error = parse(&tiny(over)).unwrap_err().to_string();
+        assert!(
+            error.contains("line 2") && error.contains("elements in the sound catalogue"),
+            "{error}"
+        );
+        // An element a line, as Tomb Editor writes them, stays within at any size.
+        let lines = format!("<a>\n{}</a>", "  <Id>1</Id>\r\n".repeat(2 * over));
+        assert_eq!(parse(&lines).unwrap().children.len(), 2 * over);
     }
 
     #[test]
