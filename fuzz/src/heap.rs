@@ -65,6 +65,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
 /// Runs `read` (the reading of one input of `input_len` bytes) under the input's allowance.
 pub fn within_allowance<R>(input_len: usize, read: impl FnOnce() -> R) -> R {
+    lift_ceiling_on_panic();
     let allowance = allowance(input_len);
     let at_start = HELD.load(Relaxed);
     AT_START.store(at_start, Relaxed);
@@ -72,6 +73,20 @@ pub fn within_allowance<R>(input_len: usize, read: impl FnOnce() -> R) -> R {
     let result = read();
     CEILING.store(usize::MAX, Relaxed);
     result
+}
+
+/// A panic (a target's assertion) ends the reading: its message and backtrace are the report,
+/// and must not be cut short as a heap over the allowance. Installed in front of libFuzzer's
+/// hook, which is in place by the first execution.
+fn lift_ceiling_on_panic() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let then = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            CEILING.store(usize::MAX, Relaxed);
+            then(info);
+        }));
+    });
 }
 
 fn allowance(input_len: usize) -> usize {

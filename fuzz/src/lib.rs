@@ -15,7 +15,7 @@ static ALLOCATOR: heap::CountingAllocator = heap::CountingAllocator;
 pub use heap::within_allowance;
 
 /// Targets and the directory (under the seeds root) each one's seeds go to.
-pub const TARGETS: [&str; 13] = [
+pub const TARGETS: [&str; 15] = [
     "wad",
     "wad2_container",
     "wad2_objects",
@@ -29,10 +29,35 @@ pub const TARGETS: [&str; 13] = [
     "manifest_dir",
     "glb",
     "texture",
+    "sounds_sfx",
+    "sounds_xml",
 ];
 
 /// Separates the files of a `manifest_dir` input, in the order of [`MANIFEST_FILES`].
 pub const FILE_SEPARATOR: &[u8] = b"\n#--wadforge-fuzz-file--\n";
+
+/// The `.sfx` bytes and the `.sam` text of a `sounds_sfx` input: what comes before the first
+/// [`FILE_SEPARATOR`], and all after it (the whole input is the `.sfx`, with an empty `.sam`,
+/// when it has none).
+pub fn sound_files(data: &[u8]) -> (&[u8], &[u8]) {
+    let mut files = manifest_files(data);
+    let sfx = files.next().unwrap_or_default();
+    (
+        sfx,
+        data.get(sfx.len() + FILE_SEPARATOR.len()..).unwrap_or_default(),
+    )
+}
+
+/// The standard fixture on one page (every sample moved to it): the reader's paths without
+/// megabytes of texels, and the object file the sound files of the replay lie beside.
+pub fn standard_one_page() -> wadforge_format::Wad {
+    let mut small = wadforge_fixtures::standard();
+    small.pages.truncate(1);
+    for s in &mut small.samples {
+        s.page = 0;
+    }
+    small
+}
 
 /// The files of the bundled example, in a `manifest_dir` input's order.
 pub const MANIFEST_FILES: [&str; 5] = [

@@ -3,7 +3,8 @@
 //! input, and each run is measured alone (its own rusage, from wait4). The fuzz targets reach the
 //! readers and the importer in-process; this reaches what only the program does (gallery, check
 //! and --fix, copy from and into, remove, diff, build --base, import of levels, a build of what
-//! was imported) and holds every run to the promise: no crash or panic, a refusal says why, peak
+//! was imported, the sound files beside a WAD or Wad2 read by each of those and by `convert`)
+//! and holds every run to the promise: no crash or panic, a refusal says why, peak
 //! memory under what `Limits::memory` allows for the input's size, under 5 s.
 //!
 //! `replay WADFORGE ROOT [TARGET...]`: ROOT holds `corpus/<target>/` and `seeds/<target>/`
@@ -18,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use wadforge_format::{level, wad};
 use wadforge_fuzz::{
-    copy_example_moveable, manifest_files, scratch, texture_directory, tr4_file, with_version,
-    MANIFEST_FILES, TARGETS,
+    copy_example_moveable, manifest_files, scratch, sound_files, standard_one_page, texture_directory,
+    tr4_file, with_version, MANIFEST_FILES, TARGETS,
 };
 
 /// One input may take this long before it is called a hang and killed.
@@ -84,6 +85,8 @@ struct Replay<'a> {
     verbose: bool,
     /// The texture target's directory, made once: its PNG is replaced by each input.
     texture: Option<(PathBuf, PathBuf)>,
+    /// Bytes of the sound files beside the file a run reads, part of its input.
+    beside: u64,
 }
 
 impl<'a> Replay<'a> {
@@ -100,6 +103,7 @@ impl<'a> Replay<'a> {
             broken: Vec::new(),
             verbose: std::env::var_os("REPLAY_VERBOSE").is_some(),
             texture: None,
+            beside: 0,
         }
     }
 
@@ -158,13 +162,14 @@ impl<'a> Replay<'a> {
                 let dir = dir.clone();
                 self.directory(name, &dir);
             }
+            "sounds_sfx" | "sounds_xml" => self.sounds(name, &data),
             other => panic!("no replay for the target {other}"),
         }
     }
 
     /// A WAD or level: every command that reads one, then a build of what was imported.
     fn file(&mut self, name: &str, path: &Path, is_wad: bool) {
-        let bytes = size(path);
+        let bytes = size(path) + self.beside;
         let p = path.to_str().unwrap();
         let work = self.work.clone();
         let out = |what: &str| work.join(what).to_str().unwrap().to_string();
@@ -203,6 +208,41 @@ impl<'a> Replay<'a> {
             let dir = Path::new(&imported);
             self.run(name, size(dir), &["build", &imported, "-o", &rebuilt, "-q"]);
         }
+    }
+
+    /// Sound files beside the standard fixture on one page: the `.sfx` and `.sam` beside it as a
+    /// WAD, or the catalogue beside it as a Wad2. Every command that reads the file (each reads
+    /// the sound files beside it), then `convert` into the other kind, which writes them as
+    /// that kind's.
+    fn sounds(&mut self, name: &str, data: &[u8]) {
+        static HOSTS: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+        let (wad, wad2) = HOSTS.get_or_init(|| {
+            let small = standard_one_page();
+            let skewed = wadforge_format::SkewedCorners::new();
+            let game = wadforge_format::catalog::Game::Tr4;
+            let made = wadforge_format::wad2::from_model(&small, &skewed, game).unwrap();
+            let wad2 = wadforge_format::wad2::write_document(&made.document);
+            (wad::write(&small, None).unwrap(), wad2)
+        });
+        let is_wad = self.target == "sounds_sfx";
+        let (host, other) = match is_wad {
+            true => (self.work.join("input.wad"), "converted.wad2"),
+            false => (self.work.join("input.wad2"), "converted.wad"),
+        };
+        std::fs::write(&host, if is_wad { wad } else { wad2 }).unwrap();
+        if is_wad {
+            let (sfx, sam) = sound_files(data);
+            std::fs::write(host.with_extension("sfx"), sfx).unwrap();
+            std::fs::write(host.with_extension("sam"), sam).unwrap();
+        } else {
+            std::fs::write(host.with_extension("xml"), data).unwrap();
+        }
+        self.beside = data.len() as u64;
+        self.file(name, &host, is_wad);
+        let converted = self.work.join(other);
+        let args = ["convert", host.to_str().unwrap(), converted.to_str().unwrap()];
+        self.run(name, size(&host) + self.beside, &args);
+        self.beside = 0;
     }
 
     /// A manifest directory: built, and what it built read back.

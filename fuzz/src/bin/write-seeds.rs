@@ -5,7 +5,9 @@ use libfuzzer_sys as _;
 use std::path::Path;
 
 use wadforge_format::wad;
-use wadforge_fuzz::{example, texture_seed, tr4_file, tr4_level_data_of, FILE_SEPARATOR, MANIFEST_FILES};
+use wadforge_fuzz::{
+    example, standard_one_page, texture_seed, tr4_file, tr4_level_data_of, FILE_SEPARATOR, MANIFEST_FILES,
+};
 
 fn main() {
     let root = std::env::args().nth(1).expect("usage: write-seeds DIR");
@@ -17,11 +19,7 @@ fn main() {
     };
     // The standard fixture on one page (every sample moved to it), and its quirk variants
     // as they are: the reader's paths without megabytes of texels.
-    let mut small = wadforge_fixtures::standard();
-    small.pages.truncate(1);
-    for s in &mut small.samples {
-        s.page = 0;
-    }
+    let small = standard_one_page();
     let standard = wad::write(&small, None).unwrap();
     let mut statics_only = small.clone();
     statics_only.moveables.clear();
@@ -45,11 +43,14 @@ fn main() {
         for texture in &mut document.textures {
             texture.width = 4;
             texture.height = 4;
-            texture.image = texture.image.take().map(|image| wadforge_format::wad2::document::Image {
-                width: 4,
-                height: 4,
-                bgra: image.bgra[..64].to_vec(),
-            });
+            texture.image = texture
+                .image
+                .take()
+                .map(|image| wadforge_format::wad2::document::Image {
+                    width: 4,
+                    height: 4,
+                    bgra: image.bgra[..64].to_vec(),
+                });
         }
         let polygons = document.moveables.iter_mut().flat_map(|m| &mut m.meshes);
         let meshes = polygons.chain(document.statics.iter_mut().map(|s| &mut s.mesh));
@@ -61,11 +62,14 @@ fn main() {
         // and shrunk.
         for texture in &mut document.textures {
             texture.width = 300;
-            texture.image = texture.image.take().map(|image| wadforge_format::wad2::document::Image {
-                width: 300,
-                height: 4,
-                bgra: image.bgra.iter().copied().cycle().take(300 * 4 * 4).collect(),
-            });
+            texture.image = texture
+                .image
+                .take()
+                .map(|image| wadforge_format::wad2::document::Image {
+                    width: 300,
+                    height: 4,
+                    bgra: image.bgra.iter().copied().cycle().take(300 * 4 * 4).collect(),
+                });
         }
         let meshes = document.moveables.iter_mut().flat_map(|m| &mut m.meshes);
         let meshes = meshes.chain(document.statics.iter_mut().map(|s| &mut s.mesh));
@@ -118,6 +122,53 @@ fn main() {
         seed("glb", name, &std::fs::read(example().join(glb)).unwrap());
     }
     seed("texture", "plant0.png", &texture_seed());
+    sound_seeds(&seed);
+}
+
+/// The sound files the tests lay beside the standard fixture (a TRLE map), the same grown to
+/// TRNG's 2048-id map, and their sounds as Tomb Editor catalogues: one as wadforge writes it,
+/// named by the catalogue, and one shaped as Tomb Editor's (byte order mark, declaration,
+/// comment, entities, defaults left out, an element the reader does not know).
+fn sound_seeds(seed: &impl Fn(&str, &str, &[u8])) {
+    use wadforge_format::catalog::{sound_name, Game};
+    use wadforge_format::sounds::{sfx, xml};
+    let sfx_seed = |sfx: &[u8], sam: &str| [sfx, FILE_SEPARATOR, sam.as_bytes()].concat();
+    let trle = wadforge_fixtures::sounds::sound_files_for(&wadforge_fixtures::standard());
+    seed("sounds_sfx", "standard_trle", &sfx_seed(&trle.sfx, &trle.sam));
+    let mut sounds = sfx::read(&trle.sfx, &trle.sam).expect("the fixture's sound files read");
+    let (_, first) = sounds
+        .sounds
+        .first_key_value()
+        .expect("the fixture defines sounds");
+    sounds.sounds.insert(1500, first.clone());
+    let trng = sfx::write(&sounds).expect("a TRNG map of the fixture's sounds");
+    seed("sounds_sfx", "standard_trng", &sfx_seed(&trng.sfx, &trng.sam));
+    for (&id, info) in &mut sounds.sounds {
+        info.name = sound_name(Game::Tr4, u32::from(id)).map(str::to_owned);
+    }
+    seed("sounds_xml", "standard.xml", xml::write(&sounds).as_bytes());
+    let tomb_editor = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<!-- sounds -->\r\n\
+        <WadSounds xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\r\n  <SoundInfos>\r\n    \
+        <WadSoundInfo>\r\n      <Id>12</Id>\r\n      <Name>DOOR &amp; GATE</Name>\r\n      \
+        <Volume>50</Volume>\r\n      <Chance>0</Chance>\r\n      <PitchFactor>-20</PitchFactor>\r\n      \
+        <RandomizePitch>true</RandomizePitch>\r\n      <LoopBehaviour>OneShotRewound</LoopBehaviour>\r\n      \
+        <Samples>\r\n        <WadSample><FileName>DOOR&#95;1.wav</FileName></WadSample>\r\n        \
+        <WadSample><FileName>DOOR_2.wav</FileName></WadSample>\r\n      </Samples>\r\n      \
+        <Unknown a='1'/>\r\n    </WadSoundInfo>\r\n    <WadSoundInfo>\r\n      <Id>400</Id>\r\n      \
+        <Samples />\r\n      <Global>true</Global>\r\n    </WadSoundInfo>\r\n  </SoundInfos>\r\n</WadSounds>\r\n";
+    seed("sounds_xml", "tomb_editor_style.xml", tomb_editor.as_bytes());
+    // A seed its reader refuses would leave the fuzzer to find its way past the refusal alone.
+    let trle = (&trle.sfx[..], trle.sam.as_str());
+    for (name, (sfx, sam)) in [("standard_trle", trle), ("standard_trng", (&trng.sfx, &trng.sam))] {
+        if let Err(e) = sfx::read(sfx, sam) {
+            panic!("the sounds_sfx seed {name} is refused by its reader: {e}");
+        }
+    }
+    for text in [xml::write(&sounds).as_str(), tomb_editor] {
+        if let Err(e) = xml::read(text) {
+            panic!("a sounds_xml seed is refused by its reader: {e}");
+        }
+    }
 }
 
 /// A small Wad2 of one moveable (a mesh of one triangle, a bone, an animation of one keyframe)
