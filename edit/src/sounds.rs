@@ -7,13 +7,14 @@
 //! range, chance, pitch (one byte each), uint16 characteristics whose bits 2..7 count the
 //! samples. The map size is the one that makes the file's length add up.
 //!
-//! Also `check`'s rule of sounds played but not defined ([`undefined_sound_findings`]).
+//! Also `check`'s rule of sounds played but not defined ([`undefined_sound_findings`]), and
+//! which sounds a removal leaves no object playing ([`sounds_only_removed_play`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use wadforge_format::catalog::{sound_name, Game};
-use wadforge_format::sounds::Sounds;
-use wadforge_format::{Command, ObjectKind, ObjectName, Wad};
+use wadforge_format::sounds::{played_sounds, Sounds};
+use wadforge_format::{Command, Moveable, ObjectKind, ObjectName, Wad};
 
 use crate::check::{Finding, Severity};
 
@@ -104,6 +105,20 @@ pub fn undefined_sound_findings(wad: &Wad, game: Game, sounds: &Sounds) -> Vec<F
     findings
 }
 
+/// The sounds `remove` drops from the file's sounds: those the `removed` moveables' animations
+/// play that no moveable of `kept` (the file after the removal) plays. A sound no animation
+/// played at all is not among them: the level may play it itself (ambience, a door's noise).
+pub fn sounds_only_removed_play<'a>(
+    removed: impl IntoIterator<Item = &'a Moveable>,
+    kept: &Wad,
+) -> BTreeSet<u16> {
+    let still_played = played_sounds(&kept.moveables);
+    played_sounds(removed)
+        .difference(&still_played)
+        .copied()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +191,46 @@ mod tests {
             .iter()
             .flat_map(|a| &a.commands)
             .any(|c| matches!(c, Command::PlaySound { sound, .. } if *sound == id))
+    }
+
+    #[test]
+    fn a_removal_drops_the_sounds_only_removed_moveables_played() {
+        let mut wad = wadforge_fixtures::standard();
+        // Another moveable plays the crocodile's first sound too.
+        let croc = wad.moveables.iter().position(|m| m.id == 51).unwrap();
+        let shared = played_sounds(&wad.moveables[croc..=croc])
+            .into_iter()
+            .next()
+            .unwrap();
+        let other = wad
+            .moveables
+            .iter_mut()
+            .find(|m| m.id != 51 && !m.animations.is_empty());
+        other.unwrap().animations[0].commands.push(Command::PlaySound {
+            frame: 0,
+            sound: shared,
+            on_land: true,
+            in_water: true,
+        });
+        let (removed, kept): (Vec<_>, Vec<_>) = wad.moveables.iter().cloned().partition(|m| m.id == 51);
+        let kept = Wad {
+            moveables: kept,
+            ..wad.clone()
+        };
+        let dropped = sounds_only_removed_play(&removed, &kept);
+        let crocodile = played_sounds(&removed);
+        let still = played_sounds(&kept.moveables);
+        assert!(
+            !dropped.is_empty(),
+            "the crocodile plays sounds of its own: {crocodile:?}"
+        );
+        assert!(!dropped.contains(&shared), "another object still plays {shared}");
+        for id in &crocodile {
+            assert_eq!(dropped.contains(id), !still.contains(id), "sound {id}");
+        }
+        assert!(dropped.is_subset(&crocodile));
+        // Removing nothing drops nothing.
+        assert!(sounds_only_removed_play(&[], &wad).is_empty());
     }
 
     #[test]
