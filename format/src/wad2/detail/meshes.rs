@@ -10,18 +10,24 @@ use crate::wad2::document::{Mesh, Polygon, VertexAttributes, VertexColour, Verte
 use crate::wad2::objects::losses::Losses;
 use crate::wad2::objects::meshes::{model_vertices, point};
 
+use super::rounding::UvRounding;
 use super::textures::TextureMatch;
 
 /// Takes `base`'s detail into `made`; true when nothing of the mesh was edited (every vertex and
 /// polygon found as the base had them, in the same order), so that it is the base's but for
-/// its texture.
-pub(super) fn keep_mesh(made: &mut Mesh, base: &Mesh, textures: &TextureMatch) -> bool {
+/// its texture. Polygons that keep UVs the model rounded are counted in `rounding`.
+pub(super) fn keep_mesh(
+    made: &mut Mesh,
+    base: &Mesh,
+    textures: &TextureMatch,
+    rounding: &mut UvRounding,
+) -> bool {
     made.index = base.index;
     made.name.clone_from(&base.name);
     made.hidden = base.hidden;
     made.unknown = base.unknown.clone();
     let vertices_kept = keep_vertices(made, base);
-    let polygons_kept = keep_polygons(made, base, textures);
+    let polygons_kept = keep_polygons(made, base, textures, rounding);
     let mut losses = Losses::default();
     let same_sphere = point(made.sphere.centre, &mut losses) == point(base.sphere.centre, &mut losses)
         && made.sphere.radius.ceil() == base.sphere.radius.ceil();
@@ -105,8 +111,9 @@ fn per_vertex<T: Copy>(
 
 /// Keeps the detail of each polygon over the corners of a base polygon (in the base's order:
 /// the model may start a polygon at another corner to fit its texture); true when every
-/// polygon found its own, in the base's order.
-fn keep_polygons(made: &mut Mesh, base: &Mesh, textures: &TextureMatch) -> bool {
+/// polygon found its own, in the base's order. One that shows its texels otherwise than its base
+/// polygon keeps the model's whole-texel UVs: counted in `rounding` where the base's were not.
+fn keep_polygons(made: &mut Mesh, base: &Mesh, textures: &TextureMatch, rounding: &mut UvRounding) -> bool {
     let mut by_corners: HashMap<(bool, Vec<i64>), usize> = HashMap::with_capacity(base.polygons.len());
     for (i, p) in base.polygons.iter().enumerate().rev() {
         by_corners.insert(corner_key(p), i);
@@ -124,7 +131,9 @@ fn keep_polygons(made: &mut Mesh, base: &Mesh, textures: &TextureMatch) -> bool 
             continue;
         };
         start_as(polygon, old);
-        textures.keep(polygon, old);
+        if !textures.keep(polygon, old) {
+            rounding.add(old, textures.base_textures());
+        }
         // The model holds the additive bit and the shine strength: the base's blend mode and
         // shine stand where those agree.
         if (old.blend_mode == 2) == (polygon.blend_mode == 2) {

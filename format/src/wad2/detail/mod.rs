@@ -9,18 +9,24 @@
 //! of every vertex, polygon, keyframe and dispatch the edit left alone.
 
 mod animations;
+mod ids;
 mod meshes;
+mod rounding;
 mod textures;
 
 use std::collections::HashMap;
 
+use wadforge_model::ObjectKind;
+
 use crate::wad2::document::{Document, Moveable, Static};
 use crate::wad2::objects::losses::Losses;
 use crate::wad2::objects::{bone_links, static_box};
+pub use ids::under_ids;
+pub use rounding::{uvs_rounded, UvRounding};
 use textures::TextureMatch;
 
 /// What [`keep_detail`] took from the base.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct KeptDetail {
     /// Objects that found a base object of their kind and id.
     pub objects: usize,
@@ -30,6 +36,9 @@ pub struct KeptDetail {
     pub edited_animations: usize,
     /// What the base held that the made file cannot take, in words.
     pub dropped: Vec<String>,
+    /// Per object that found its base, the polygons whose exact UVs did not come back: rounded
+    /// ([`uvs_rounded`] gives what several passes leave).
+    pub uv_rounding: Vec<UvRounding>,
 }
 
 /// Takes into `made` (a document made from the model) the detail `base` holds of the same
@@ -71,13 +80,17 @@ fn keep_objects(made: &mut Document, base: &Document, kept: &mut KeptDetail) {
     for moveable in made_moveables {
         if let Some(&found) = moveables.get(&moveable.id) {
             kept.objects += 1;
-            keep_moveable(moveable, &base.moveables[found], &textures, kept);
+            let mut rounding = UvRounding::new(ObjectKind::Moveable, moveable.id);
+            keep_moveable(moveable, &base.moveables[found], &textures, &mut rounding, kept);
+            kept.uv_rounding.push(rounding);
         }
     }
     for found in made_statics {
         if let Some(&old) = statics.get(&found.id) {
             kept.objects += 1;
-            keep_static(found, &base.statics[old], &textures, kept);
+            let mut rounding = UvRounding::new(ObjectKind::Static, found.id);
+            keep_static(found, &base.statics[old], &textures, &mut rounding, kept);
+            kept.uv_rounding.push(rounding);
         }
     }
     textures::finish(made, &base.textures);
@@ -119,7 +132,13 @@ fn keep_file_detail(made: &mut Document, base: &Document, kept: &mut KeptDetail)
     made.unknown.0.extend(base.unknown.0.iter().cloned());
 }
 
-fn keep_moveable(made: &mut Moveable, base: &Moveable, textures: &TextureMatch, kept: &mut KeptDetail) {
+fn keep_moveable(
+    made: &mut Moveable,
+    base: &Moveable,
+    textures: &TextureMatch,
+    rounding: &mut UvRounding,
+    kept: &mut KeptDetail,
+) {
     // A base bone wearing another bone's mesh puts that mesh in this bone's place in the model.
     let worn = |bone: usize| {
         base.bones
@@ -131,7 +150,7 @@ fn keep_moveable(made: &mut Moveable, base: &Moveable, textures: &TextureMatch, 
     };
     for (bone, mesh) in made.meshes.iter_mut().enumerate() {
         if let Some(old) = base.meshes.get(worn(bone)) {
-            kept.edited_meshes += usize::from(!meshes::keep_mesh(mesh, old, textures));
+            kept.edited_meshes += usize::from(!meshes::keep_mesh(mesh, old, textures, rounding));
         }
     }
     keep_bones(made, base);
@@ -168,8 +187,14 @@ fn keep_bones(made: &mut Moveable, base: &Moveable) {
     }
 }
 
-fn keep_static(made: &mut Static, base: &Static, textures: &TextureMatch, kept: &mut KeptDetail) {
-    kept.edited_meshes += usize::from(!meshes::keep_mesh(&mut made.mesh, &base.mesh, textures));
+fn keep_static(
+    made: &mut Static,
+    base: &Static,
+    textures: &TextureMatch,
+    rounding: &mut UvRounding,
+    kept: &mut KeptDetail,
+) {
+    kept.edited_meshes += usize::from(!meshes::keep_mesh(&mut made.mesh, &base.mesh, textures, rounding));
     made.legacy_light_type = base.legacy_light_type;
     made.ambient_light = base.ambient_light;
     made.shatter = base.shatter;

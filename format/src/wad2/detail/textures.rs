@@ -55,17 +55,24 @@ impl<'a> TextureMatch<'a> {
         Some((self.made.len() + t) as i64)
     }
 
+    /// The base's textures, which its polygons name.
+    pub fn base_textures(&self) -> &'a [Texture] {
+        self.base
+    }
+
     /// Gives `polygon` (made, its corners turned as `old`'s) `old`'s texture and UVs when it shows
-    /// the same texels the same way.
-    pub fn keep(&self, polygon: &mut Polygon, old: &Polygon) {
-        if let Some(texture) = self
+    /// the same texels the same way; true when it did.
+    pub fn keep(&self, polygon: &mut Polygon, old: &Polygon) -> bool {
+        let Some(texture) = self
             .base_index(old.texture)
             .filter(|_| self.same_look(polygon, old))
-        {
-            polygon.texture = texture;
-            polygon.uvs = old.uvs;
-            polygon.parent_area = old.parent_area;
-        }
+        else {
+            return false;
+        };
+        polygon.texture = texture;
+        polygon.uvs = old.uvs;
+        polygon.parent_area = old.parent_area;
+        true
     }
 
     fn same_look(&self, made: &Polygon, old: &Polygon) -> bool {

@@ -218,7 +218,7 @@ impl MeshMapping<'_> {
 }
 
 /// A polygon's UVs as texel corners of its texture, and what snapping them did.
-pub(super) struct TexelCorners {
+pub(crate) struct TexelCorners {
     /// One per corner (the first `count`), rounded and clamped to the texture.
     pub points: [[u32; 2]; 4],
     pub count: usize,
@@ -232,7 +232,7 @@ pub(super) struct TexelCorners {
 
 /// `polygon`'s UVs on a texture of `size` texels as texel corners (older TombLib wrote 23.996
 /// for 24).
-pub(super) fn texel_corners(polygon: &document::Polygon, size: [u32; 2]) -> TexelCorners {
+pub(crate) fn texel_corners(polygon: &document::Polygon, size: [u32; 2]) -> TexelCorners {
     let (mut off, mut outside) = (false, false);
     let mut snap = |value: f32, extent: u32| {
         let rounded = if value.is_finite() { value.round() } else { 0.0 };
