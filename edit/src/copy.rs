@@ -28,6 +28,13 @@ pub struct Copied {
     /// The copied sound commands moved to the destination game's sound ids (between files of
     /// different games), and those dropped for a sound it has none for.
     pub sounds_moved: SoundsMoved,
+    /// Between a classic game and Tomb Engine, what the destination's engine needs reshaped of
+    /// the copied moveables (holsters, back weapons) or keeps though it differs, a line per
+    /// object and change ([`crate::engines::reshape_moveable`], as `convert` lists it).
+    pub reshaped: Vec<String>,
+    /// The ids of the copied moveables whose meshes that reshaping laid out anew (so the
+    /// source's per-mesh detail no longer lines up with them).
+    pub remeshed: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -49,8 +56,9 @@ pub struct CopiedObject {
 /// that kind and id or joins the list. An object the destination's game has no slot for is
 /// refused ([`EditError::NoSlotInDestination`]), never written under a foreign id. Between games,
 /// the copied sound commands move to the destination game's sound ids, those it has none for
-/// dropped and listed ([`crate::ids::move_sounds`]). See [`crate::merge::merge`] for what comes
-/// along.
+/// dropped and listed ([`crate::ids::move_sounds`]), and between a classic game and Tomb Engine
+/// the copied moveables are reshaped as the destination's engine needs ([`Copied::reshaped`]).
+/// See [`crate::merge::merge`] for what comes along.
 pub fn copy(
     src: &Input,
     selection: &[ObjectRef],
@@ -69,6 +77,20 @@ pub fn copy(
         src.game,
         dest.game,
     );
+    // After the ids, which name the objects the destination's engine draws otherwise.
+    let (mut reshaped, mut remeshed) = (Vec::new(), Vec::new());
+    for &m in &copied_moveables {
+        let meshes = merged.wad.moveables[m].meshes.clone();
+        reshaped.extend(crate::engines::reshape_moveable(
+            &mut merged.wad,
+            m,
+            src.game,
+            dest.game,
+        ));
+        if merged.wad.moveables[m].meshes != meshes {
+            remeshed.push(merged.wad.moveables[m].id);
+        }
+    }
     let objects = incoming
         .iter()
         .map(|&(o, id)| CopiedObject {
@@ -89,6 +111,8 @@ pub fn copy(
         broken_unlisted: merged.broken_unlisted,
         textures: merged.textures,
         sounds_moved,
+        reshaped,
+        remeshed,
     })
 }
 

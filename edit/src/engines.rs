@@ -37,33 +37,41 @@ impl Direction {
 /// differs but cannot be changed here, what stays and why. Between two classic games, or two
 /// Tomb Engine files, nothing differs and nothing is listed.
 pub fn reshape_for_engine(wad: &mut Wad, read: Game, written: Game) -> Vec<String> {
+    (0..wad.moveables.len())
+        .flat_map(|index| reshape_moveable(wad, index, read, written))
+        .collect()
+}
+
+/// [`reshape_for_engine`] of moveable `index` of `wad` alone (its id already of `written`'s
+/// catalogue): what `copy` does to each object it brings from a file of another engine. The
+/// rest of `wad` is read (its LARA's links) and added to (an empty mesh, a moved copy of a
+/// shared mesh), never changed.
+pub fn reshape_moveable(wad: &mut Wad, index: usize, read: Game, written: Game) -> Vec<String> {
     let direction = match (read == Game::Ten, written == Game::Ten) {
         (false, true) => Direction::ToTombEngine,
         (true, false) => Direction::ToClassic,
         _ => return Vec::new(),
     };
-    let mut lines = Vec::new();
-    for index in 0..wad.moveables.len() {
-        let id = wad.moveables[index].id;
-        let Some(name) = ten_name(written, id) else {
-            continue;
-        };
-        let what = if holsters::is_holster(name) {
-            holsters::reshape(wad, index, direction)
-        } else if back_guns::carries_back_gun(name) {
-            let classic = if direction == Direction::ToTombEngine {
-                read
-            } else {
-                written
-            };
-            back_guns::reshape(wad, index, direction, classic)
+    let Some(id) = wad.moveables.get(index).map(|m| m.id) else {
+        return Vec::new();
+    };
+    let Some(name) = ten_name(written, id) else {
+        return Vec::new();
+    };
+    let what = if holsters::is_holster(name) {
+        holsters::reshape(wad, index, direction)
+    } else if back_guns::carries_back_gun(name) {
+        let classic = if direction == Direction::ToTombEngine {
+            read
         } else {
-            kept_as_it_is(name, direction).into_iter().collect()
+            written
         };
-        let label = format!("{} (moveable {id})", catalog::moveable_slot(written, id));
-        lines.extend(what.into_iter().map(|w| format!("{label}: {w}")));
-    }
-    lines
+        back_guns::reshape(wad, index, direction, classic)
+    } else {
+        kept_as_it_is(name, direction).into_iter().collect()
+    };
+    let label = format!("{} (moveable {id})", catalog::moveable_slot(written, id));
+    what.into_iter().map(|w| format!("{label}: {w}")).collect()
 }
 
 /// The Tomb Engine name of `game`'s moveable slot `id`: its own name in Tomb Engine, the
