@@ -120,6 +120,8 @@ impl Edited<'_> {
                 "the Wad2 copied from",
             ));
         }
+        // The exact UVs the passes did not give back stay as the model rounded them.
+        let rounded = wad2::uvs_rounded(kept.iter().map(|(k, _)| k.uv_rounding.as_slice()));
         let bytes = wad2::write_document(&made.document);
         write_atomically(self.out, &bytes)?;
         // The base's sounds (its XML catalogue, when both are Wad2s) stay beside it.
@@ -130,6 +132,9 @@ impl Edited<'_> {
             }
             for (kept, from) in kept.iter().filter(|(k, _)| k.objects > 0) {
                 eprintln!("note: {}", kept_note(kept, from));
+            }
+            for object in &rounded {
+                eprintln!("changed: {}", object.line(base.game));
             }
         }
         Ok(bytes.len() as u64)

@@ -4,13 +4,13 @@
 //! `check --for` reports it before anything is written: one piece of code, so the report and the
 //! conversion never disagree.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context;
 use wadforge_edit::port::Steps;
 use wadforge_format::catalog::Game;
 use wadforge_format::selection::{all_objects, ObjectRef};
-use wadforge_format::{wad, wad2, FileKind, MoveableIndex, Opened, OutputKind, StaticIndex, Wad};
+use wadforge_format::{wad, wad2, FileKind, MoveableIndex, ObjectKind, Opened, OutputKind, StaticIndex, Wad};
 
 /// The game of a Wad2 `convert` writes (and reads, when a Wad2 names none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -104,6 +104,7 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
         lost: Vec::new(),
     };
     let before = object_names(&opened.model, opened.game);
+    let ids_before = object_ids(&opened.model);
     if by_name || !request.as_slots.is_empty() {
         let to = if by_name { to } else { opened.game };
         let from = opened.game;
@@ -140,9 +141,15 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
             ported.lost.extend(made.losses.iter().map(ToString::to_string));
             match &opened.wad2 {
                 // A Wad2 into a Wad2: what the model has no place for comes from the input itself.
-                Some(input) => ported
-                    .lost
-                    .extend(wad2::keep_detail(&mut made.document, input).dropped),
+                Some(input) => {
+                    // Each object finds its detail in the input under the id it took.
+                    let moved = moved_ids(&ids_before, &ported.landings, &object_ids(&opened.model));
+                    let kept = wad2::keep_detail(&mut made.document, &wad2::under_ids(input, &moved));
+                    ported.lost.extend(kept.dropped);
+                    // UVs the model rounded whose exact values the input could not give back.
+                    let rounded = wad2::uvs_rounded([kept.uv_rounding.as_slice()]);
+                    ported.changed.extend(rounded.iter().map(|r| r.line(opened.game)));
+                }
                 None => ported.lost.extend(model_losses),
             }
             if let Some(game) = request.game {
@@ -185,6 +192,28 @@ pub fn encode_wad(model: &Wad) -> anyhow::Result<wad::EncodedWad<'_>> {
 fn object_names(model: &Wad, game: Game) -> Vec<String> {
     all_objects(model)
         .map(|o| o.name(model, game).to_string())
+        .collect()
+}
+
+/// The kind and id of each of `model`'s objects (moveables, then statics), as a Wad2 numbers them.
+fn object_ids(model: &Wad) -> Vec<(ObjectKind, i64)> {
+    let moveables = (model.moveables.iter()).map(|m| (ObjectKind::Moveable, i64::from(m.id)));
+    moveables
+        .chain((model.statics.iter()).map(|s| (ObjectKind::Static, i64::from(s.id))))
+        .collect()
+}
+
+/// Each object's id before the move (`before`) and after it (`after`, those `landings` leave out
+/// missing, the order kept).
+fn moved_ids(
+    before: &[(ObjectKind, i64)],
+    landings: &[Landing],
+    after: &[(ObjectKind, i64)],
+) -> HashMap<(ObjectKind, i64), i64> {
+    let landed = (before.iter().zip(landings)).filter(|(_, landing)| landing.slot.is_some());
+    landed
+        .zip(after)
+        .map(|((&old, _), &(_, new))| (old, new))
         .collect()
 }
 

@@ -19,6 +19,7 @@ mod cli_build_new;
 mod cli_check_for;
 mod cli_collections;
 mod cli_convert_changes;
+mod cli_copy_engines;
 mod cli_cross_references;
 mod cli_diff;
 mod cli_edit;

@@ -60,7 +60,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         base: (&args.dest, &dest),
         copied_detail: src.wad2.as_ref().map(|document| {
             let ids = copied.objects.iter().map(|o| o.id);
-            copied_detail(document, &selection, ids)
+            copied_detail(document, &selection, ids, &copied.remeshed)
         }),
         model_losses,
         quiet: args.quiet,
@@ -75,6 +75,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for o in &copied.objects {
         let how = if o.replaced { "replaced" } else { "added" };
         eprintln!("copied {} -> {} ({how})", o.from, o.to);
+    }
+    for line in &copied.reshaped {
+        eprintln!("changed: {line}");
     }
     report_moved_sounds(src.game, dest.game, &copied.sounds_moved);
     let t = copied.textures;
@@ -140,11 +143,14 @@ fn copied_losses(src: &Opened, dest: &Opened, copied: &[wadforge_edit::CopiedObj
 }
 
 /// The Tomb Editor detail of the `selection` of a Wad2 (its document's objects, one for each
-/// of the model's, in order), under the ids `ids` they take in the output.
+/// of the model's, in order), under the ids `ids` they take in the output; the moveables
+/// `remeshed` (reshaped for another engine) without their meshes' and bones' detail, which no
+/// longer lines up with their meshes.
 fn copied_detail(
     document: &wad2::Document,
     selection: &[ObjectRef],
     ids: impl Iterator<Item = u32>,
+    remeshed: &[u32],
 ) -> wad2::Document {
     // Its textures, which the objects' polygons name by number (those left unused are left out).
     let mut detail = wad2::Document {
@@ -156,6 +162,9 @@ fn copied_detail(
             ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i.0).map(|m| {
                 let mut m = m.clone();
                 m.id = i64::from(id);
+                if remeshed.contains(&id) {
+                    (m.meshes, m.bones, m.skin) = (Vec::new(), Vec::new(), None);
+                }
                 m
             })),
             ObjectRef::Static(i) => detail.statics.extend(document.statics.get(i.0).map(|s| {
