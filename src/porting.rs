@@ -87,15 +87,8 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
         keep_only(opened, &chosen, output)?;
     }
     let to = match output {
-        OutputKind::Wad => Game::Tr4,
+        OutputKind::Wad => FileKind::Wad.game(),
         OutputKind::Wad2 => request.game.map_or(opened.game, TargetGame::catalogue),
-    };
-    // A classic WAD holds TR4's ids (or its own classic game's), a Wad2 its game's; TR5 and TEN
-    // number their slots their own way, so objects move to or from them by the catalogue.
-    let own_numbering = |game| matches!(game, Game::Tr5 | Game::Ten);
-    let by_name = match output {
-        OutputKind::Wad => own_numbering(opened.game),
-        OutputKind::Wad2 => opened.game != to && (own_numbering(opened.game) || own_numbering(to)),
     };
     let mut ported = Ported {
         document: None,
@@ -105,26 +98,18 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
     };
     let before = object_names(&opened.model, opened.game);
     let ids_before = object_ids(&opened.model);
-    if by_name || !request.as_slots.is_empty() {
-        let to = if by_name { to } else { opened.game };
-        let from = opened.game;
-        let left_out = wadforge_edit::move_ids(&mut opened.model, from, to, by_name, request.as_slots)?;
-        ported.lost.extend(left_out);
+    // Each game numbers its slots its own way (TR1's WOLF is 7, TR4's 7 is FLARE_ANIM): objects
+    // move to another game's ids by the catalogue; `--as` places them within one game too.
+    if opened.game != to || !request.as_slots.is_empty() {
+        let moved = move_to_game(&mut opened.model, opened.game, to, request.as_slots)?;
+        ported.lost.extend(moved.left_out);
+        ported.changed.extend(moved.reshaped);
         opened.game = to;
-        // What the other engine needs (holsters, back weapons), after the ids it is told by.
-        let reshaped = wadforge_edit::engines::reshape_for_engine(&mut opened.model, from, to);
-        ported.changed.extend(reshaped);
     }
     let steps = steps(opened, output, skewed);
     let changes = wadforge_edit::port::port(&mut opened.model, opened.game, steps)?;
     ported.changed.extend(changes.iter().map(ToString::to_string));
-    // A classic WAD is read with TR4's catalogue, whatever game's ids it was given: a TR1–TR3
-    // object keeps its id there, which may be another slot's in TR4.
-    let read_as = match output {
-        OutputKind::Wad => FileKind::Wad.game(),
-        OutputKind::Wad2 => opened.game,
-    };
-    ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, read_as));
+    ported.landings = landings(&before, &ported.lost, &object_names(&opened.model, opened.game));
     ported.document = match output {
         OutputKind::Wad => {
             ported.lost.extend(model_losses);
@@ -159,6 +144,27 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
         }
     };
     Ok(ported)
+}
+
+/// What moving objects into another game's slots did.
+pub struct Moved {
+    /// An object's line each, for those the game has no slot for (left out), and for sound
+    /// commands it has no sound for (dropped).
+    pub left_out: Vec<String>,
+    /// What the other engine needs that was reshaped (holsters, back weapons), a line each.
+    pub reshaped: Vec<String>,
+}
+
+/// Moves `model`'s objects (ids of `from`) into `to`'s slots: the slot an `--as` rule names,
+/// else the catalogue's (by name between classic games, else by the Tomb Engine slot both name);
+/// an object `to` has none for is left out and listed, never written under a foreign id. Then
+/// what `to`'s engine needs other than `from`'s is reshaped. The one move `convert`, `check
+/// --for`, `build` and `diff` make, so they agree on where each object lands.
+pub fn move_to_game(model: &mut Wad, from: Game, to: Game, as_slots: &[String]) -> anyhow::Result<Moved> {
+    let left_out = wadforge_edit::move_ids(model, from, to, from != to, as_slots)?;
+    // After the ids, which tell the engine's reshaping what each object is.
+    let reshaped = wadforge_edit::engines::reshape_for_engine(model, from, to);
+    Ok(Moved { left_out, reshaped })
 }
 
 /// What `convert` changes of `opened`'s objects for an `output` file (`skewed`: how many of the

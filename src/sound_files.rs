@@ -150,19 +150,32 @@ pub fn import_sounds(
     }))
 }
 
-/// Writes the sounds of the manifest directory `dir` (its `sounds.yaml`) beside `out` on build,
-/// over those of `base` when given (the base's kept, the directory's added or replacing by id).
-/// Without a `sounds.yaml` the base's sound files stand (a Wad2 base's XML copied beside a Wad2
-/// output here, a WAD's files by build). Returns
-/// a note of what was written.
-pub fn build_sounds(dir: &Path, base: Option<&Path>, out: &Path) -> anyhow::Result<Option<String>> {
-    let Some(built) = wadforge_manifests::sounds::load_sounds(dir)? else {
+/// Writes the sounds of the manifest directory `dir` (its `sounds.yaml`, ids of `dir_game`)
+/// beside `out` on build, under `out_game`'s ids (those the built `model` plays, where the games
+/// differ), over those of `base` when given (the base's kept, the directory's added or replacing
+/// by id). Without a `sounds.yaml` the base's sound files stand (a Wad2 base's XML copied beside
+/// a Wad2 output here, a WAD's files by build). Returns a note of what was written.
+pub fn build_sounds(
+    dir: &Path,
+    base: Option<&Path>,
+    (out, out_game): (&Path, Game),
+    (dir_game, model): (Game, &wadforge_format::Wad),
+) -> anyhow::Result<Option<String>> {
+    let Some(mut built) = wadforge_manifests::sounds::load_sounds(dir)? else {
         // A WAD build copies the base's files itself; a Wad2's XML is copied here.
         if let (Some(base), OutputKind::Wad2) = (base, written_kind(out)) {
             crate::output::copy_companions(base, out)?;
         }
         return Ok(None);
     };
+    if dir_game != out_game {
+        built = moved_sounds(
+            &built,
+            dir_game,
+            (out_game, &sounds::played_sounds(&model.moveables)),
+        )
+        .0;
+    }
     let base_sounds = base.map(read_beside).transpose()?.flatten();
     let from_base = base_sounds.as_ref().map_or(0, |b| {
         b.sounds
@@ -181,6 +194,39 @@ pub fn build_sounds(dir: &Path, base: Option<&Path>, out: &Path) -> anyhow::Resu
         out.display(),
         sounds.sounds.len() - from_base
     )))
+}
+
+/// The sounds `played` (ids of `to`) taken from `source` (ids of `from`, each found by the
+/// catalogues) under `to`'s ids and names, with the played ids `source` does not define.
+fn moved_sounds(
+    source: &Sounds,
+    from: Game,
+    (to, played): (Game, &BTreeSet<u16>),
+) -> (Sounds, BTreeSet<u16>) {
+    let mut moved = Sounds {
+        map: source.map.clone(),
+        sounds: Default::default(),
+    };
+    let mut undefined = BTreeSet::new();
+    for &id in played {
+        let found = source.sounds.iter().find(|(&src_id, _)| {
+            wadforge_format::catalog::sound_in(from, u32::from(src_id), to) == Some(u32::from(id))
+        });
+        match found {
+            Some((_, info)) => {
+                let mut info = info.clone();
+                // The output's game names the sound its own way (TR1's 71 is TEN's T_REX_ROAR).
+                info.name = wadforge_format::catalog::sound_name(to, u32::from(id))
+                    .map(Into::into)
+                    .or(info.name);
+                moved.sounds.insert(id, info);
+            }
+            None => {
+                undefined.insert(id);
+            }
+        }
+    }
+    (moved, undefined)
 }
 
 /// What `copy` did with the sounds the copied objects play (ids of DEST's game).
@@ -281,29 +327,7 @@ pub fn convert_sounds(
         Err(e) => return Ok(vec![format!("sounds not written: {e:#}")]),
     };
     let played = sounds::played_sounds(&model.moveables);
-    let mut moved = Sounds {
-        map: source.map,
-        sounds: Default::default(),
-    };
-    let mut undefined = BTreeSet::new();
-    for &id in &played {
-        let found = source.sounds.iter().find(|(&src_id, _)| {
-            wadforge_format::catalog::sound_in(from, u32::from(src_id), to) == Some(u32::from(id))
-        });
-        match found {
-            Some((_, info)) => {
-                let mut info = info.clone();
-                // The output's game names the sound its own way (TR1's 71 is TEN's T_REX_ROAR).
-                info.name = wadforge_format::catalog::sound_name(to, u32::from(id))
-                    .map(Into::into)
-                    .or(info.name);
-                moved.sounds.insert(id, info);
-            }
-            None => {
-                undefined.insert(id);
-            }
-        }
-    }
+    let (moved, undefined) = moved_sounds(&source, from, (to, &played));
     let beside = beside(out)[0].clone();
     if let Err(e) = write_beside(out, &moved) {
         return Ok(vec![format!("sounds not written: {e:#}")]);

@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use wadforge_format::catalog::{self, Game};
+
 use crate::common::files::{repo, write_wad};
 use crate::common::{s, stdout, succeeds, wadforge};
 
@@ -164,11 +166,24 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
     assert_eq!(scene["meshes"], moveables.len() + statics.len());
     assert_eq!(scene["actions"], animations);
     assert_eq!(scene["fps"], 30);
-    // Unchanged: the level's objects, every one identical.
+    // Unchanged: the level's objects in TR4's slots, every one identical; only those TR4 has no
+    // slot for (left out of a WAD) differ.
     finished(&report, "export_unchanged");
     let unchanged = tmp.path().join("unchanged.wad");
-    let diff = wadforge(&["diff", s(&level), s(&unchanged)]);
-    assert!(diff.status.success(), "{}", stdout(&diff));
+    let diff: serde_json::Value =
+        serde_json::from_str(&stdout(&wadforge(&["diff", "--json", s(&level), s(&unchanged)]))).unwrap();
+    let no_slot = moveables
+        .iter()
+        .filter(|m| catalog::moveable_in(Game::Tr1, m["id"].as_u64().unwrap() as u32, Game::Tr4).is_none())
+        .count();
+    assert_eq!(
+        diff["unmatched"].as_array().map_or(0, Vec::len),
+        no_slot,
+        "{diff:#}"
+    );
+    let objects = diff["objects"].as_array().unwrap();
+    assert!(objects.iter().all(|o| o["identical"] == true), "{diff:#}");
+    assert_eq!(objects.len() + no_slot, moveables.len() + statics.len());
     // One bone turned in one keyframe: that animation of LARA differs, nothing else.
     finished(&report, "export_edited");
     let edited = tmp.path().join("edited.wad");
@@ -190,7 +205,7 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
     finished(&report, "import_only");
     assert_eq!(report["only_collections"], 2);
     finished(&report, "export_only");
-    // TR1's WOLF and BEAR keep their ids (7, 8) in the WAD.
+    // TR1's BAT takes TR4's BAT slot in the WAD; TR4 has no WOLF, so it is left out.
     let only: serde_json::Value =
         serde_json::from_str(&succeeds(&["info", "--json", s(&tmp.path().join("only.wad"))])).unwrap();
     let ids: Vec<u64> = only["moveables"]
@@ -199,7 +214,8 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
         .iter()
         .map(|m| m["id"].as_u64().unwrap())
         .collect();
-    assert_eq!(ids, [7, 8]);
+    let bat = catalog::moveable_in(Game::Tr1, 9, Game::Tr4).expect("TR4 has a BAT");
+    assert_eq!(ids, [u64::from(bat)]);
     let listed = report["listed"].as_array().unwrap();
     assert_eq!(listed.len(), moveables.len() + statics.len());
     assert!(

@@ -156,9 +156,19 @@ fn diff_of_two_folders_matches_files_by_their_paths() {
         std::fs::rename(b.join(from), b.join(to)).unwrap();
     }
     std::fs::remove_file(b.join("levels/tr1.was")).unwrap();
+    // The level's WOLF is left out of its WAD (TR4 has no WOLF slot), the only difference.
     let o = wadforge(&["diff", s(&a), s(&b)]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).contains("4 files: 4 identical"), "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("4 files: 3 identical, 1 differ or are in one folder only"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("WOLF (moveable 7): only in A: TR4 has no moveable slot for TR1's WOLF"),
+        "{}",
+        stdout(&o)
+    );
 
     // One object changed, a file only in B, a damaged file in A.
     let mut changed = wadforge_fixtures::standard();
@@ -181,7 +191,8 @@ fn diff_of_two_folders_matches_files_by_their_paths() {
     assert!(row("standard.wad").ends_with("(1 differs)"), "{out}");
     assert!(row("levels/extra.wad").ends_with("only in B"), "{out}");
     assert!(
-        row("levels/tr1.phd").ends_with("3 of 3 objects identical"),
+        row("levels/tr1.phd")
+            .ends_with("2 of 3 objects identical (1 differs: 1 with no slot in the other's game)"),
         "{out}"
     );
     let whole = std::fs::read(a.join("standard.wad")).unwrap();

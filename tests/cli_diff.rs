@@ -124,24 +124,55 @@ fn options_choose_tolerance_and_scope() {
 }
 
 #[test]
-fn a_level_and_its_objects_as_a_wad_are_the_same() {
+fn a_level_and_its_objects_converted_to_a_wad_compare_in_tr4_slots() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = wadforge_fixtures::levels::tr1_fixture();
     let level = tmp.path().join("LEVEL1.PHD");
     std::fs::write(&level, &fixture.bytes).unwrap();
-    let as_wad = write_wad(&tmp.path().join("level1.wad"), &fixture.model);
-    let o = wadforge(&["diff", s(&level), s(&as_wad)]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    let out = stdout(&o);
-    // Named from the level's game, whichever side the level is on.
-    let first = &fixture.model.moveables[0];
-    let name = catalog::moveable_slot(Game::Tr1, first.id);
+    let converted = tmp.path().join("level1.wad");
+    let o = wadforge(&["convert", "-q", s(&level), s(&converted)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Each object of the level against the WAD's object in the TR4 slot the catalogue gives it;
+    // one TR4 has no slot for is in the level only, and says why.
+    let placed = |id| catalog::moveable_in(Game::Tr1, id, Game::Tr4);
+    let (wolf, bat) = (7, 9);
+    assert_eq!(placed(wolf), None, "TR4 has no WOLF");
+    let bat_in_tr4 = placed(bat).expect("TR4 has a BAT");
+    for (a, b, side) in [(&level, &converted, "A"), (&converted, &level, "B")] {
+        let o = wadforge(&["diff", s(a), s(b)]);
+        assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("BAT (moveable {bat_in_tr4}): identical")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "WOLF (moveable {wolf}): only in {side}: TR4 has no moveable slot for TR1's WOLF"
+            )),
+            "{out}"
+        );
+        let objects = fixture.model.moveables.len() + fixture.model.statics.len();
+        let last = out.lines().last().unwrap();
+        assert_eq!(
+            last,
+            format!(
+                "{} of {objects} objects identical (1 differs: 1 with no slot in the other's game)",
+                objects - 1
+            )
+        );
+    }
+    // The level's objects written under TR1's ids are other objects in a WAD (TR4's 7 is
+    // FLARE_ANIM): never the same.
+    let raw = write_wad(&tmp.path().join("raw.wad"), &fixture.model);
+    let o = wadforge(&["diff", s(&level), s(&raw)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let flare = catalog::moveable_slot(Game::Tr4, wolf);
     assert!(
-        out.contains(&format!("{name} (moveable {}): identical", first.id)),
-        "{out}"
+        stdout(&o).contains(&format!("{flare} (moveable {wolf}): only in B")),
+        "{}",
+        stdout(&o)
     );
-    let o = wadforge(&["diff", s(&as_wad), s(&level)]);
-    assert!(stdout(&o).contains(&format!("{name} (moveable {})", first.id)));
 }
 
 #[test]

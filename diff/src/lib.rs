@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 use wadforge_model::references::{canonical_starts, resolve};
 use wadforge_model::{MoveableIndex, Static, Wad};
 
-pub use report::{Difference, Field, ObjectDiff, Report, LISTED_DIFFERENCES};
+pub use report::{Difference, Field, ObjectDiff, Report, Unmatched, LISTED_DIFFERENCES};
 // Objects are matched by kind and id; the kind is the model's.
 pub use texture::{polygon_texture, PolygonTexels};
 pub use wadforge_model::ObjectKind;
@@ -134,7 +134,10 @@ pub fn diff_tables(a: (&Wad, &[usize]), b: (&Wad, &[usize]), options: &Options) 
             unlisted,
         });
     }
-    Report { objects }
+    Report {
+        objects,
+        unmatched: Vec::new(),
+    }
 }
 
 /// Objects of both lists by id (their places in the lists), in order of id; the n-th object of

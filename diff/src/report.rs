@@ -11,6 +11,21 @@ use wadforge_model::{ObjectKind, ObjectName};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
     pub objects: Vec<ObjectDiff>,
+    /// Objects of one input that the other's game has no slot for, so nothing to compare with
+    /// (a TR1 level's WOLF beside a WAD: TR4 has no WOLF). Each differs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmatched: Vec<Unmatched>,
+}
+
+/// An object of one input compared with nothing: the other input's game has no slot for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unmatched {
+    /// `A` or `B`: the input it is in.
+    pub side: String,
+    /// Its name in its own game's terms, e.g. `WOLF (moveable 7)`.
+    pub object: String,
+    /// Why it has no counterpart, e.g. `TR4 has no moveable slot for TR1's WOLF`.
+    pub why: String,
 }
 
 /// One object (matched by kind and id) and how it differs; no differences means identical.
@@ -198,17 +213,18 @@ impl fmt::Display for Field {
 impl Report {
     /// True when every object of A is in B with the same content, and B has no other.
     pub fn is_identical(&self) -> bool {
-        self.objects.iter().all(ObjectDiff::is_identical)
+        self.unmatched.is_empty() && self.objects.iter().all(ObjectDiff::is_identical)
     }
 
-    /// Number of objects that differ (missing and extra ones included).
+    /// Number of objects that differ (missing, extra and unmatched ones included).
     pub fn differing(&self) -> usize {
-        self.objects.iter().filter(|o| !o.is_identical()).count()
+        self.unmatched.len() + self.objects.iter().filter(|o| !o.is_identical()).count()
     }
 
-    /// One line: `57 of 59 objects identical (2 differ)`.
+    /// One line: `57 of 59 objects identical (2 differ)`, and how many of those differ for
+    /// having no slot in the other input's game.
     pub fn summary(&self) -> String {
-        let (total, differing) = (self.objects.len(), self.differing());
+        let (total, differing) = (self.objects.len() + self.unmatched.len(), self.differing());
         let line = format!(
             "{} of {total} object{} identical",
             total - differing,
@@ -218,7 +234,10 @@ impl Report {
             line
         } else {
             let verb = if differing == 1 { "differs" } else { "differ" };
-            format!("{line} ({differing} {verb})")
+            match self.unmatched.len() {
+                0 => format!("{line} ({differing} {verb})"),
+                n => format!("{line} ({differing} {verb}: {n} with no slot in the other's game)"),
+            }
         }
     }
 
@@ -252,6 +271,9 @@ impl Report {
                 }
             }
         }
+        for object in &self.unmatched {
+            writeln!(out, "{}: only in {}: {}", object.object, object.side, object.why)?;
+        }
         writeln!(out, "{}", self.summary())
     }
 }
@@ -261,6 +283,12 @@ impl Report {
     /// a test or a log says when content was expected to be the same.
     pub fn differing_text(&self, limit: usize) -> String {
         let mut out = String::new();
+        for object in &self.unmatched {
+            out.push_str(&format!(
+                "{}: only in {}: {}\n",
+                object.object, object.side, object.why
+            ));
+        }
         for object in self.objects.iter().filter(|o| !o.is_identical()) {
             out.push_str(&format!("{} {}:\n", object.kind, object.id));
             for d in object.differences.iter().take(limit) {

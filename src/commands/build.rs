@@ -16,6 +16,7 @@ use crate::output::{
 use crate::progress::Progress;
 
 mod new_objects;
+mod slots;
 
 /// Turn a manifest directory back into a WAD that TRLE loads (and OUT.was with the names), or
 /// into a Tomb Editor Wad2 (OUT.wad2).
@@ -39,6 +40,15 @@ pub struct Args {
     /// holds is refused; one only the base holds is replaced.
     #[arg(long = "new", value_name = "FILE.glb=SLOT", value_parser = new_objects::parse)]
     new: Vec<new_objects::NewObject>,
+    /// NAME=SLOT: the slot an object takes in OUT (names or ids; repeat or separate with commas).
+    /// A WAD holds TR4's slots: a directory of another game's objects (a TR1 level's) moves to
+    /// them by the catalogue, and one TR4 has no slot for is left out unless placed so, e.g. --as
+    /// WOLF=DOG.
+    #[arg(long = "as", value_delimiter = ',', value_name = "NAME=SLOT")]
+    as_slots: Vec<String>,
+    /// Write nothing, and fail, when an object has no slot in OUT's game.
+    #[arg(long)]
+    strict: bool,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -47,10 +57,14 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     refuse_non_manifest_dir(&args.dir)?;
     let manifests = wadforge_manifests::load(&args.dir)?;
+    let dir_game = Game::from_name(&manifests.project.game).unwrap_or(Game::Tr4);
+    let out_game = slots::output_game(dir_game, written_kind(&args.out));
     let base = match args.base.as_deref() {
         Some(path) => {
             refuse_overwrite(&args.out, path)?;
-            Some(read_base(path)?)
+            let base = read_base(path)?;
+            slots::refuse_base_of_other_game(dir_game, base.game, path)?;
+            Some(base)
         }
         None => None,
     };
@@ -68,7 +82,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     })?;
     progress.finish();
     if !args.new.is_empty() {
-        let game = Game::from_name(&manifests.project.game).unwrap_or(Game::Tr4);
+        let game = dir_game;
         let added = new_objects::add(
             std::mem::take(&mut built.wad),
             std::mem::take(&mut built.names),
@@ -78,6 +92,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         )?;
         (built.wad, built.names) = (added.wad, added.names);
         built.notes.extend(added.notes);
+    }
+    if dir_game != out_game || !args.as_slots.is_empty() {
+        let moved = slots::move_built(&mut built, (dir_game, out_game), &args.as_slots, args.strict)?;
+        built.warnings.extend(moved.left_out);
+        built.notes.extend(moved.reshaped);
     }
     // Everything is validated and built before anything is written.
     let size = if written_kind(&args.out) == OutputKind::Wad2 {
@@ -99,7 +118,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     built.notes.extend(crate::sound_files::build_sounds(
         &args.dir,
         args.base.as_deref(),
-        &args.out,
+        (&args.out, out_game),
+        (dir_game, &built.wad),
     )?);
     if let Some(dir) = &args.pages {
         write_pages(dir, &built.wad)?;

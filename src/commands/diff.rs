@@ -2,15 +2,14 @@
 //! Of two folders, each pair of files of the same path inside them (`folder`).
 
 mod folder;
+mod games;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use wadforge_diff::{Difference, ObjectKind, Options, Report, Scope};
 use wadforge_format::catalog::{self, Game};
-
-use wadforge_format::{FileKind, Opened};
 
 /// Compare the objects of two WADs, Wad2 files or TR1–TR4 levels, value by value, whatever the
 /// file layout: per object `identical` or each difference (mesh, vertex, normal, polygon, texel,
@@ -68,11 +67,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     if args.a.is_dir() || args.b.is_dir() {
         return folder::run(args);
     }
-    let a = crate::input::read(&args.a)?;
-    let b = crate::input::read(&args.b)?;
-    let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
-    let report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options());
-    let game = naming_game(&a, &b);
+    let (report, game) = compare(&args.a, &args.b, &args.options())?;
     let printed = if args.json {
         print_json(args, game, &report)
     } else {
@@ -90,13 +85,14 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     Ok(report.is_identical())
 }
 
-/// The game whose catalogue names the objects: a level's (ids keep their game's meaning, also in a
-/// WAD built from an imported level), TR4's for two WADs.
-fn naming_game(a: &Opened, b: &Opened) -> Game {
-    [a, b]
-        .into_iter()
-        .find(|o| o.kind != FileKind::Wad)
-        .map_or(Game::Tr4, |o| o.game)
+/// The report of `a` against `b`, their objects compared in one game's ids, and that game.
+fn compare(a: &Path, b: &Path, options: &Options) -> anyhow::Result<(Report, Game)> {
+    let sides = games::read_in_one_game(a, b)?;
+    let (a, b) = (&sides.a, &sides.b);
+    let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
+    let mut report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), options);
+    report.unmatched = sides.unmatched;
+    Ok((report, sides.game))
 }
 
 fn slot(game: Game, kind: ObjectKind, id: u32) -> String {
@@ -113,6 +109,9 @@ struct JsonReport<'a> {
     identical: bool,
     summary: String,
     objects: Vec<JsonObject<'a>>,
+    /// Objects of one file the other's game has no slot for.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    unmatched: &'a [wadforge_diff::Unmatched],
 }
 
 #[derive(Serialize)]
@@ -138,6 +137,7 @@ fn print_json(args: &Args, game: Game, report: &Report) -> io::Result<()> {
         identical: report.is_identical(),
         summary: report.summary(),
         objects: json_objects(game, report),
+        unmatched: &report.unmatched,
     };
     let mut out = io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &json).map_err(io::Error::from)?;

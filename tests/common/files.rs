@@ -66,6 +66,13 @@ pub fn read(path: &Path) -> Wad {
     wad::read(&std::fs::read(path).unwrap()).unwrap().0
 }
 
+/// The objects of the WAD, Wad2 or level at `path`, read.
+pub fn read_objects(path: &Path) -> Wad {
+    wadforge_format::open(&std::fs::read(path).unwrap())
+        .unwrap()
+        .model
+}
+
 /// The Python Wad2 reader's summary of `path` (`tests/clients/wad2_summary.py`, written apart from
 /// the Rust codec), when python3 runs.
 pub fn python_wad2_summary(path: &Path) -> Option<serde_json::Value> {

@@ -142,7 +142,7 @@ def main(argv):
         # Some objects: by --only, and what the import panel lists to pick from.
         before = len([c for c in bpy.data.collections if c.get("wadforge_gltf")])
         report["import_only"] = try_operator(bpy.ops.import_scene.wadforge, filepath=level,
-                                             manifest_directory=os.path.join(work, "only"), only="WOLF,BEAR")
+                                             manifest_directory=os.path.join(work, "only"), only="WOLF,BAT")
         report["only_collections"] = len([c for c in bpy.data.collections if c.get("wadforge_gltf")]) - before
         # The scene now holds two imports: export builds the later one's objects.
         report["export_only"] = try_operator(bpy.ops.export_scene.wadforge,

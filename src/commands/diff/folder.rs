@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::bail;
 use wadforge_diff::Report;
 
-use super::{json_objects, naming_game, slot, Args, LINES_PER_OBJECT};
+use super::{json_objects, slot, Args, LINES_PER_OBJECT};
 use crate::collection::{each_file, folder_files, ObjectFile, Outcome};
 
 /// A relative path and the file it names in each folder (`None`: absent there).
@@ -110,11 +110,7 @@ fn compare(pair: &Pair, args: &Args) -> anyhow::Result<Compared> {
             });
         }
     };
-    let a = crate::input::read(a)?;
-    let b = crate::input::read(b)?;
-    let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
-    let report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options());
-    let game = naming_game(&a, &b);
+    let (report, game) = super::compare(a, b, &args.options())?;
     let differing = Report {
         objects: report
             .objects
@@ -122,9 +118,10 @@ fn compare(pair: &Pair, args: &Args) -> anyhow::Result<Compared> {
             .filter(|o| !o.is_identical())
             .cloned()
             .collect(),
+        unmatched: report.unmatched.clone(),
     };
     let mut text = Vec::new();
-    if !differing.objects.is_empty() {
+    if !differing.is_identical() {
         differing.write_text(&mut text, |kind, id| slot(game, kind, id), LINES_PER_OBJECT)?;
     }
     let text = String::from_utf8_lossy(&text);
@@ -138,6 +135,7 @@ fn compare(pair: &Pair, args: &Args) -> anyhow::Result<Compared> {
             "identical": report.is_identical(),
             "summary": report.summary(),
             "objects": json_objects(game, &report),
+            "unmatched": &report.unmatched,
         }),
     })
 }

@@ -1,0 +1,78 @@
+//! Files of two games compared object by object: each game numbers its slots its own way (TR1's
+//! WOLF is moveable 7, TR4's 7 is FLARE_ANIM), so both sides are brought into one game's ids by
+//! the catalogue, the move `build` and `convert` make ([`crate::porting::move_to_game`]).
+
+use std::path::Path;
+
+use wadforge_diff::Unmatched;
+use wadforge_format::catalog::{self, Game};
+use wadforge_format::selection::{all_objects, ObjectRef};
+use wadforge_format::{FileKind, ObjectKind, Opened};
+
+/// Two files read, their objects in the ids of `game`, with the objects of either that `game`
+/// has no slot for (left out of the comparison, each differing).
+pub(super) struct InOneGame {
+    pub a: Opened,
+    pub b: Opened,
+    pub game: Game,
+    pub unmatched: Vec<Unmatched>,
+}
+
+/// Reads `a` and `b` and brings them into one game's ids: a classic WAD's (TR4's) when either is
+/// one, since everything wadforge writes as a WAD holds TR4's ids, else A's.
+pub(super) fn read_in_one_game(a: &Path, b: &Path) -> anyhow::Result<InOneGame> {
+    let (mut a, mut b) = (crate::input::read(a)?, crate::input::read(b)?);
+    let game = match [&a, &b].into_iter().any(|o| o.kind == FileKind::Wad) {
+        true => FileKind::Wad.game(),
+        false => a.game,
+    };
+    let mut unmatched = into_game(&mut a, game, "A")?;
+    unmatched.extend(into_game(&mut b, game, "B")?);
+    Ok(InOneGame {
+        a,
+        b,
+        game,
+        unmatched,
+    })
+}
+
+/// Moves `opened`'s objects into `game`'s ids (nothing when they are in them); returns those
+/// `game` has no slot for, which the move leaves out.
+fn into_game(opened: &mut Opened, game: Game, side: &str) -> anyhow::Result<Vec<Unmatched>> {
+    let from = opened.game;
+    if from == game {
+        return Ok(Vec::new());
+    }
+    let unmatched = all_objects(&opened.model)
+        .filter_map(|object| {
+            let id = object.id(&opened.model);
+            let (kind, placed, slot) = match object {
+                ObjectRef::Moveable(_) => (
+                    ObjectKind::Moveable,
+                    catalog::moveable_in(from, id, game),
+                    catalog::moveable_slot(from, id),
+                ),
+                ObjectRef::Static(_) => (
+                    ObjectKind::Static,
+                    catalog::static_in(from, id, game),
+                    catalog::static_slot(from, id),
+                ),
+            };
+            placed.is_none().then(|| Unmatched {
+                side: side.to_string(),
+                object: object.name(&opened.model, from).to_string(),
+                why: format!(
+                    "{} has no {kind} slot for {}'s {slot} (convert and build leave it out; --as {slot}=SLOT \
+                     places it)",
+                    game.name(),
+                    from.name(),
+                ),
+            })
+        })
+        .collect();
+    crate::porting::move_to_game(&mut opened.model, from, game, &[])?;
+    opened.game = game;
+    // The table the references count in is now the model's own, moveable after moveable.
+    opened.layout = None;
+    Ok(unmatched)
+}
