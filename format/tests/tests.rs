@@ -3,6 +3,7 @@
 
 mod common;
 mod level_appended;
+mod level_samples;
 mod level_tr1;
 mod level_tr2;
 mod level_tr4;

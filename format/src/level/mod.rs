@@ -19,6 +19,7 @@ mod frames;
 mod meshes;
 mod moveables;
 mod pages;
+mod samples;
 mod sounds;
 mod tables;
 pub(crate) mod texture;
@@ -31,7 +32,8 @@ mod tr5;
 pub use appended::{Appended, AppendedKind, TrxChunk, TRX_MAGIC};
 pub use build::Level;
 pub use error::{LevelError, Problem, Section};
-pub use sounds::LevelSounds;
+pub use samples::{main_sfx_wavs, HeldSamples, LevelSamples, MainSfxError};
+pub use sounds::{sample_name, LevelSounds};
 pub use wadforge_model::skewed::{Corners, SkewedCorners};
 
 use wadforge_model::catalog::Game;

@@ -3,7 +3,8 @@
 //! sounds model. TR1/TR2 details are `sample, volume, chance, characteristics` (words, volume
 //! and chance out of 0x7FFF); TR3 onwards `sample, volume, range, chance, pitch` (bytes after the
 //! word) and the characteristics word. A level names no sample file: each sample is named by the
-//! level ([`LevelSounds::named`], `docs/sounds.md`).
+//! level ([`LevelSounds::named`], `docs/sounds.md`); the WAVs themselves are read by
+//! [`super::samples`].
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use wadforge_model::sounds::{SoundInfo, SoundMap, Sounds};
 
 use super::bytes::View;
 use super::error::LevelError;
+use super::samples::{self, LevelSamples, SampleTables};
 
 /// Bytes of one sound details record (every game).
 pub(super) const SOUND_DETAILS_SIZE: usize = 8;
@@ -24,6 +26,8 @@ pub(super) struct SoundTables<'a> {
     pub details: View<'a>,
     /// How many sample indices the level has: the samples its details may name.
     pub sample_count: usize,
+    /// Where the sample WAVs are.
+    pub samples: SampleTables<'a>,
 }
 
 /// A level's sounds: each sound id's info and the numbers of the level's samples it picks from.
@@ -33,6 +37,14 @@ pub struct LevelSounds {
     pub map: SoundMap,
     /// Sound id → its info (without sample names) and its sample numbers.
     pub sounds: BTreeMap<u16, (SoundInfo, Vec<u32>)>,
+    /// The WAV files of the sample numbers (or, TR2/TR3, where in `MAIN.SFX` they are).
+    pub samples: LevelSamples,
+}
+
+/// The file name of sample number `n` of the level whose file's stem is `level`:
+/// `<LEVEL>_<n>.wav`, the stem keeping two levels' samples apart.
+pub fn sample_name(level: &str, n: u32) -> String {
+    format!("{level}_{n}.wav")
 }
 
 impl LevelSounds {
@@ -43,7 +55,7 @@ impl LevelSounds {
             .sounds
             .iter()
             .map(|(&id, (info, numbers))| {
-                let samples = numbers.iter().map(|n| format!("{level}_{n}.wav")).collect();
+                let samples = numbers.iter().map(|&n| sample_name(level, n)).collect();
                 (
                     id,
                     SoundInfo {
@@ -82,7 +94,11 @@ pub(super) fn read(t: &SoundTables, game: Game) -> Result<LevelSounds, LevelErro
         .next_back()
         .and_then(|&id| SoundMap::holding(id))
         .unwrap_or_default();
-    Ok(LevelSounds { map, sounds })
+    Ok(LevelSounds {
+        map,
+        sounds,
+        samples: samples::read(&t.samples)?,
+    })
 }
 
 /// One details record at `at`: the info (no samples) and its sample numbers.

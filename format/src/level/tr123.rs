@@ -12,6 +12,7 @@ use super::appended::Appended;
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE_BYTES;
+use super::samples::SampleTables;
 use super::sounds::{SoundTables, SOUND_DETAILS_SIZE};
 use super::tables::{ObjectTables, Tables, OBJECT_TEXTURE_SIZE};
 use crate::records::{AnimationRecord, DISPATCH_SIZE, MODEL_SIZE, STATE_CHANGE_SIZE, STATIC_SIZE};
@@ -54,10 +55,17 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
     c.table16("demo data bytes", 1, Section::DemoData)?;
     let map = c.take(if tr1 { 512 } else { 740 }, Section::SoundMap)?;
     let (_, details) = c.table("sound details", SOUND_DETAILS_SIZE, Section::SoundDetails)?;
-    if tr1 {
-        c.table("sound sample bytes", 1, Section::SoundSamples)?;
-    }
-    let (sample_count, _) = c.table("sample indices", 4, Section::SampleIndices)?;
+    let wavs = if tr1 {
+        Some(c.table("sound sample bytes", 1, Section::SoundSamples)?.1)
+    } else {
+        None
+    };
+    let (sample_count, indices) = c.table("sample indices", 4, Section::SampleIndices)?;
+    // TR1 embeds its WAVs; TR2/TR3's indices number the WAVs of MAIN.SFX beside the level.
+    let samples = match wavs {
+        Some(wavs) => SampleTables::Embedded { wavs, indices },
+        None => SampleTables::InMainSfx { indices },
+    };
     let appended = Appended::recognise(c.rest(), c.pos);
     if c.remaining() > 0 && appended.is_none() {
         return Err(LevelError {
@@ -81,6 +89,7 @@ pub(super) fn walk(bytes: &[u8], game: Game, palette_after_sprites: bool) -> Res
             map,
             details,
             sample_count,
+            samples,
         }),
     })
 }

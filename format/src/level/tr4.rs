@@ -3,7 +3,8 @@
 //! The file: version, three u16 textile counts (room, object, bump), then four zlib chunks,
 //! each headed by its uncompressed and compressed sizes: the 32-bit textiles, the same
 //! textiles at 16 bits, the two 32-bit misc textiles (font and sky), the level data; then the
-//! sound samples (a count, and per sample its uncompressed size, compressed size and bytes).
+//! sound samples (a count, and per sample its uncompressed size, compressed size and bytes: a
+//! whole WAV file, [`super::samples`]).
 //! Only the 32-bit textiles and the level data are inflated; the other chunks are
 //! bounds-checked and skipped. Offsets in errors about the level data count in its inflated
 //! bytes (the error's context says so and where the chunk is in the file).
@@ -29,6 +30,7 @@ use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE32_BYTES;
+use super::samples::SampleTables;
 use super::sounds::{SoundTables, SOUND_DETAILS_SIZE};
 use super::tables::{Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::{walk_object_tables, walk_rooms};
@@ -61,11 +63,14 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Level, LevelError> {
         },
     )?;
     let at_level_data = || format!("in the inflated level data chunk (its header at file byte {level_at})");
-    let appended = read_sound_samples(&mut c)?;
+    let (wavs, appended) = read_sound_samples(&mut c)?;
     let textile_count = textiles.len() / TEXTILE32_BYTES;
     let mut tables = walk_level_data(&data, version, bytes.len(), textile_count, &textiles)
         .map_err(|e| e.within(at_level_data))?;
     tables.appended = appended;
+    if let Some(sounds) = &mut tables.sounds {
+        sounds.samples = SampleTables::Appended(wavs);
+    }
     build::build(&tables).map_err(|e| e.within(at_level_data))
 }
 
@@ -110,16 +115,23 @@ pub(super) fn read_textiles(c: &mut Cursor, budget: &mut u64) -> Result<Vec<u8>,
 }
 
 /// The sound samples that end TR4 and TR5 files (a count, and per sample its uncompressed
-/// size, compressed size and bytes), then the end of the file: data TRX appends is passed over
-/// and returned, any other bytes refused.
-pub(super) fn read_sound_samples(c: &mut Cursor) -> Result<Option<Appended>, LevelError> {
+/// size, compressed size and bytes: a whole WAV file), then the end of the file: data TRX
+/// appends is passed over and returned, any other bytes refused. Gives each sample's WAV.
+pub(super) fn read_sound_samples<'a>(
+    c: &mut Cursor<'a>,
+) -> Result<(Vec<View<'a>>, Option<Appended>), LevelError> {
     let sound_samples = c.u32(Section::SoundSamples)?;
+    // Each sample takes at least its 8 header bytes: a forged count runs out of bytes, and the
+    // list grows only as samples are read.
+    let mut wavs = Vec::new();
     for i in 0..sound_samples {
         let at = c.pos;
         c.u32(Section::SoundSamples)?; // uncompressed size
         let size = c.u32(Section::SoundSamples)? as usize;
-        c.records(at + 4, "sound sample bytes", size, 1, Section::SoundSamples)
+        let wav = c
+            .records(at + 4, "sound sample bytes", size, 1, Section::SoundSamples)
             .map_err(|e| e.within(|| format!("sound sample {i}")))?;
+        wavs.push(wav);
     }
     let appended = Appended::recognise(c.rest(), c.pos);
     if c.remaining() > 0 && appended.is_none() {
@@ -129,7 +141,7 @@ pub(super) fn read_sound_samples(c: &mut Cursor) -> Result<Option<Appended>, Lev
             Problem::TrailingBytes(c.remaining() as u64),
         ));
     }
-    Ok(appended)
+    Ok((wavs, appended))
 }
 
 /// How much one chunk may inflate to.
@@ -261,6 +273,8 @@ fn walk_level_data<'a>(
             map,
             details,
             sample_count,
+            // The appended samples, after the level data, are set by `read`.
+            samples: SampleTables::Appended(Vec::new()),
         }),
     })
 }

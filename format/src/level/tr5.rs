@@ -11,8 +11,8 @@
 //! TR4's object tables with 20-byte models (TR4's 18 and a padding word), `"SPR\0"`, sprites,
 //! cameras, flyby cameras, sound sources, boxes, overlaps, zones, animated textures, the
 //! animated UV count, `"TEX\0"`, 40-byte object textures (TR4's 38 and a padding word), items,
-//! AI objects, demo data, a 450-entry sound map, sound details, sample indices, and padding
-//! (0xCD or zero bytes).
+//! AI objects, demo data, a 450-entry sound map, sound details (TR4's), sample indices, and
+//! padding (0xCD or zero bytes). The sounds read as TR4's, their samples appended as TR4's.
 //!
 //! The models and object textures are copied into TR4's record sizes so the shared stages read
 //! them; errors inside them point at the compacted records' start in the file, not the byte.
@@ -23,6 +23,8 @@ use super::build::{self, Level};
 use super::bytes::{Cursor, View};
 use super::error::{LevelError, Problem, Section};
 use super::pages::TEXTILE32_BYTES;
+use super::samples::SampleTables;
+use super::sounds::{SoundTables, SOUND_DETAILS_SIZE};
 use super::tables::{ObjectTables, Tables, TR4_OBJECT_TEXTURE_SIZE};
 use super::tr123::walk_object_tables_sized;
 use super::tr4::{marker, read_sound_samples, walk_sprites_to_demo_data};
@@ -60,7 +62,7 @@ pub(super) fn read(mut c: Cursor, version: u32, textiles: &[u8]) -> Result<Level
         ));
     }
     let data = c.records(at + 4, "level data bytes", stored, 1, Section::LevelData)?;
-    let appended = read_sound_samples(&mut c)?;
+    let (wavs, appended) = read_sound_samples(&mut c)?;
     let walked = walk_level_data(data)?;
     let models = compacted(&walked.models, TR5_MODEL_SIZE, MODEL_SIZE);
     let object_textures = compacted(
@@ -85,8 +87,12 @@ pub(super) fn read(mut c: Cursor, version: u32, textiles: &[u8]) -> Result<Level
         ),
         palette: View::new(&[], 0, Section::Palette),
         appended,
-        // TR5's 450-id map is walked past, not read (not yet: `docs/sounds.md`).
-        sounds: None,
+        sounds: Some(SoundTables {
+            map: walked.sound_map,
+            details: walked.sound_details,
+            sample_count: walked.sample_count,
+            samples: SampleTables::Appended(wavs),
+        }),
     };
     build::build(&tables)
 }
@@ -99,6 +105,10 @@ struct Walked<'a> {
     models: View<'a>,
     /// 40-byte object textures.
     object_textures: View<'a>,
+    /// The 450-entry sound map, the sound details (TR4's) and how many sample indices follow.
+    sound_map: View<'a>,
+    sound_details: View<'a>,
+    sample_count: usize,
 }
 
 /// Walks the level data (a view with file offsets).
@@ -108,9 +118,9 @@ fn walk_level_data(data: View) -> Result<Walked, LevelError> {
     c.table("floor data words", 2, Section::FloorData)?;
     let objects = walk_object_tables_sized(&mut c, Game::Tr5, TR5_MODEL_SIZE)?;
     let object_textures = walk_sprites_to_demo_data(&mut c, (b"SPR\0", b"TEX\0"), TR5_OBJECT_TEXTURE_SIZE)?;
-    c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
-    c.table("sound details", 8, Section::SoundDetails)?;
-    c.table("sample indices", 4, Section::SampleIndices)?;
+    let sound_map = c.take(SOUND_MAP_ENTRIES * 2, Section::SoundMap)?;
+    let (_, sound_details) = c.table("sound details", SOUND_DETAILS_SIZE, Section::SoundDetails)?;
+    let (sample_count, _) = c.table("sample indices", 4, Section::SampleIndices)?;
     // The TR5 compiler pads the level data with 0xCD bytes; anything else is another layout.
     let rest = c.take(c.remaining(), Section::SampleIndices)?;
     if let Some(i) = rest.bytes.iter().position(|&b| b != 0xCD && b != 0) {
@@ -124,6 +134,9 @@ fn walk_level_data(data: View) -> Result<Walked, LevelError> {
         models: objects.models,
         objects,
         object_textures,
+        sound_map,
+        sound_details,
+        sample_count,
     })
 }
 
