@@ -296,6 +296,9 @@ fn convert_of_a_folder_writes_a_file_each_the_tree_mirrored() {
         [
             "enemies/keyframes_shared_as_core_tools_wrote_them.wad2",
             "enemies/old/standard.wad2",
+            // The samples of those sounds, from the level, in samples/ beside its Wad2.
+            "levels/samples/tr1_0.wav",
+            "levels/samples/tr1_1.wav",
             "levels/tr1.wad2",
             // The TR1 level's own sounds its objects play, in the catalogue beside its Wad2.
             "levels/tr1.xml",

@@ -30,6 +30,7 @@ mod cli_import;
 mod cli_info;
 mod cli_keyframe_layout;
 mod cli_level;
+mod cli_level_samples;
 mod cli_level_sounds;
 mod cli_retarget;
 mod cli_slots;

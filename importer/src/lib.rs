@@ -26,6 +26,7 @@ mod geometry;
 mod manifest;
 pub mod names;
 mod object;
+pub mod samples;
 pub mod space;
 mod stored;
 mod texture_budget;

@@ -121,6 +121,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (&args.out, out_game),
         (dir_game, &built.wad),
     )?);
+    // The WAVs the directory's samples/ holds for its sounds, into samples/ beside the output.
+    built
+        .notes
+        .extend(wadforge_importer::samples::build_samples(&args.dir, &args.out)?);
     if let Some(dir) = &args.pages {
         write_pages(dir, &built.wad)?;
     }

@@ -213,6 +213,12 @@ fn import_objects(
         only,
         out,
     )?);
+    // The WAVs of the sounds sounds.yaml names, from the level (TR2/TR3: its MAIN.SFX).
+    imported.notes.extend(wadforge_importer::samples::import_samples(
+        file,
+        objects.sounds.as_ref(),
+        out,
+    )?);
     Ok(imported)
 }
 
