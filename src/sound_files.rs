@@ -204,7 +204,7 @@ fn moved_sounds(
     (to, played): (Game, &BTreeSet<u16>),
 ) -> (Sounds, BTreeSet<u16>) {
     let mut moved = Sounds {
-        map: source.map.clone(),
+        map: source.map,
         sounds: Default::default(),
     };
     let mut undefined = BTreeSet::new();

@@ -71,33 +71,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     refuse_companion_extension(&args.out)?;
     refuse_writing_into(&args.dir, &args.out, args.pages.as_deref())?;
     new_objects::refuse_missing(&args.new, &args.out)?;
-    let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
-    // The base's references to other objects' animations count from its own table.
-    let base_starts = base.as_ref().map(|b| wadforge_exporter::Base {
-        model: &b.model,
-        starts: b.animation_starts(),
-    });
-    let mut built = wadforge_exporter::build_on(&manifests, base_starts.as_ref(), &mut |done, _, slot| {
-        progress.set(done as u64, slot)
-    })?;
-    progress.finish();
-    if !args.new.is_empty() {
-        let game = dir_game;
-        let added = new_objects::add(
-            std::mem::take(&mut built.wad),
-            std::mem::take(&mut built.names),
-            &args.new,
-            &new_objects::DirIds::of(&manifests),
-            (game, manifests.project.units.tr_units_per_metre),
-        )?;
-        (built.wad, built.names) = (added.wad, added.names);
-        built.notes.extend(added.notes);
-    }
-    if dir_game != out_game || !args.as_slots.is_empty() {
-        let moved = slots::move_built(&mut built, (dir_game, out_game), &args.as_slots, args.strict)?;
-        built.warnings.extend(moved.left_out);
-        built.notes.extend(moved.reshaped);
-    }
+    let mut built = built_objects(args, &manifests, base.as_ref(), (dir_game, out_game))?;
     // Everything is validated and built before anything is written.
     let size = if written_kind(&args.out) == OutputKind::Wad2 {
         let detail = Detail {
@@ -147,6 +121,43 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The directory's objects built (on the base's, when given), the `--new` ones added, all in
+/// `out_game`'s ids.
+fn built_objects(
+    args: &Args,
+    manifests: &wadforge_manifests::ManifestDir,
+    base: Option<&Opened>,
+    (dir_game, out_game): (Game, Game),
+) -> anyhow::Result<wadforge_exporter::BuildOutput> {
+    let progress = Progress::new(manifests.objects.len() as u64, "building", args.quiet);
+    // The base's references to other objects' animations count from its own table.
+    let base_starts = base.map(|b| wadforge_exporter::Base {
+        model: &b.model,
+        starts: b.animation_starts(),
+    });
+    let mut built = wadforge_exporter::build_on(manifests, base_starts.as_ref(), &mut |done, _, slot| {
+        progress.set(done as u64, slot)
+    })?;
+    progress.finish();
+    if !args.new.is_empty() {
+        let added = new_objects::add(
+            std::mem::take(&mut built.wad),
+            std::mem::take(&mut built.names),
+            &args.new,
+            &new_objects::DirIds::of(manifests),
+            (dir_game, manifests.project.units.tr_units_per_metre),
+        )?;
+        (built.wad, built.names) = (added.wad, added.names);
+        built.notes.extend(added.notes);
+    }
+    if dir_game != out_game || !args.as_slots.is_empty() {
+        let moved = slots::move_built(&mut built, (dir_game, out_game), &args.as_slots, args.strict)?;
+        built.warnings.extend(moved.left_out);
+        built.notes.extend(moved.reshaped);
+    }
+    Ok(built)
 }
 
 /// The file a build patches: a classic WAD or a Wad2 (whose detail a Wad2 build keeps).
