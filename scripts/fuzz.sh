@@ -15,7 +15,9 @@
 # aborts past 64 MiB + 20 times the input's size of heap: fuzz/src/heap.rs; -rss_limit_mb=1024 is
 # a backstop) are kept under target/fuzz/. libFuzzer's -malloc_limit_mb needs a sanitizer's
 # allocator hooks, which these builds have not.
-# A crash found becomes a regression test with its input. Targets: fuzz/fuzz_targets/.
+# A crash found becomes a regression test with its input. Targets: fuzz/fuzz_targets/ (every file
+# there is run, smoke-tested and guard-checked); an input of several files (manifest_dir, sounds_sfx's
+# .sfx then .sam) joins them with FILE_SEPARATOR (fuzz/src/lib.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
