@@ -231,7 +231,9 @@ fn moved_sounds(
 
 /// What `copy` did with the sounds the copied objects play (ids of DEST's game).
 pub struct Carried {
-    /// Brought from SRC's sound files into the output's.
+    /// Where they came from, for messages: the level itself or the sound files beside SRC.
+    pub source: String,
+    /// Brought from SRC's sounds into the output's sound files.
     pub added: BTreeSet<u16>,
     /// Already defined by DEST's sound files, kept as DEST has them (its other objects play them).
     pub kept: BTreeSet<u16>,
@@ -240,20 +242,22 @@ pub struct Carried {
 }
 
 /// Carries into the output's sound files the sounds `played` (DEST's ids) that DEST does not
-/// define, from SRC's sound files (SRC's id for each found by the catalogues between games).
-/// `None`, and nothing written, when SRC has no sound files or SRC's or DEST's do not read.
+/// define, from SRC's sounds: a level's `own` (its samples named after it, `LEVEL_3.wav`), else
+/// its sound files (SRC's id for each found by the catalogues between games). `None`, and
+/// nothing written, when SRC has no sounds or SRC's or DEST's sound files do not read.
 pub fn carry_sounds(
-    (src, src_game): (&Path, Game),
+    (src, src_game, own): (&Path, Game, Option<&LevelSounds>),
     (dest, dest_game): (&Path, Game),
     out: &Path,
     played: &BTreeSet<u16>,
 ) -> anyhow::Result<Option<Carried>> {
     // Unreadable sound files are neither read from nor written over: copy lists as before.
-    let (Ok(Some(from)), Ok(dest_sounds)) = (read_beside(src), read_beside(dest)) else {
+    let (Ok(Some(from)), Ok(dest_sounds)) = (sounds_of(src, own), read_beside(dest)) else {
         return Ok(None);
     };
     let mut sounds = dest_sounds.unwrap_or_default();
     let mut carried = Carried {
+        source: sounds_source(src, own),
         added: BTreeSet::new(),
         kept: BTreeSet::new(),
         undefined: BTreeSet::new(),
@@ -285,6 +289,49 @@ pub fn carry_sounds(
         write_beside(out, &sounds)?;
     }
     Ok(Some(carried))
+}
+
+/// Takes out of the sounds beside `file`, written beside `out` on remove, the sounds `unplayed`
+/// (those only the removed objects played, ids of `game`), and writes the rest beside `out` in
+/// its kind's files (so a Wad2 written from a WAD gets the XML too). Returns the lines saying
+/// what was dropped; none when `file` has no sound files. Files that do not read are said in a
+/// line and left as they were copied.
+pub fn drop_sounds(
+    file: &Path,
+    out: &Path,
+    game: Game,
+    unplayed: &BTreeSet<u16>,
+) -> anyhow::Result<Vec<String>> {
+    let mut sounds = match read_beside(file) {
+        Ok(Some(sounds)) => sounds,
+        Ok(None) => return Ok(Vec::new()),
+        Err(e) => return Ok(vec![format!("sound files not changed: {e:#}")]),
+    };
+    let dropped: BTreeSet<u16> = unplayed
+        .iter()
+        .filter(|id| sounds.sounds.remove(id).is_some())
+        .copied()
+        .collect();
+    let written = beside(out)[0].clone();
+    if dropped.is_empty() && written.is_file() {
+        return Ok(Vec::new());
+    }
+    if let Err(e) = write_beside(out, &sounds) {
+        return Ok(vec![format!(
+            "sounds not written beside {}: {e:#}",
+            out.display()
+        )]);
+    }
+    Ok((!dropped.is_empty())
+        .then(|| {
+            format!(
+                "sounds dropped from {} (only the removed objects played them): {}",
+                written.display(),
+                list(&dropped, game)
+            )
+        })
+        .into_iter()
+        .collect())
 }
 
 /// `check`'s `undefined-sound` findings for `file` (read as `objects`), when it has sound files;

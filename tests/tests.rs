@@ -34,6 +34,7 @@ mod cli_level_samples;
 mod cli_level_sounds;
 mod cli_retarget;
 mod cli_slots;
+mod cli_sound_carry;
 mod cli_sounds;
 mod cli_tr5;
 mod cli_wad2;

@@ -17,7 +17,9 @@ use crate::edited::{edit_input, read_editable, refuse_overwrite, Edited};
 /// Wad2 into a WAD) each goes to the slot the catalogue gives it in DEST's game, and its sound
 /// commands to DEST's sound ids, those DEST's game has none for dropped and listed; an object
 /// DEST's game has no slot for is refused (--as places it). Only the samples they use come
-/// along, reusing texels DEST has; beside a WAD written, DEST's .swd, .sam and .sfx are copied.
+/// along, reusing texels DEST has; beside a WAD written, DEST's .swd, .sam and .sfx are copied,
+/// with the sounds the objects play that DEST lacks added from SRC's (a level's own sounds, or
+/// the sound files beside SRC).
 #[derive(clap::Args)]
 #[command(after_help = "Example: wadforge copy enemies.wad mylevel.wad -o mylevel_new.wad --only CROCODILE")]
 pub struct Args {
@@ -67,8 +69,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     .write(&copied.wad)?;
     let played = copied.sounds.keys().copied().collect();
-    let carried =
-        crate::sound_files::carry_sounds((&args.src, src.game), (&args.dest, dest.game), &args.out, &played)?;
+    let carried = crate::sound_files::carry_sounds(
+        (&args.src, src.game, src.sounds.as_ref()),
+        (&args.dest, dest.game),
+        &args.out,
+        &played,
+    )?;
     if args.quiet {
         return Ok(());
     }
@@ -144,13 +150,12 @@ fn copied_losses(src: &Opened, dest: &Opened, copied: &[wadforge_edit::CopiedObj
 
 /// The Tomb Editor detail of the `selection` of a Wad2 (its document's objects, one for each
 /// of the model's, in order), under the ids `ids` they take in the output; the moveables
-/// `remeshed` (reshaped for another engine) without their meshes' and bones' detail, which no
-/// longer lines up with their meshes.
+/// `remeshed` (reshaped for another engine) with their meshes in the new order.
 fn copied_detail(
     document: &wad2::Document,
     selection: &[ObjectRef],
     ids: impl Iterator<Item = u32>,
-    remeshed: &[u32],
+    remeshed: &[(u32, Vec<Option<usize>>)],
 ) -> wad2::Document {
     // Its textures, which the objects' polygons name by number (those left unused are left out).
     let mut detail = wad2::Document {
@@ -162,8 +167,8 @@ fn copied_detail(
             ObjectRef::Moveable(i) => detail.moveables.extend(document.moveables.get(i.0).map(|m| {
                 let mut m = m.clone();
                 m.id = i64::from(id);
-                if remeshed.contains(&id) {
-                    (m.meshes, m.bones, m.skin) = (Vec::new(), Vec::new(), None);
+                if let Some((_, sources)) = remeshed.iter().find(|(r, _)| *r == id) {
+                    wad2::remesh(&mut m, sources);
                 }
                 m
             })),
@@ -177,14 +182,15 @@ fn copied_detail(
     detail
 }
 
-/// Lists the sounds the copied objects brought from SRC's sound files, those DEST already had,
+/// Lists the sounds the copied objects brought from SRC's sounds, those DEST already had,
 /// and those neither defines.
 fn report_carried(carried: &crate::sound_files::Carried, game: Game, out: &Path) {
     use crate::sound_files::list;
     if !carried.added.is_empty() {
         eprintln!(
-            "sounds added beside {}: {}",
+            "sounds added beside {} from {}: {}",
             out.display(),
+            carried.source,
             list(&carried.added, game)
         );
     }

@@ -3,10 +3,15 @@
 
 use std::path::PathBuf;
 
+use wadforge_edit::ObjectRef;
+use wadforge_format::{Opened, Wad};
+
 use crate::edited::{edit_input, read_editable, refuse_overwrite, Edited};
 
 /// Remove objects from a WAD or Wad2; meshes, samples and pages nothing uses any more go too,
-/// and the other objects keep their exact content.
+/// and the other objects keep their exact content. The sounds only the removed objects played
+/// leave the sound files written beside the output (.sfx/.sam, or a Wad2's .xml); sounds no
+/// object plays stay, as the level may play them itself.
 #[derive(clap::Args)]
 pub struct Args {
     /// The WAD or Wad2 to remove from (never modified).
@@ -38,6 +43,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         quiet: args.quiet,
     }
     .write(&removed.wad)?;
+    let sound_lines = drop_unplayed_sounds(args, &objects, &selection, &removed.wad)?;
     if args.quiet {
         return Ok(());
     }
@@ -64,6 +70,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             removed.broken_unlisted
         );
     }
+    for line in &sound_lines {
+        eprintln!("{line}");
+    }
     eprintln!(
         "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
         args.out.display(),
@@ -73,4 +82,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         removed.wad.samples.len(),
     );
     Ok(())
+}
+
+/// Drops from the sound files beside the output the sounds only the removed moveables played
+/// (kept objects' sounds, and those no animation plays, stay); the lines saying what went.
+fn drop_unplayed_sounds(
+    args: &Args,
+    objects: &Opened,
+    selection: &[ObjectRef],
+    kept: &Wad,
+) -> anyhow::Result<Vec<String>> {
+    let removed = selection.iter().filter_map(|o| match o {
+        ObjectRef::Moveable(i) => objects.model.moveables.get(i.0),
+        ObjectRef::Static(_) => None,
+    });
+    let unplayed = wadforge_edit::sounds::sounds_only_removed_play(removed, kept);
+    crate::sound_files::drop_sounds(&args.wad, &args.out, objects.game, &unplayed)
 }
