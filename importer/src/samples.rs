@@ -286,6 +286,50 @@ mod tests {
         assert!(!tmp.path().parent().unwrap().join("e.wav").exists());
     }
 
+    /// A RIFF WAV of `data`.
+    fn wav(data: &[u8]) -> Vec<u8> {
+        [b"RIFF", &(4 + data.len() as u32).to_le_bytes()[..], b"WAVE", data].concat()
+    }
+
+    #[test]
+    fn a_tr2_levels_samples_come_from_the_main_sfx_beside_it_by_number() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (first, second) = (wav(b"first"), wav(b"second"));
+        std::fs::write(
+            tmp.path().join("main.sfx"),
+            [first.clone(), second.clone()].concat(),
+        )
+        .unwrap();
+        // Sound 3 plays the level's samples 0 and 1: MAIN.SFX's WAVs 1 and 0.
+        let info = wadforge_format::sounds::SoundInfo {
+            name: None,
+            volume: 255,
+            range: 8,
+            chance: 0,
+            pitch: 0,
+            flags: 0,
+            samples: Vec::new(),
+            global: false,
+            indexed: false,
+        };
+        let own = LevelSounds {
+            sounds: BTreeMap::from([(3, (info, vec![0, 1]))]),
+            samples: LevelSamples::InMainSfx {
+                wavs: vec![1, 0],
+                at: 0,
+            },
+            ..LevelSounds::default()
+        };
+        let names = BTreeSet::from(["WALL_0.wav".to_string(), "WALL_1.wav".to_string()]);
+        let folder = tmp.path().join("samples");
+        let done = write_level_samples(&tmp.path().join("WALL.TR2"), &own, &names, &folder)
+            .unwrap()
+            .expect("MAIN.SFX is beside the level");
+        assert_eq!(done.written, 2);
+        assert_eq!(std::fs::read(folder.join("WALL_0.wav")).unwrap(), second);
+        assert_eq!(std::fs::read(folder.join("WALL_1.wav")).unwrap(), first);
+    }
+
     #[test]
     fn a_tr2_level_without_main_sfx_beside_it_says_where_its_samples_are() {
         let tmp = tempfile::tempdir().unwrap();
