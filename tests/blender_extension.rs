@@ -10,22 +10,9 @@ use std::process::Command;
 
 use wadforge_format::catalog::{self, Game};
 
+use crate::common::extension::{extension_zip, finished, run_script};
 use crate::common::files::{repo, write_wad};
 use crate::common::{s, stdout, succeeds, wadforge};
-
-/// The extension's zip, made as a user makes it (once for the tests of this file).
-fn extension_zip() -> PathBuf {
-    static MADE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    MADE.get_or_init(|| {
-        let out = Command::new("bash")
-            .arg(repo().join("scripts/blender-extension.sh"))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        repo().join("target/wadforge-blender.zip")
-    })
-    .clone()
-}
 
 /// Blender's command-line tool for extensions in the harness's bpy (what `blender --command
 /// extension` runs), and Blender's list of the extensions platform's tags, which that command gives it.
@@ -47,31 +34,6 @@ fn children(dir: &Path) -> impl Iterator<Item = PathBuf> {
         .flatten()
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-}
-
-/// Runs the extension script on `file` in `work` (a fresh Blender user folder in it); its report.
-fn run_extension(python: &Path, file: &Path, work: &Path, ext: &str, edit: &[&str]) -> serde_json::Value {
-    let script = repo().join("tests/harness/blender_extension.py");
-    let program = env!("CARGO_BIN_EXE_wadforge");
-    let out = Command::new(python)
-        .arg(script)
-        .args([s(&extension_zip()), program, s(file), s(work), ext])
-        .args(edit)
-        .env("BLENDER_USER_RESOURCES", work.join("blender-user"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
-}
-
-fn finished(report: &serde_json::Value, step: &str) {
-    assert_eq!(
-        report[step]["result"],
-        serde_json::json!(["FINISHED"]),
-        "{step}: {}",
-        report[step]
-    );
 }
 
 #[test]
@@ -105,7 +67,7 @@ fn a_file_dropped_on_the_viewport_imports_through_the_extension() {
     // Upper case, as TRLE's files often are: Blender's file handlers match extensions in any case.
     let model = wadforge_fixtures::standard();
     let file = write_wad(&tmp.path().join("STANDARD.WAD"), &model);
-    let report = run_extension(&python, &file, tmp.path(), "drop", &[]);
+    let report = run_script(&python, "blender_extension.py", &file, tmp.path(), &["drop"]);
     let handler = &report["file_handler"];
     assert_eq!(handler["operator"], "import_scene.wadforge", "{handler}");
     let extensions: Vec<&str> = handler["extensions"]
@@ -145,7 +107,13 @@ fn the_extension_imports_and_exports_the_real_level_as_it_is() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let report = run_extension(&python, &level, tmp.path(), "wad", &["000_", "5", "HIPS"]);
+    let report = run_script(
+        &python,
+        "blender_extension.py",
+        &level,
+        tmp.path(),
+        &["wad", "000_", "5", "HIPS"],
+    );
     assert_eq!(
         report["settings_match"], true,
         "the extension's glTF settings are the round trip's"
@@ -246,7 +214,7 @@ fn the_extension_exports_a_real_wad2_as_it_was_imported_or_as_edited() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let report = run_extension(&python, file, tmp.path(), "wad2", &[]);
+    let report = run_script(&python, "blender_extension.py", file, tmp.path(), &["wad2"]);
     finished(&report, "import");
     finished(&report, "export_unchanged");
     let read = |p: &Path| wadforge_format::wad2::read_document(&std::fs::read(p).unwrap()).unwrap();

@@ -4,23 +4,10 @@
 //! set on another action; an action made longer builds longer; no YAML is edited, and a second
 //! import of the built WAD shows both.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use crate::common::files::{read, repo, write_wad};
-use crate::common::s;
+use crate::common::extension::{finished, run_script};
+use crate::common::files::{read, write_wad};
 
 const CROCODILE: u32 = 51;
-
-/// The extension's zip, made as a user makes it.
-fn extension_zip() -> PathBuf {
-    let out = Command::new("bash")
-        .arg(repo().join("scripts/blender-extension.sh"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    repo().join("target/wadforge-blender.zip")
-}
 
 #[test]
 fn a_copied_action_and_a_longer_one_build_and_come_back_with_no_yaml_edited() {
@@ -30,28 +17,15 @@ fn a_copied_action_and_a_longer_one_build_and_come_back_with_no_yaml_edited() {
     let tmp = tempfile::tempdir().unwrap();
     let model = wadforge_fixtures::standard();
     let file = write_wad(&tmp.path().join("STANDARD.WAD"), &model);
-    let out = Command::new(&python)
-        .arg(repo().join("tests/harness/blender_new_animations.py"))
-        .args([
-            s(&extension_zip()),
-            env!("CARGO_BIN_EXE_wadforge"),
-            s(&file),
-            s(tmp.path()),
-        ])
-        .args(["051_", "mesh_01"])
-        .env("BLENDER_USER_RESOURCES", tmp.path().join("blender-user"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let report = run_script(
+        &python,
+        "blender_new_animations.py",
+        &file,
+        tmp.path(),
+        &["051_", "mesh_01"],
+    );
     for step in ["import", "export", "second_import"] {
-        assert_eq!(
-            report[step]["result"],
-            serde_json::json!(["FINISHED"]),
-            "{step}: {report}"
-        );
+        finished(&report, step);
     }
     let before = &model
         .moveables

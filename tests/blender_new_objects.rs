@@ -6,23 +6,11 @@
 //! after one object is edited, or one texture painted, only their files are; a mesh named after
 //! no slot stops the export with what to do.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use wadforge_format::catalog::{moveable_id, static_id, Game};
 
-use crate::common::files::{read, repo, write_wad};
+use crate::common::extension::{finished, run_script};
+use crate::common::files::{read, write_wad};
 use crate::common::{assert_same_objects, s, succeeds};
-
-/// The extension's zip, made as a user makes it.
-fn extension_zip() -> PathBuf {
-    let out = Command::new("bash")
-        .arg(repo().join("scripts/blender-extension.sh"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    repo().join("target/wadforge-blender.zip")
-}
 
 #[test]
 fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_files_are_rewritten() {
@@ -31,28 +19,15 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
     };
     let tmp = tempfile::tempdir().unwrap();
     let file = write_wad(&tmp.path().join("STANDARD.WAD"), &wadforge_fixtures::standard());
-    let out = Command::new(&python)
-        .arg(repo().join("tests/harness/blender_new_objects.py"))
-        .args([
-            s(&extension_zip()),
-            env!("CARGO_BIN_EXE_wadforge"),
-            s(&file),
-            s(tmp.path()),
-        ])
-        .args(["new", "051_", "mesh_01"])
-        .env("BLENDER_USER_RESOURCES", tmp.path().join("blender-user"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let report = run_script(
+        &python,
+        "blender_new_objects.py",
+        &file,
+        tmp.path(),
+        &["new", "051_", "mesh_01"],
+    );
     for step in ["import", "export", "edited_export"] {
-        assert_eq!(
-            report[step]["result"],
-            serde_json::json!(["FINISHED"]),
-            "{step}: {report}"
-        );
+        finished(&report, step);
     }
 
     // The new object: its slot from its name, a TR mesh per bone, an animation per action.
@@ -101,11 +76,7 @@ fn a_rigged_object_made_in_blender_exports_as_a_new_moveable_and_only_edited_fil
     );
 
     // A texel painted: exactly the objects whose materials show that image are rewritten.
-    assert_eq!(
-        report["painted_export"]["result"],
-        serde_json::json!(["FINISHED"]),
-        "{report}"
-    );
+    finished(&report, "painted_export");
     assert!(
         !report["painted_users"].as_array().unwrap().is_empty(),
         "{report}"

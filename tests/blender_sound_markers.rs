@@ -3,13 +3,11 @@
 //! named after the sound at its frame, and a marker moved in Blender moves the sound's frame in
 //! the built WAD, nothing else.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use wadforge_format::catalog::{sound_name, Game};
 use wadforge_format::Command as TrCommand;
 
-use crate::common::files::{read, repo, write_wad};
+use crate::common::extension::{finished, run_script};
+use crate::common::files::{read, write_wad};
 use crate::common::{s, stdout, wadforge};
 
 const CROCODILE: u32 = 51;
@@ -19,15 +17,6 @@ const ANIMATION: usize = 1;
 const SOUND: u16 = 0;
 const AT: u16 = 1;
 const MOVED: u16 = 3;
-
-fn extension_zip() -> PathBuf {
-    let out = Command::new("bash")
-        .arg(repo().join("scripts/blender-extension.sh"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    repo().join("target/wadforge-blender.zip")
-}
 
 #[test]
 fn a_marker_moved_in_blender_moves_the_sounds_frame() {
@@ -54,28 +43,15 @@ fn a_marker_moved_in_blender_moves_the_sounds_frame() {
     );
     let before = sounds_of(animation);
     let file = write_wad(&tmp.path().join("SOUNDS.WAD"), &model);
-    let out = Command::new(&python)
-        .arg(repo().join("tests/harness/blender_sound_markers.py"))
-        .args([
-            s(&extension_zip()),
-            env!("CARGO_BIN_EXE_wadforge"),
-            s(&file),
-            s(tmp.path()),
-        ])
-        .args(["051_", &ANIMATION.to_string(), &MOVED.to_string()])
-        .env("BLENDER_USER_RESOURCES", tmp.path().join("blender-user"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let report = run_script(
+        &python,
+        "blender_sound_markers.py",
+        &file,
+        tmp.path(),
+        &["051_", &ANIMATION.to_string(), &MOVED.to_string()],
+    );
     for step in ["import", "export"] {
-        assert_eq!(
-            report[step]["result"],
-            serde_json::json!(["FINISHED"]),
-            "{step}: {report}"
-        );
+        finished(&report, step);
     }
     // The markers: each named after its sound, at its frame from the action's first.
     let marker = |&(frame, sound, _, _): &(u16, u16, bool, bool)| {

@@ -1,12 +1,13 @@
 //! What the end-to-end tests share: running the built `wadforge` and reading what it printed
 //! (here), the files they write and read ([`files`]), and for the hostile-file tests, measured
 //! runs ([`measure`]) and the forged inputs more than one of them makes ([`forge`]); headless
-//! Chromium for pages ([`browser`]).
+//! Chromium for pages ([`browser`]); the Blender extension run in bpy ([`extension`]).
 // Each test file compiles this module on its own and uses only part of it (the CLI tests none of
 // `measure`), so what one file leaves unused is not dead code.
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod extension;
 pub mod files;
 pub mod forge;
 pub mod measure;
