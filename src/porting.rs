@@ -128,8 +128,10 @@ pub fn port(opened: &mut Opened, request: &Request, output: OutputKind) -> anyho
                 // A Wad2 into a Wad2: what the model has no place for comes from the input itself.
                 Some(input) => {
                     // Each object finds its detail in the input under the id it took.
-                    let moved = moved_ids(&ids_before, &ported.landings, &object_ids(&opened.model));
-                    let kept = wad2::keep_detail(&mut made.document, &wad2::under_ids(input, &moved));
+                    let after = object_ids(&opened.model);
+                    let moved = moved_ids(&opened.model, &ids_before, &ported.landings, &after);
+                    let base = wad2::under_ids(input, &moved.ids, &moved.remeshed);
+                    let kept = wad2::keep_detail(&mut made.document, &base);
                     ported.lost.extend(kept.dropped);
                     // UVs the model rounded whose exact values the input could not give back.
                     let rounded = wad2::uvs_rounded([kept.uv_rounding.as_slice()]);
@@ -201,26 +203,40 @@ fn object_names(model: &Wad, game: Game) -> Vec<String> {
         .collect()
 }
 
-/// The kind and id of each of `model`'s objects (moveables, then statics), as a Wad2 numbers them.
-fn object_ids(model: &Wad) -> Vec<(ObjectKind, i64)> {
-    let moveables = (model.moveables.iter()).map(|m| (ObjectKind::Moveable, i64::from(m.id)));
-    moveables
-        .chain((model.statics.iter()).map(|s| (ObjectKind::Static, i64::from(s.id))))
-        .collect()
+/// The kind, id and meshes of each of `model`'s objects (moveables, then statics), as a Wad2
+/// numbers them.
+fn object_ids(model: &Wad) -> Vec<((ObjectKind, i64), Vec<usize>)> {
+    let moveables =
+        (model.moveables.iter()).map(|m| ((ObjectKind::Moveable, i64::from(m.id)), m.meshes.clone()));
+    let statics = (model.statics.iter()).map(|s| ((ObjectKind::Static, i64::from(s.id)), vec![s.mesh]));
+    moveables.chain(statics).collect()
+}
+
+/// Where moving ids put the input's objects.
+struct MovedIds {
+    /// Each object's id after the move, by its kind and id before.
+    ids: HashMap<(ObjectKind, i64), i64>,
+    /// The moveables whose meshes the move laid out anew (the other engine's holsters and back
+    /// weapons): new id, where each mesh came from.
+    remeshed: Vec<(i64, Vec<Option<usize>>)>,
 }
 
 /// Each object's id before the move (`before`) and after it (`after`, those `landings` leave out
-/// missing, the order kept).
+/// missing, the order kept), and which of them the move laid out anew in `model`.
 fn moved_ids(
-    before: &[(ObjectKind, i64)],
+    model: &Wad,
+    before: &[((ObjectKind, i64), Vec<usize>)],
     landings: &[Landing],
-    after: &[(ObjectKind, i64)],
-) -> HashMap<(ObjectKind, i64), i64> {
+    after: &[((ObjectKind, i64), Vec<usize>)],
+) -> MovedIds {
     let landed = (before.iter().zip(landings)).filter(|(_, landing)| landing.slot.is_some());
-    landed
-        .zip(after)
-        .map(|((&old, _), &(_, new))| (old, new))
-        .collect()
+    let pairs: Vec<_> = landed.map(|(b, _)| b).zip(after).collect();
+    let remeshed = (pairs.iter())
+        .filter(|(b, a)| b.1 != a.1)
+        .map(|(b, a)| (a.0 .1, wadforge_edit::engines::mesh_sources(model, &b.1, &a.1)))
+        .collect();
+    let ids = (pairs.iter()).map(|(b, a)| (b.0, a.0 .1)).collect();
+    MovedIds { ids, remeshed }
 }
 
 /// Where each object of `before` landed in `after`: moving ids keeps the objects' order and

@@ -326,3 +326,62 @@ fn a_tomb_engine_wad2_converted_to_a_trng_wad2_keeps_its_objects_exact_uvs() {
     assert!(rounding_line(&said).is_empty(), "{said}");
     assert_eq!(crocodile_polygons(&out)[0].uvs, quarter_off, "{said}");
 }
+
+/// The Tomb Engine fixture as a Wad2 whose LARA_HOLSTERS maps its left holster's (mesh 1's)
+/// first polygon a quarter texel off; the path and those UVs.
+fn tomb_engine_holsters_off_texels(dir: &Path) -> (PathBuf, [[f32; 2]; 4]) {
+    let mut document = wad2::read_document(&engines::tomb_engine_wad2()).unwrap();
+    let holsters = i64::from(catalog::moveable_id(Game::Ten, "LARA_HOLSTERS").unwrap());
+    let ([left, _], _) = TOMB_ENGINE_HOLSTERS;
+    let polygon = &mut (document.moveables.iter_mut())
+        .find(|m| m.id == holsters)
+        .expect("the fixture's LARA_HOLSTERS")
+        .meshes[left]
+        .polygons[0];
+    polygon.uvs = polygon.uvs.map(|[u, v]| [u + 0.25, v + 0.25]);
+    let uvs = polygon.uvs;
+    let path = dir.join("ten_holsters.wad2");
+    std::fs::write(&path, wad2::write_document(&document)).unwrap();
+    (path, uvs)
+}
+
+/// The UVs of the first polygon of mesh `mesh` of TR4's LARA_HOLSTERS in the Wad2 at `path`.
+fn classic_holster_uvs(path: &Path, mesh: usize) -> [[f32; 2]; 4] {
+    let document = wad2::read_document(&std::fs::read(path).unwrap()).unwrap();
+    let holsters = i64::from(catalog::moveable_id(Game::Tr4, "LARA_HOLSTERS").unwrap());
+    let moveable = (document.moveables.iter())
+        .find(|m| m.id == holsters)
+        .expect("LARA_HOLSTERS");
+    moveable.meshes[mesh].polygons[0].uvs
+}
+
+#[test]
+fn reshaped_holsters_keep_their_exact_uvs_into_a_classic_wad2_by_convert_and_by_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (ten, uvs) = tomb_engine_holsters_off_texels(tmp.path());
+    let ([classic_left, _], _) = CLASSIC_HOLSTERS;
+    let converted = tmp.path().join("trng.wad2");
+    let said = run(&["convert", s(&ten), s(&converted), "--game", "trng"]);
+    assert!(said.contains("15 meshes → 17"), "{said}");
+    assert!(!said.contains("UVs of"), "{said}");
+    assert_eq!(classic_holster_uvs(&converted, classic_left), uvs);
+    // copy into a classic Wad2 (TRNG's), which the fixture's standard objects make.
+    let dest = tmp.path().join("dest.wad2");
+    let mut made =
+        wad2::from_model(&wadforge_fixtures::standard(), &SkewedCorners::new(), Game::Tr4).unwrap();
+    made.document.game_version = Some(16);
+    std::fs::write(&dest, wad2::write_document(&made.document)).unwrap();
+    let copied = tmp.path().join("copied.wad2");
+    let said = run(&[
+        "copy",
+        s(&ten),
+        s(&dest),
+        "-o",
+        s(&copied),
+        "--only",
+        "LARA_HOLSTERS",
+    ]);
+    assert!(said.contains("15 meshes → 17"), "{said}");
+    assert!(!said.contains("UVs of"), "{said}");
+    assert_eq!(classic_holster_uvs(&copied, classic_left), uvs);
+}

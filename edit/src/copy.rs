@@ -32,9 +32,9 @@ pub struct Copied {
     /// the copied moveables (holsters, back weapons) or keeps though it differs, a line per
     /// object and change ([`crate::engines::reshape_moveable`], as `convert` lists it).
     pub reshaped: Vec<String>,
-    /// The ids of the copied moveables whose meshes that reshaping laid out anew (so the
-    /// source's per-mesh detail no longer lines up with them).
-    pub remeshed: Vec<u32>,
+    /// The copied moveables whose meshes that reshaping laid out anew, by id, with where each
+    /// mesh came from ([`crate::engines::mesh_sources`]): the source's per-mesh detail follows.
+    pub remeshed: Vec<(u32, Vec<Option<usize>>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -87,8 +87,10 @@ pub fn copy(
             src.game,
             dest.game,
         ));
-        if merged.wad.moveables[m].meshes != meshes {
-            remeshed.push(merged.wad.moveables[m].id);
+        let moveable = &merged.wad.moveables[m];
+        if moveable.meshes != meshes {
+            let sources = crate::engines::mesh_sources(&merged.wad, &meshes, &moveable.meshes);
+            remeshed.push((moveable.id, sources));
         }
     }
     let objects = incoming

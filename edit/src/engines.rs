@@ -74,6 +74,28 @@ pub fn reshape_moveable(wad: &mut Wad, index: usize, read: Game, written: Game) 
     what.into_iter().map(|w| format!("{label}: {w}")).collect()
 }
 
+/// Where each mesh of a moveable reshaped by [`reshape_moveable`] came from: its mesh list
+/// `before` and `after`, in `wad` after. A mesh still there keeps its place in `before`; a new
+/// mesh that is not empty (the back weapon, moved on a copy) came from the place in `before` whose
+/// mesh is gone, in order; an empty one from nowhere. For the detail a Wad2 holds per mesh.
+pub fn mesh_sources(wad: &Wad, before: &[usize], after: &[usize]) -> Vec<Option<usize>> {
+    let mut gone = (0..before.len()).filter(|&j| !after.contains(&before[j]));
+    (after.iter())
+        .map(|mesh| match before.iter().position(|m| m == mesh) {
+            Some(j) => Some(j),
+            None => {
+                let empty =
+                    (wad.meshes.get(*mesh)).is_none_or(|m| m.vertices.is_empty() && m.polygons.is_empty());
+                if empty {
+                    None
+                } else {
+                    gone.next()
+                }
+            }
+        })
+        .collect()
+}
+
 /// The Tomb Engine name of `game`'s moveable slot `id`: its own name in Tomb Engine, the
 /// catalogue's counterpart in a classic game.
 fn ten_name(game: Game, id: u32) -> Option<&'static str> {

@@ -1,7 +1,7 @@
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::{Animation, Keyframe, Link, Mesh, Moveable, Rotation, Wad};
 
-use super::reshape_for_engine;
+use super::{mesh_sources, reshape_for_engine, reshape_moveable};
 
 /// A mesh told apart by its one vertex.
 fn marked_mesh(mark: i16) -> Mesh {
@@ -229,4 +229,28 @@ fn a_back_weapon_naming_no_mesh_is_left_and_listed() {
         lines[0].contains("names mesh 99, but the file has 15 meshes"),
         "{lines:?}"
     );
+}
+
+#[test]
+fn each_reshaped_mesh_names_the_mesh_it_came_from() {
+    let mut wad = file_of(&[(Game::Tr4, "LARA_HOLSTERS", 17), (Game::Tr4, "SHOTGUN_ANIM", 15)]);
+    for (index, name) in [(0, "LARA_HOLSTERS"), (1, "SHOTGUN_ANIM")] {
+        wad.moveables[index].id = catalog::moveable_in(Game::Tr4, wad.moveables[index].id, Game::Ten)
+            .unwrap_or_else(|| panic!("{name} has a Tomb Engine slot"));
+    }
+    let before: Vec<Vec<usize>> = wad.moveables.iter().map(|m| m.meshes.clone()).collect();
+    for index in 0..2 {
+        assert!(!reshape_moveable(&mut wad, index, Game::Tr4, Game::Ten).is_empty());
+    }
+    let holsters = mesh_sources(&wad, &before[0], &wad.moveables[0].meshes);
+    let mut expected = vec![None; 15];
+    (expected[1], expected[4]) = (Some(4), Some(8));
+    assert_eq!(
+        holsters, expected,
+        "the holsters from 4 and 8, the empty meshes from nowhere"
+    );
+    let gun = mesh_sources(&wad, &before[1], &wad.moveables[1].meshes);
+    let mut expected: Vec<Option<usize>> = (0..15).map(Some).collect();
+    expected.swap(7, 14);
+    assert_eq!(gun, expected, "the moved copy of the back weapon from mesh 14");
 }

@@ -16,7 +16,7 @@ pub mod objects;
 pub use chunks::{children, write_stream, Chunk, ChunkContent, ChunkRef, Widths, MAX_DEPTH};
 pub use container::{read, write, Wad2File};
 pub use detail::{
-    detail_file, keep_detail, keep_object_detail, under_ids, uvs_rounded, KeptDetail, UvRounding,
+    detail_file, keep_detail, keep_object_detail, remesh, under_ids, uvs_rounded, KeptDetail, UvRounding,
 };
 pub use document::{decode, encode, read_document, write_document, Document};
 pub use error::{Wad2Error, Wad2Problem};

@@ -21,7 +21,7 @@ use wadforge_model::ObjectKind;
 use crate::wad2::document::{Document, Moveable, Static};
 use crate::wad2::objects::losses::Losses;
 use crate::wad2::objects::{bone_links, static_box};
-pub use ids::under_ids;
+pub use ids::{remesh, under_ids};
 pub use rounding::{uvs_rounded, UvRounding};
 use textures::TextureMatch;
 
