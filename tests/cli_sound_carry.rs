@@ -223,3 +223,36 @@ fn remove_drops_exactly_the_sounds_only_the_removed_object_played() {
     assert!(!plain_out.with_extension("sfx").exists());
     assert!(!stderr(&o).contains("sounds dropped"), "{}", stderr(&o));
 }
+
+#[test]
+fn remove_from_a_wad2_drops_the_removed_objects_sounds_from_its_xml_catalogue() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let wad = write_wad(&tmp.path().join("level.wad"), &fixture);
+    let files = sound_files_for(&fixture);
+    std::fs::write(wad.with_extension("sfx"), &files.sfx).unwrap();
+    std::fs::write(wad.with_extension("sam"), &files.sam).unwrap();
+    let wad2 = tmp.path().join("level.wad2");
+    let o = wadforge(&["convert", s(&wad), s(&wad2), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read_xml =
+        |path: &Path| xml::read(&std::fs::read_to_string(path.with_extension("xml")).unwrap()).unwrap();
+    let before = read_xml(&wad2);
+    let crocodile = played_by(&fixture, 51);
+    assert!(
+        crocodile.iter().all(|id| before.sounds.contains_key(id)),
+        "{crocodile:?}"
+    );
+
+    let out = tmp.path().join("out.wad2");
+    let o = wadforge(&["remove", s(&wad2), "-o", s(&out), "--only", "CROCODILE"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut others = fixture.clone();
+    others.moveables.retain(|m| m.id != 51);
+    let mut expected = before.clone();
+    expected
+        .sounds
+        .retain(|id, _| !crocodile.contains(id) || played(&others).contains(id));
+    assert_ne!(expected, before, "the crocodile plays sounds of its own");
+    assert_eq!(read_xml(&out), expected);
+}
