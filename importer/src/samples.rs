@@ -6,6 +6,7 @@
 //! `MAIN.SFX` beside it. Each WAV is written atomically; a file already there with other bytes is
 //! kept as it is and listed, never overwritten.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -90,9 +91,12 @@ pub fn sample_names(sounds: &Sounds) -> BTreeSet<String> {
 
 /// The samples of the level `level` (its own sounds `own`): held by the level, or read from the
 /// `MAIN.SFX` beside it. `Ok(None)` when they are in a `MAIN.SFX` that is not there.
-pub fn level_samples(level: &Path, own: &LevelSounds) -> Result<Option<HeldSamples>, SampleError> {
+pub fn level_samples<'a>(
+    level: &Path,
+    own: &'a LevelSounds,
+) -> Result<Option<Cow<'a, HeldSamples>>, SampleError> {
     if let Some(held) = own.samples.held() {
-        return Ok(Some(held.clone()));
+        return Ok(Some(Cow::Borrowed(held)));
     }
     let Some(main_sfx) = main_sfx_beside(level) else {
         return Ok(None);
@@ -102,8 +106,8 @@ pub fn level_samples(level: &Path, own: &LevelSounds) -> Result<Option<HeldSampl
         source,
     })?;
     own.samples
-        .with_main_sfx(&bytes)
-        .map(Some)
+        .with_main_sfx(bytes)
+        .map(|held| Some(Cow::Owned(held)))
         .map_err(|source| SampleError::MainSfx {
             level: level.to_path_buf(),
             main_sfx,
@@ -154,7 +158,7 @@ pub fn write_level_samples(
 /// a file already there with other bytes is kept and listed.
 pub fn write_samples<'a>(
     folder: &Path,
-    wavs: impl IntoIterator<Item = (&'a str, Option<std::borrow::Cow<'a, [u8]>>)>,
+    wavs: impl IntoIterator<Item = (&'a str, Option<Cow<'a, [u8]>>)>,
 ) -> Result<SamplesWritten, SampleError> {
     let mut done = SamplesWritten {
         folder: folder.to_path_buf(),

@@ -97,13 +97,14 @@ impl LevelSamples {
         }
     }
 
-    /// The samples, those in `MAIN.SFX` cut from `main_sfx` (its bytes); held ones as they are.
-    pub fn with_main_sfx(&self, main_sfx: &[u8]) -> Result<HeldSamples, MainSfxError> {
+    /// The samples, those in `MAIN.SFX` cut from `main_sfx` (its bytes, kept as the samples'
+    /// store); held ones as they are.
+    pub fn with_main_sfx(&self, main_sfx: Vec<u8>) -> Result<HeldSamples, MainSfxError> {
         let (numbers, at) = match self {
             LevelSamples::Held(held) => return Ok(held.clone()),
             LevelSamples::InMainSfx { wavs, at } => (wavs, *at),
         };
-        let in_file = main_sfx_wavs(main_sfx)?;
+        let in_file = main_sfx_wavs(&main_sfx)?;
         let wavs = numbers
             .iter()
             .enumerate()
@@ -120,7 +121,7 @@ impl LevelSamples {
             })
             .collect::<Result<_, _>>()?;
         Ok(HeldSamples {
-            bytes: main_sfx.to_vec(),
+            bytes: main_sfx,
             wavs,
         })
     }
@@ -248,7 +249,7 @@ mod tests {
             wavs: vec![1, 0, 1],
             at: 100,
         };
-        let held = samples.with_main_sfx(&main_sfx).unwrap();
+        let held = samples.with_main_sfx(main_sfx).unwrap();
         assert_eq!(held.len(), 3);
         assert_eq!(held.wav(0), Some(&b[..]));
         assert_eq!(held.wav(1), Some(&a[..]));
@@ -262,7 +263,7 @@ mod tests {
             wavs: vec![0, 5],
             at: 100,
         };
-        let e = samples.with_main_sfx(&main_sfx).unwrap_err();
+        let e = samples.with_main_sfx(main_sfx).unwrap_err();
         assert_eq!(
             e,
             MainSfxError::MissingWav {
