@@ -342,7 +342,12 @@ pub fn undefined_sounds(
 ) -> anyhow::Result<Vec<wadforge_edit::check::Finding>> {
     Ok(match sounds_of(file, objects.sounds.as_ref()) {
         Ok(Some(sounds)) => {
-            wadforge_edit::sounds::undefined_sound_findings(&objects.model, objects.game, &sounds)
+            use wadforge_edit::sounds::{undefined_sound_findings, SoundsOf};
+            let of = match objects.sounds {
+                Some(_) => SoundsOf::Level,
+                None => SoundsOf::SoundFiles,
+            };
+            undefined_sound_findings(&objects.model, objects.game, (&sounds, of))
         }
         Ok(None) => Vec::new(),
         Err(e) => vec![wadforge_edit::check::Finding {

@@ -63,11 +63,19 @@ impl SoundTable {
     }
 }
 
+/// Where the sounds a file's animations play are defined: the sound files beside a WAD or Wad2,
+/// or a level's own sound map and details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SoundsOf {
+    SoundFiles,
+    Level,
+}
+
 /// The `undefined-sound` rule of `check`: a warning for each object whose animations play a
-/// sound that `sounds` (the sound files beside the file) do not define, listing the sounds; the
-/// game then plays nothing there. Only asked when the file has sound files: without them the
-/// level's own sounds decide, which check cannot see.
-pub fn undefined_sound_findings(wad: &Wad, game: Game, sounds: &Sounds) -> Vec<Finding> {
+/// sound that `sounds` (`of` the sound files beside the file, or the level's own) do not define,
+/// listing the sounds; the game then plays nothing there. Only asked when the file has sounds:
+/// a WAD without sound files gets them from the level it is built into, which check cannot see.
+pub fn undefined_sound_findings(wad: &Wad, game: Game, (sounds, of): (&Sounds, SoundsOf)) -> Vec<Finding> {
     let mut findings = Vec::new();
     for m in &wad.moveables {
         let mut missing: BTreeMap<u16, BTreeSet<usize>> = BTreeMap::new();
@@ -95,10 +103,23 @@ pub fn undefined_sound_findings(wad: &Wad, game: Game, sounds: &Sounds) -> Vec<F
             severity: Severity::Warning,
             rule: "undefined-sound",
             place: ObjectName::new(game, ObjectKind::Moveable, m.id).to_string(),
-            message: format!("its animations play sounds the file's sound files do not define: {}", list.join(", ")),
-            fix: "add them to the sound files (wadforge copy brings an object's sounds from its source) or remove \
-                  the commands"
-                .into(),
+            message: match of {
+                SoundsOf::SoundFiles => {
+                    format!("its animations play sounds the file's sound files do not define: {}", list.join(", "))
+                }
+                SoundsOf::Level => format!(
+                    "its animations play sounds the level's sound map does not define (the game plays nothing \
+                     there): {}",
+                    list.join(", ")
+                ),
+            },
+            fix: match of {
+                SoundsOf::SoundFiles => "add them to the sound files (wadforge copy brings an object's sounds from \
+                                         its source) or remove the commands",
+                SoundsOf::Level => "build the level with these sounds in its .sfx/.sam (or Tomb Editor's sound \
+                                    catalogue), or remove the commands",
+            }
+            .into(),
             more: 0,
         });
     }
@@ -171,7 +192,7 @@ mod tests {
         defined.remove(&undefined);
         let files = wadforge_fixtures::sounds::sound_files(&defined);
         let sounds = wadforge_format::sounds::sfx::read(&files.sfx, &files.sam).unwrap();
-        let findings = undefined_sound_findings(&wad, Game::Tr4, &sounds);
+        let findings = undefined_sound_findings(&wad, Game::Tr4, (&sounds, SoundsOf::SoundFiles));
         assert!(!findings.is_empty());
         assert!(findings
             .iter()
@@ -182,7 +203,35 @@ mod tests {
         );
         let all = wadforge_fixtures::sounds::sound_files(&played);
         let sounds = wadforge_format::sounds::sfx::read(&all.sfx, &all.sam).unwrap();
-        assert_eq!(undefined_sound_findings(&wad, Game::Tr4, &sounds), []);
+        assert_eq!(
+            undefined_sound_findings(&wad, Game::Tr4, (&sounds, SoundsOf::SoundFiles)),
+            []
+        );
+    }
+
+    #[test]
+    fn a_levels_undefined_sound_is_said_of_its_sound_map_not_of_sound_files() {
+        let wad = wadforge_fixtures::standard();
+        let none = wadforge_fixtures::sounds::sound_files(&BTreeSet::new());
+        let sounds = wadforge_format::sounds::sfx::read(&none.sfx, &none.sam).unwrap();
+        let of_level = undefined_sound_findings(&wad, Game::Tr4, (&sounds, SoundsOf::Level));
+        let of_files = undefined_sound_findings(&wad, Game::Tr4, (&sounds, SoundsOf::SoundFiles));
+        assert_eq!(of_level.len(), of_files.len());
+        assert!(!of_level.is_empty());
+        for (level, files) in of_level.iter().zip(&of_files) {
+            assert!(
+                level.message.contains("the level's sound map does not define"),
+                "{}",
+                level.message
+            );
+            assert!(!level.message.contains("sound files"), "{}", level.message);
+            assert!(
+                files.message.contains("the file's sound files do not define"),
+                "{}",
+                files.message
+            );
+            assert_ne!(level.fix, files.fix);
+        }
     }
 
     fn crocodile_plays(wad: &Wad, id: u16) -> bool {
