@@ -229,6 +229,27 @@ fn moved_sounds(
     (moved, undefined)
 }
 
+/// Writes into `samples/` beside `out` the samples of the sounds written beside it (of those
+/// `ids` only, when given), when `input` is a level (`own`, its sounds; a WAD's or Wad2's samples
+/// are not in it): what was written, or where a TR2/TR3 level's samples are.
+pub fn level_samples_beside(
+    (input, own): (&Path, Option<&LevelSounds>),
+    out: &Path,
+    ids: Option<&BTreeSet<u16>>,
+) -> anyhow::Result<Option<String>> {
+    let (Some(own), Ok(Some(mut written))) = (own, read_beside(out)) else {
+        return Ok(None);
+    };
+    if let Some(ids) = ids {
+        written.sounds.retain(|id, _| ids.contains(id));
+    }
+    let names = wadforge_importer::samples::sample_names(&written);
+    let folder = wadforge_importer::samples::beside(out);
+    Ok(wadforge_importer::samples::level_samples_note(
+        input, own, &names, &folder,
+    )?)
+}
+
 /// What `copy` did with the sounds the copied objects play (ids of DEST's game).
 pub struct Carried {
     /// Where they came from, for messages: the level itself or the sound files beside SRC.

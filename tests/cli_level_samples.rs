@@ -98,3 +98,32 @@ fn convert_writes_the_played_sounds_samples_beside_its_output() {
     succeeds(&["convert", s(&level), s(&out), "--game", "ten"]);
     holds_the_levels_wavs(&tmp.path().join("converted").join("samples"));
 }
+
+#[test]
+fn copy_from_a_level_writes_the_carried_sounds_samples_beside_its_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let level = level_in(tmp.path());
+    let dest = crate::common::files::standard_wad(tmp.path());
+    let out = tmp.path().join("copied").join("out.wad");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    // TR4 has no WOLF slot: --as places it; its sound is carried with the level's samples.
+    let o = wadforge(&[
+        "copy",
+        s(&level),
+        s(&dest),
+        "-o",
+        s(&out),
+        "--only",
+        "WOLF",
+        "--as",
+        "ANIMATING1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let folder = tmp.path().join("copied").join("samples");
+    holds_the_levels_wavs(&folder);
+    assert!(
+        stderr(&o).contains(&format!("samples: 2 WAVs written to {}", folder.display())),
+        "{}",
+        stderr(&o)
+    );
+}

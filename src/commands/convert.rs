@@ -175,7 +175,11 @@ fn convert_file(
         &opened.model,
     )?;
     changed.extend(sounds);
-    changed.extend(converted_samples(input, opened.sounds.as_ref(), out)?);
+    changed.extend(crate::sound_files::level_samples_beside(
+        (input, opened.sounds.as_ref()),
+        out,
+        None,
+    )?);
     Ok(Some(Converted {
         lost,
         changed,
@@ -183,23 +187,6 @@ fn convert_file(
         moveables: opened.model.moveables.len(),
         statics: opened.model.statics.len(),
     }))
-}
-
-/// Writes into `samples/` beside `out` the samples of the sounds written beside it, when `input`
-/// is a level (`own`, its sounds; a WAD's samples are not in it).
-fn converted_samples(
-    input: &Path,
-    own: Option<&wadforge_format::level::LevelSounds>,
-    out: &Path,
-) -> anyhow::Result<Option<String>> {
-    let (Some(own), Ok(Some(written))) = (own, crate::sound_files::read_beside(out)) else {
-        return Ok(None);
-    };
-    let names = wadforge_importer::samples::sample_names(&written);
-    let folder = wadforge_importer::samples::beside(out);
-    Ok(wadforge_importer::samples::level_samples_note(
-        input, own, &names, &folder,
-    )?)
 }
 
 /// Converts every object file of the folders and files named into a file of the kind `--to`

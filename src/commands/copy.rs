@@ -68,13 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         quiet: args.quiet,
     }
     .write(&copied.wad)?;
-    let played = copied.sounds.keys().copied().collect();
-    let carried = crate::sound_files::carry_sounds(
-        (&args.src, src.game, src.sounds.as_ref()),
-        (&args.dest, dest.game),
-        &args.out,
-        &played,
-    )?;
+    let (carried, samples) = carry_sounds(args, (&src, &dest), &copied)?;
     if args.quiet {
         return Ok(());
     }
@@ -104,6 +98,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(carried) => report_carried(&carried, dest.game, &args.out),
         None => report_sounds(&args.dest, &copied.sounds),
     }
+    if let Some(note) = samples {
+        eprintln!("{note}");
+    }
     eprintln!(
         "wrote {}: {} moveables, {} statics, {} pages, {} samples, {size} bytes",
         args.out.display(),
@@ -113,6 +110,33 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         copied.wad.samples.len(),
     );
     Ok(())
+}
+
+/// Carries into OUT's sound files the sounds the copied objects play that DEST does not define,
+/// from SRC's (a level's own, or its sound files), and a level's samples of them into `samples/`
+/// beside OUT: what was carried, and the note of the samples written.
+fn carry_sounds(
+    args: &Args,
+    (src, dest): (&Opened, &Opened),
+    copied: &wadforge_edit::Copied,
+) -> anyhow::Result<(Option<crate::sound_files::Carried>, Option<String>)> {
+    let played = copied.sounds.keys().copied().collect();
+    let carried = crate::sound_files::carry_sounds(
+        (&args.src, src.game, src.sounds.as_ref()),
+        (&args.dest, dest.game),
+        &args.out,
+        &played,
+    )?;
+    // The carried sounds' samples, when they came from a level (which holds them).
+    let samples = match &carried {
+        Some(carried) => crate::sound_files::level_samples_beside(
+            (&args.src, src.sounds.as_ref()),
+            &args.out,
+            Some(&carried.added),
+        )?,
+        None => None,
+    };
+    Ok((carried, samples))
 }
 
 /// Between games, how many sound commands took DEST's ids and which were dropped.
