@@ -4,9 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use wadforge_format::catalog::Game;
-use wadforge_format::skewed::SkewedCorners;
-use wadforge_format::wad2::document::{Image, Texture};
 use wadforge_format::{wad2, Shading, Wad};
 
 use crate::common::files::{read, standard_wad};
@@ -19,25 +16,7 @@ const CROCODILE: i64 = 51;
 /// its animations' range 25 frames past its keyframes with a state change 30 past that, a
 /// polygon's shine of 40. Returns the path and the animation's number.
 fn wad2_pack(dir: &Path) -> (PathBuf, usize) {
-    let model = wadforge_fixtures::standard();
-    let mut document = wad2::from_model(&model, &SkewedCorners::new(), Game::Tr4)
-        .unwrap()
-        .document;
-    let side = 1024u32;
-    let bgra: Vec<u8> = (0..side * side)
-        .flat_map(|i| [(i % 251) as u8, (i / 7 % 253) as u8, (i / 1024) as u8, 255])
-        .collect();
-    document.textures.push(Texture {
-        image: Some(Image {
-            width: side,
-            height: side,
-            bgra,
-        }),
-        width: i64::from(side),
-        height: i64::from(side),
-        ..Texture::default()
-    });
-    let big = document.textures.len() as i64 - 1;
+    let (mut document, big) = crate::common::files::standard_wad2_with_big_texture(1024);
     let crocodile = document.moveables.iter_mut().find(|m| m.id == CROCODILE).unwrap();
     let polygon = &mut crocodile.meshes[0].polygons[0];
     polygon.texture = big;

@@ -12,7 +12,7 @@ use wadforge_fixtures::engines::{
 };
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::skewed::SkewedCorners;
-use wadforge_format::wad2::document::{Document, Image, Polygon, Texture};
+use wadforge_format::wad2::document::{Document, Polygon};
 use wadforge_format::{wad2, Vertex, Wad};
 
 use crate::common::files::write_wad;
@@ -197,25 +197,7 @@ const WIDE_MOVED: &str = "0.707";
 /// The standard fixture as a Tomb Editor Wad2 whose crocodile maps its first polygon over
 /// [`WIDE`] of a 512 × 512 texture and its second a quarter texel off the texels it showed.
 fn wad2_with_fractional_uvs(dir: &Path) -> (PathBuf, [[f32; 2]; 4]) {
-    let model = wadforge_fixtures::standard();
-    let mut document = wad2::from_model(&model, &SkewedCorners::new(), Game::Tr4)
-        .unwrap()
-        .document;
-    let side = 512u32;
-    let bgra: Vec<u8> = (0..side * side)
-        .flat_map(|i| [(i % 251) as u8, (i / 7 % 253) as u8, (i / 512) as u8, 255])
-        .collect();
-    document.textures.push(Texture {
-        image: Some(Image {
-            width: side,
-            height: side,
-            bgra,
-        }),
-        width: i64::from(side),
-        height: i64::from(side),
-        ..Texture::default()
-    });
-    let big = document.textures.len() as i64 - 1;
+    let (mut document, big) = crate::common::files::standard_wad2_with_big_texture(512);
     let polygons = &mut crocodile_of(&mut document).meshes[0].polygons;
     (polygons[0].texture, polygons[0].uvs) = (big, WIDE);
     let quarter_off = polygons[1].uvs.map(|[u, v]| [u + 0.25, v - 0.25]);

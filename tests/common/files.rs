@@ -90,3 +90,31 @@ pub fn python_wad2_summary(path: &Path) -> Option<serde_json::Value> {
     );
     Some(serde_json::from_slice(&output.stdout).unwrap())
 }
+
+/// The standard fixture as a Tomb Editor Wad2 with one more texture, `side` × `side` texels of a
+/// pattern no two near texels share (as Wad2 packs come: textures far larger than a TR page);
+/// the document and that texture's index.
+pub fn standard_wad2_with_big_texture(side: u32) -> (wadforge_format::wad2::Document, i64) {
+    use wadforge_format::wad2::document::{Image, Texture};
+    let model = wadforge_fixtures::standard();
+    let skewed = wadforge_format::skewed::SkewedCorners::new();
+    let game = wadforge_format::catalog::Game::Tr4;
+    let mut document = wadforge_format::wad2::from_model(&model, &skewed, game)
+        .unwrap()
+        .document;
+    let bgra: Vec<u8> = (0..side * side)
+        .flat_map(|i| [(i % 251) as u8, (i / 7 % 253) as u8, (i / side) as u8, 255])
+        .collect();
+    document.textures.push(Texture {
+        image: Some(Image {
+            width: side,
+            height: side,
+            bgra,
+        }),
+        width: i64::from(side),
+        height: i64::from(side),
+        ..Texture::default()
+    });
+    let big = document.textures.len() as i64 - 1;
+    (document, big)
+}
