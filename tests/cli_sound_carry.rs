@@ -141,23 +141,6 @@ fn listed_ids(line: &str) -> BTreeSet<u16> {
         .collect()
 }
 
-/// `wad` with its first moveable other than the CROCODILE (51) playing the crocodile's first
-/// sound too.
-fn sharing_a_crocodile_sound(mut wad: Wad) -> Wad {
-    let sound = *played_by(&wad, 51).first().expect("the crocodile plays sounds");
-    let other = wad
-        .moveables
-        .iter_mut()
-        .find(|m| m.id != 51 && !m.animations.is_empty());
-    other.unwrap().animations[0].commands.push(Command::PlaySound {
-        frame: 0,
-        sound,
-        on_land: true,
-        in_water: true,
-    });
-    wad
-}
-
 fn played_by(wad: &Wad, id: u32) -> BTreeSet<u16> {
     let m = wad.moveables.iter().find(|m| m.id == id).unwrap();
     (m.animations.iter().flat_map(|a| &a.commands))
@@ -171,7 +154,7 @@ fn played_by(wad: &Wad, id: u32) -> BTreeSet<u16> {
 #[test]
 fn remove_drops_exactly_the_sounds_only_the_removed_object_played() {
     let tmp = tempfile::tempdir().unwrap();
-    let fixture = sharing_a_crocodile_sound(wadforge_fixtures::standard());
+    let (fixture, _) = wadforge_fixtures::sounds::sharing_a_crocodile_sound(wadforge_fixtures::standard());
     let wad = write_wad(&tmp.path().join("level.wad"), &fixture);
     let files = sound_files_for(&fixture);
     std::fs::write(wad.with_extension("sfx"), &files.sfx).unwrap();

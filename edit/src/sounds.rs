@@ -244,23 +244,9 @@ mod tests {
 
     #[test]
     fn a_removal_drops_the_sounds_only_removed_moveables_played() {
-        let mut wad = wadforge_fixtures::standard();
         // Another moveable plays the crocodile's first sound too.
-        let croc = wad.moveables.iter().position(|m| m.id == 51).unwrap();
-        let shared = played_sounds(&wad.moveables[croc..=croc])
-            .into_iter()
-            .next()
-            .unwrap();
-        let other = wad
-            .moveables
-            .iter_mut()
-            .find(|m| m.id != 51 && !m.animations.is_empty());
-        other.unwrap().animations[0].commands.push(Command::PlaySound {
-            frame: 0,
-            sound: shared,
-            on_land: true,
-            in_water: true,
-        });
+        let (wad, shared) =
+            wadforge_fixtures::sounds::sharing_a_crocodile_sound(wadforge_fixtures::standard());
         let (removed, kept): (Vec<_>, Vec<_>) = wad.moveables.iter().cloned().partition(|m| m.id == 51);
         let kept = Wad {
             moveables: kept,
