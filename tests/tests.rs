@@ -15,6 +15,7 @@ mod blender_new_objects;
 mod blender_sound_markers;
 mod cli_animations;
 mod cli_build;
+mod cli_build_games;
 mod cli_build_new;
 mod cli_check_for;
 mod cli_collections;

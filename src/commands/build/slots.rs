@@ -27,7 +27,7 @@ pub fn refuse_base_of_other_game(
         bail!(
             "the directory holds {}'s ids and {} {}'s, where the same id is another object; build the \
              directory on its own (wadforge build DIR -o OBJECTS.wad), then put the objects you want into \
-             the base with `wadforge copy OBJECTS.wad {} NAMES -o OUT`, which moves them by the catalogue",
+             the base with `wadforge copy OBJECTS.wad {} -o OUT --only NAMES`, which moves them by the catalogue",
             dir_game.name(),
             base.display(),
             base_game.name(),
