@@ -38,9 +38,10 @@ pub fn read_beside(file: &Path) -> anyhow::Result<Option<Sounds>> {
     } else {
         let sfx = wadforge_files::input::read(&paths[0])
             .with_context(|| format!("cannot read {}", paths[0].display()))?;
-        let sam =
-            text(&paths[1]).with_context(|| format!("{} needs the .sam beside it", paths[0].display()))?;
-        sounds::sfx::read(&sfx, &sam)
+        let sam = wadforge_files::input::read(&paths[1])
+            .with_context(|| format!("cannot read {}", paths[1].display()))
+            .with_context(|| format!("{} needs the .sam beside it", paths[0].display()))?;
+        sounds::sfx::read(&sfx, &sounds::sam_text::decode(&sam))
     };
     sounds
         .with_context(|| {
@@ -81,7 +82,7 @@ pub fn write_beside(out: &Path, sounds: &Sounds) -> anyhow::Result<()> {
     }
     let files = sounds::sfx::write(sounds)
         .with_context(|| format!("cannot write the sounds beside {}", out.display()))?;
-    write_atomically(&paths[1], files.sam.as_bytes())?;
+    write_atomically(&paths[1], &sounds::sam_text::encode(&files.sam))?;
     write_atomically(&paths[0], &files.sfx)
 }
 

@@ -298,3 +298,33 @@ fn convert_writes_the_sounds_the_objects_play_beside_the_output_under_its_games_
         }
     }
 }
+
+#[test]
+fn a_windows_1252_sam_imports_by_its_names_and_builds_back_to_the_same_bytes() {
+    // TRLE's .sam files are in the Windows code page: a French builder's "écho" is byte 0xE9.
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = wadforge_fixtures::standard();
+    let src = tmp.path().join("src.wad");
+    let played = played(&fixture);
+    wad_with_sounds(&src, &fixture, &played);
+    let sam = std::fs::read_to_string(src.with_extension("sam")).unwrap();
+    let first = sam.lines().next().unwrap().to_string();
+    let renamed = sam.replacen(&first, "\u{e9}cho_\u{20ac}.wav", 1);
+    let windows_1252: Vec<u8> = renamed
+        .chars()
+        .map(|c| match c {
+            '\u{e9}' => 0xE9,
+            '\u{20ac}' => 0x80,
+            c => u8::try_from(c).unwrap(),
+        })
+        .collect();
+    assert!(std::str::from_utf8(&windows_1252).is_err(), "not UTF-8");
+    std::fs::write(src.with_extension("sam"), &windows_1252).unwrap();
+    let dir = tmp.path().join("dir");
+    succeeds(&["import", s(&src), "-o", s(&dir), "-q"]);
+    let yaml = std::fs::read_to_string(dir.join("sounds.yaml")).unwrap();
+    assert!(yaml.contains("\u{e9}cho_\u{20ac}.wav"), "{yaml}");
+    let out = tmp.path().join("out.wad");
+    succeeds(&["build", s(&dir), "-o", s(&out), "-q"]);
+    assert_eq!(std::fs::read(out.with_extension("sam")).unwrap(), windows_1252);
+}

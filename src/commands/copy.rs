@@ -246,7 +246,9 @@ fn report_sounds(dest: &Path, sounds: &BTreeMap<u16, BTreeSet<String>>) {
     };
     let sfx_path = dest.with_extension("sfx");
     let table = wadforge_files::input::read(&sfx_path).ok().map(|sfx| {
-        let sam = wadforge_files::input::read_to_string(&dest.with_extension("sam")).ok();
+        let sam = wadforge_files::input::read(&dest.with_extension("sam"))
+            .ok()
+            .map(|bytes| wadforge_format::sounds::sam_text::decode(&bytes));
         SoundTable::read(&sfx, sam.as_deref())
     });
     let all: Vec<_> = sounds.iter().collect();

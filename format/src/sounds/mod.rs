@@ -6,6 +6,7 @@ use std::fmt;
 
 pub use wadforge_model::sounds::*;
 
+pub mod sam_text;
 pub mod sfx;
 pub mod xml;
 mod xml_tree;
