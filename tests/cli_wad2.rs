@@ -305,7 +305,7 @@ fn every_fixture_converts_to_wad2_and_back_saying_what_it_lost() {
         for (difference, listed) in [
             ("sphere flag", "flag word is set"),
             ("attributes", "attribute bits"),
-            ("on land and in water", "of type 5"),
+            ("on land and in water", "flagged both on land and in water"),
             ("undecodable keyframe words", "keyframe words do not decode"),
         ] {
             if differs.contains(difference) {

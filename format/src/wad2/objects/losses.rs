@@ -59,6 +59,9 @@ pub enum LossKind {
     /// Commands a classic WAD has no opcode or operand for (Tomb Engine's 7, sounds on
     /// quicksand or under water).
     Command(i64),
+    /// A classic WAD's sound commands flagged both on land and in water, which a Wad2's one
+    /// environment a command cannot say (written as in water).
+    SoundOnLandAndInWater,
 }
 
 impl fmt::Display for LossKind {
@@ -110,6 +113,10 @@ impl fmt::Display for LossKind {
             LossKind::PolygonAttributes => write!(f, "polygons whose attribute bits a Wad2 cannot hold (bit 7, or a shine bit apart from the shine strength)"),
             LossKind::UndecodableKeyframes => write!(f, "animations whose keyframe words do not decode (dropped: a Wad2 holds decoded keyframes)"),
             LossKind::SphereFlags => write!(f, "meshes whose bounding sphere's flag word is set (a Wad2 has none; read back as 0)"),
+            LossKind::SoundOnLandAndInWater => write!(
+                f,
+                "sound commands flagged both on land and in water, which a Wad2 cannot flag (written as in water)"
+            ),
             LossKind::Command(kind) => write!(
                 f,
                 "animation commands of type {kind} a classic WAD cannot hold (dropped or simplified)"
