@@ -62,7 +62,10 @@ pub fn from_model(wad: &Wad, skewed: &SkewedCorners, game: Game) -> Result<FromM
             )
         };
         let commands = moveable.animations.iter().flat_map(|a| &a.commands);
-        losses.add(LossKind::SoundOnLandAndInWater, commands.filter(|c| both(c)).count());
+        losses.add(
+            LossKind::SoundOnLandAndInWater,
+            commands.filter(|c| both(c)).count(),
+        );
         let undecodable = moveable
             .animations
             .iter()
