@@ -75,6 +75,24 @@ fn as_places_an_object_tr4_has_no_slot_for_with_its_sounds_and_strict_refuses_it
 
     let out = tmp.path().join("out.wad");
     succeeds(&["build", "-q", s(&dir), "-o", s(&out), "--as", "WOLF=DOG"]);
+    // diff places it the same way: the level's WOLF against the WAD's DOG.
+    let level_path = tmp.path().join("LEVEL1.PHD");
+    let o = wadforge(&["diff", "--animation", s(&level_path), s(&out), "--as", "WOLF=DOG"]);
+    let report = crate::common::stdout(&o);
+    assert!(o.status.success(), "{report}");
+    assert!(report.contains("DOG (moveable"), "{report}");
+    let o = wadforge(&["diff", "--animation", s(&level_path), s(&out)]);
+    let report = crate::common::stdout(&o);
+    assert!(
+        report.contains("WOLF (moveable 7): only in A") && report.contains("DOG (moveable"),
+        "{report}"
+    );
+    let o = wadforge(&["diff", s(&level_path), s(&out), "--as", "NO_SUCH=DOG"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a rule that finds no object is an error"
+    );
     let built = read(&out);
     let dog = catalog::moveable_id(Game::Tr4, "DOG").unwrap();
     let level = read_objects(&tmp.path().join("LEVEL1.PHD"));

@@ -39,6 +39,11 @@ pub struct Args {
     /// Compare only links and animations.
     #[arg(long)]
     animation: bool,
+    /// NAME=SLOT: files of two games are compared in one game's slots (TR4's beside a WAD);
+    /// place an object the catalogue gives none there as `build --as` or `convert --as` placed
+    /// it, e.g. --as WOLF=DOG (names or ids; repeat or separate with commas).
+    #[arg(long = "as", value_delimiter = ',', value_name = "NAME=SLOT")]
+    as_slots: Vec<String>,
 }
 
 impl Args {
@@ -67,7 +72,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     if args.a.is_dir() || args.b.is_dir() {
         return folder::run(args);
     }
-    let (report, game) = compare(&args.a, &args.b, &args.options())?;
+    let (report, game) = compare(&args.a, &args.b, args)?;
     let printed = if args.json {
         print_json(args, game, &report)
     } else {
@@ -86,11 +91,12 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
 }
 
 /// The report of `a` against `b`, their objects compared in one game's ids, and that game.
-fn compare(a: &Path, b: &Path, options: &Options) -> anyhow::Result<(Report, Game)> {
-    let sides = games::read_in_one_game(a, b)?;
+fn compare(a: &Path, b: &Path, args: &Args) -> anyhow::Result<(Report, Game)> {
+    let sides = games::read_in_one_game(a, b, &args.as_slots)?;
     let (a, b) = (&sides.a, &sides.b);
     let (starts_a, starts_b) = (a.animation_starts(), b.animation_starts());
-    let mut report = wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), options);
+    let mut report =
+        wadforge_diff::diff_tables((&a.model, &starts_a), (&b.model, &starts_b), &args.options());
     report.unmatched = sides.unmatched;
     Ok((report, sides.game))
 }

@@ -29,6 +29,9 @@ struct Compared {
 /// Compares the folders; `Ok(true)` when every file is in both and their objects are the same.
 /// A file that cannot be read is an error of the run (exit code 2), after the report.
 pub fn run(args: &Args) -> anyhow::Result<bool> {
+    if !args.as_slots.is_empty() {
+        bail!("--as places objects of one file: compare the two files whose objects it names, not folders");
+    }
     if !(args.a.is_dir() && args.b.is_dir()) {
         bail!(
             "{} and {}: compare a folder with a folder (files are matched by their paths inside them), or a file \
@@ -110,7 +113,7 @@ fn compare(pair: &Pair, args: &Args) -> anyhow::Result<Compared> {
             });
         }
     };
-    let (report, game) = super::compare(a, b, &args.options())?;
+    let (report, game) = super::compare(a, b, args)?;
     let differing = Report {
         objects: report
             .objects

@@ -19,15 +19,21 @@ pub(super) struct InOneGame {
 }
 
 /// Reads `a` and `b` and brings them into one game's ids: a classic WAD's (TR4's) when either is
-/// one, since everything wadforge writes as a WAD holds TR4's ids, else A's.
-pub(super) fn read_in_one_game(a: &Path, b: &Path) -> anyhow::Result<InOneGame> {
+/// one, since everything wadforge writes as a WAD holds TR4's ids, else A's. The `--as` rules
+/// (`NAME=SLOT`, as `build` and `convert` take them) place objects of the side moved, else of A.
+pub(super) fn read_in_one_game(a: &Path, b: &Path, as_slots: &[String]) -> anyhow::Result<InOneGame> {
     let (mut a, mut b) = (crate::input::read(a)?, crate::input::read(b)?);
     let game = match [&a, &b].into_iter().any(|o| o.kind == FileKind::Wad) {
         true => FileKind::Wad.game(),
         false => a.game,
     };
-    let mut unmatched = into_game(&mut a, game, "A")?;
-    unmatched.extend(into_game(&mut b, game, "B")?);
+    // At most one side is in another game than `game`: B unless A is.
+    let (a_rules, b_rules) = match b.game != game {
+        true => (&[][..], as_slots),
+        false => (as_slots, &[][..]),
+    };
+    let mut unmatched = into_game(&mut a, game, ("A", a_rules))?;
+    unmatched.extend(into_game(&mut b, game, ("B", b_rules))?);
     Ok(InOneGame {
         a,
         b,
@@ -36,13 +42,25 @@ pub(super) fn read_in_one_game(a: &Path, b: &Path) -> anyhow::Result<InOneGame> 
     })
 }
 
-/// Moves `opened`'s objects into `game`'s ids (nothing when they are in them); returns those
-/// `game` has no slot for, which the move leaves out.
-fn into_game(opened: &mut Opened, game: Game, side: &str) -> anyhow::Result<Vec<Unmatched>> {
+/// Moves `opened`'s objects into `game`'s ids, `rules` first (nothing when they are in them and
+/// no rule asks); returns those `game` has no slot for and no rule places, which the move leaves
+/// out.
+fn into_game(
+    opened: &mut Opened,
+    game: Game,
+    (side, rules): (&str, &[String]),
+) -> anyhow::Result<Vec<Unmatched>> {
     let from = opened.game;
-    if from == game {
+    if from == game && rules.is_empty() {
         return Ok(Vec::new());
     }
+    // The objects the rules name, by slot name or id, as the move finds them.
+    let placed_by_rule = |slot: &str, id: u32| {
+        rules.iter().any(|rule| {
+            let object = rule.split_once('=').map_or("", |(object, _)| object.trim());
+            object == slot || object.parse::<u32>() == Ok(id)
+        })
+    };
     let unmatched = all_objects(&opened.model)
         .filter_map(|object| {
             let id = object.id(&opened.model);
@@ -58,7 +76,7 @@ fn into_game(opened: &mut Opened, game: Game, side: &str) -> anyhow::Result<Vec<
                     catalog::static_slot(from, id),
                 ),
             };
-            placed.is_none().then(|| Unmatched {
+            (placed.is_none() && !placed_by_rule(&slot, id)).then(|| Unmatched {
                 side: side.to_string(),
                 object: object.name(&opened.model, from).to_string(),
                 why: format!(
@@ -70,7 +88,7 @@ fn into_game(opened: &mut Opened, game: Game, side: &str) -> anyhow::Result<Vec<
             })
         })
         .collect();
-    crate::porting::move_to_game(&mut opened.model, from, game, &[])?;
+    crate::porting::move_to_game(&mut opened.model, from, game, rules)?;
     opened.game = game;
     // The table the references count in is now the model's own, moveable after moveable.
     opened.layout = None;
