@@ -59,8 +59,10 @@ pub enum LossKind {
     /// Commands a classic WAD has no opcode or operand for (Tomb Engine's 7, sounds on
     /// quicksand or under water).
     Command(i64),
-    /// A classic WAD's sound commands flagged both on land and in water, which a Wad2's one
-    /// environment a command cannot say (written as in water).
+    /// A classic WAD's sound commands flagged both on land and in water: the classic engines play
+    /// a command whose flags are none, land or water, so never these (TR2–TR4's command code
+    /// compares `flags & 0xC000` with each); a Wad2's one environment a command cannot say that
+    /// (written as in water).
     SoundOnLandAndInWater,
 }
 
@@ -115,7 +117,8 @@ impl fmt::Display for LossKind {
             LossKind::SphereFlags => write!(f, "meshes whose bounding sphere's flag word is set (a Wad2 has none; read back as 0)"),
             LossKind::SoundOnLandAndInWater => write!(
                 f,
-                "sound commands flagged both on land and in water, which a Wad2 cannot flag (written as in water)"
+                "sound commands flagged both on land and in water, which the classic engines never play and a Wad2 \
+                 cannot flag (written as in water, where they then play)"
             ),
             LossKind::Command(kind) => write!(
                 f,
