@@ -88,9 +88,13 @@ fn into_game(
             })
         })
         .collect();
+    let moveables = opened.model.moveables.len();
     crate::porting::move_to_game(&mut opened.model, from, game, rules)?;
     opened.game = game;
-    // The table the references count in is now the model's own, moveable after moveable.
-    opened.layout = None;
+    if opened.model.moveables.len() != moveables {
+        // Moveables left out: the references of the others now count in the model's own table,
+        // moveable after moveable, not in the file's.
+        opened.layout = None;
+    }
     Ok(unmatched)
 }
