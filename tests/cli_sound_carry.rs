@@ -6,10 +6,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use wadforge_fixtures::levels::{tr1_level, TR1_PLAYED_SOUND};
-use wadforge_fixtures::sounds::{played, sound_files_for, UNPLAYED};
+use wadforge_fixtures::sounds::{played, played_by, sound_files_for, UNPLAYED};
 use wadforge_format::catalog::{self, Game};
 use wadforge_format::sounds::{sfx, xml, Sounds};
-use wadforge_format::{Command, Wad};
 
 use crate::common::files::{standard_wad, write_wad};
 use crate::common::{s, stderr, wadforge};
@@ -137,16 +136,6 @@ fn listed_ids(line: &str) -> BTreeSet<u16> {
                 .rsplit_once(" (")
                 .map_or(sound, |(_, id)| id.trim_end_matches(')'));
             id.parse().unwrap()
-        })
-        .collect()
-}
-
-fn played_by(wad: &Wad, id: u32) -> BTreeSet<u16> {
-    let m = wad.moveables.iter().find(|m| m.id == id).unwrap();
-    (m.animations.iter().flat_map(|a| &a.commands))
-        .filter_map(|c| match *c {
-            Command::PlaySound { sound, .. } => Some(sound),
-            _ => None,
         })
         .collect()
 }

@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use wadforge_fixtures::sounds::{played, sound_files, UNPLAYED};
+use wadforge_fixtures::sounds::{played, played_by, sound_files, UNPLAYED};
 use wadforge_format::sounds::{sfx, xml, Sounds};
-use wadforge_format::{Command as AnimCommand, Wad};
+use wadforge_format::Wad;
 
 use crate::common::files::write_wad;
 use crate::common::{s, stderr, succeeds, wadforge};
@@ -23,16 +23,6 @@ fn wad_with_sounds(path: &Path, model: &Wad, ids: &BTreeSet<u16>) -> Sounds {
 fn sounds_beside(wad: &Path) -> Sounds {
     let sam = std::fs::read_to_string(wad.with_extension("sam")).unwrap();
     sfx::read(&std::fs::read(wad.with_extension("sfx")).unwrap(), &sam).unwrap()
-}
-
-fn played_by(wad: &Wad, id: u32) -> BTreeSet<u16> {
-    let m = wad.moveables.iter().find(|m| m.id == id).unwrap();
-    (m.animations.iter().flat_map(|a| &a.commands))
-        .filter_map(|c| match *c {
-            AnimCommand::PlaySound { sound, .. } => Some(sound),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
